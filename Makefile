@@ -1,0 +1,34 @@
+# Quick start: `make demo` (set up, solve a bundled board) and `make test` (set up, run the tests).
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: setup demo test test-all lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[dev,bench,notebooks,distributed,progress]"
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/analyzer solve examples/cs70_figure2_4x4_6.mine
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+test-all: $(STAMP)
+	$(BIN)/python -m pytest -q -m "slow or not slow"
+
+lint: $(STAMP)
+	$(BIN)/ruff check analyzer tests
+	$(BIN)/mypy analyzer
+
+bench: $(STAMP)
+	$(BIN)/python -m analyzer.bench solve
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

@@ -1,0 +1,34 @@
+"""analyzer: exact statistics of Minesweeper.
+
+>>> import analyzer
+>>> analysis = analyzer.solve("3x1x1\\nH1H\\n")
+>>> analysis.probability(0, 0)
+Fraction(1, 2)
+"""
+
+from analyzer.analysis import Analysis, ComponentSummary
+from analyzer.board import FLAG, HIDDEN, Board
+from analyzer.errors import (
+    AnalyzerError,
+    BoardParseError,
+    GameError,
+    InconsistentBoardError,
+    InvalidCellError,
+    SolverTimeoutError,
+)
+from analyzer.solve import solve
+
+__all__ = [
+    "solve",
+    "Analysis",
+    "ComponentSummary",
+    "Board",
+    "HIDDEN",
+    "FLAG",
+    "AnalyzerError",
+    "BoardParseError",
+    "InconsistentBoardError",
+    "SolverTimeoutError",
+    "GameError",
+    "InvalidCellError",
+]

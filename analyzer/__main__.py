@@ -1,0 +1,5 @@
+import sys
+
+from analyzer.cli import main
+
+sys.exit(main())

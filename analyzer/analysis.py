@@ -1,0 +1,168 @@
+"""The result of :func:`analyzer.solve`: exact probabilities and what they rest on."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from analyzer.board import FLAG, Board, Cell
+from analyzer.errors import InvalidCellError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+__all__ = ["Analysis", "ComponentSummary"]
+
+
+@dataclass(frozen=True, slots=True)
+class ComponentSummary:
+    """One independent component of the clue equations.
+
+    Attributes
+    ----------
+    cells : tuple of Cell
+        The unknown cells of the component.
+    clues : tuple of Cell
+        The revealed numbers whose equations it holds.
+    groups : int
+        Number of groups (cells with the same clues) it was counted over.
+    solutions : int
+        Solutions over group counts.
+    layouts_by_mines : tuple of int
+        ``layouts_by_mines[m]``: cell layouts of this component alone with ``m`` mines.
+    engine : str
+        The engine that counted it.
+    """
+
+    cells: tuple[Cell, ...]
+    clues: tuple[Cell, ...]
+    groups: int
+    solutions: int
+    layouts_by_mines: tuple[int, ...]
+    engine: str
+
+    @property
+    def mine_range(self) -> tuple[int, int]:
+        """The fewest and most mines any of its layouts has."""
+        found = [m for m, n in enumerate(self.layouts_by_mines) if n]
+        return (found[0], found[-1])
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """Exact mine probabilities of a board.
+
+    Attributes
+    ----------
+    board : Board
+        The position analysed.
+    total : int
+        The number of mine layouts consistent with the board (every clue and the
+        mine total), counted over the unknown cells.
+    mines_left : int
+        Mines among the unknown cells.
+    background_size : int
+        Unknown cells next to no revealed number.
+    components : tuple of ComponentSummary
+        The independent components, in the order of their first cell.
+    mine_count_distribution : dict of int to Fraction
+        Exact probability of each number of mines among the constrained
+        (non-background) unknown cells.
+    trust_flags : bool
+        Whether flags were taken as known mines.
+    """
+
+    board: Board
+    total: int
+    mines_left: int
+    background_size: int
+    components: tuple[ComponentSummary, ...]
+    mine_count_distribution: dict[int, Fraction] = field(hash=False)
+    trust_flags: bool
+    cell_probabilities: tuple[Fraction | None, ...] = field(repr=False)
+
+    def probability(self, row: int, col: int) -> Fraction:
+        """Probability that the cell holds a mine (1 for a trusted flag).
+
+        Raises
+        ------
+        InvalidCellError
+            For a revealed cell: it holds no mine and has no probability to ask for.
+        IndexError
+            Outside the board.
+        """
+        p = self.cell_probabilities[self.board.index(row, col)]
+        if p is None:
+            raise InvalidCellError(
+                f"cell {(row, col)!r} is revealed (shows {self.board[row, col]}): it has no mine probability"
+            )
+        return p
+
+    @property
+    def probabilities(self) -> tuple[tuple[Fraction | None, ...], ...]:
+        """Rows of probabilities: a ``Fraction`` per unrevealed cell, ``None`` where revealed."""
+        w = self.board.width
+        return tuple(tuple(self.cell_probabilities[r * w : (r + 1) * w]) for r in range(self.board.height))
+
+    def to_numpy(self) -> np.ndarray:
+        """The probabilities as a float array of shape (height, width), NaN where revealed."""
+        import numpy as np
+
+        values = [float("nan") if p is None else float(p) for p in self.cell_probabilities]
+        return np.array(values, dtype=float).reshape(self.board.height, self.board.width)
+
+    def _unknown_cells_where(self, wanted: Fraction) -> tuple[Cell, ...]:
+        w = self.board.width
+        cells = self.board.cells
+        return tuple(
+            divmod(i, w)
+            for i, p in enumerate(self.cell_probabilities)
+            if p == wanted and not (self.trust_flags and cells[i] == FLAG)
+        )
+
+    @property
+    def safe(self) -> tuple[Cell, ...]:
+        """Unknown cells that are certainly free of mines, row-major."""
+        return self._unknown_cells_where(Fraction(0))
+
+    @property
+    def mines(self) -> tuple[Cell, ...]:
+        """Unknown cells that certainly hold a mine (trusted flags are not repeated here)."""
+        return self._unknown_cells_where(Fraction(1))
+
+    @property
+    def expected_mines(self) -> Fraction:
+        """Sum of the unknown cells' probabilities: always equals ``mines_left``."""
+        cells = self.board.cells
+        return sum(
+            (
+                p
+                for i, p in enumerate(self.cell_probabilities)
+                if p is not None and not (self.trust_flags and cells[i] == FLAG)
+            ),
+            Fraction(0),
+        )
+
+    def _repr_html_(self) -> str:
+        from analyzer.render import analysis_html
+
+        return analysis_html(self)
+
+    def __str__(self) -> str:
+        from analyzer.render import analysis_text
+
+        return analysis_text(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict: exact values as strings (``"p/q"``, big ints as text)."""
+        return {
+            "width": self.board.width,
+            "height": self.board.height,
+            "mines": self.board.mines,
+            "total": str(self.total),
+            "probabilities": [
+                [None if p is None else f"{p.numerator}/{p.denominator}" for p in row]
+                for row in self.probabilities
+            ],
+        }

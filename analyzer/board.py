@@ -1,0 +1,324 @@
+"""The :class:`Board`: what a player sees, as an immutable value, and its text formats.
+
+Formats
+-------
+``.mine`` (JSMinesweeper's position format)
+    A header ``WIDTHxHEIGHTxMINES`` (MINES counts every mine, flagged ones
+    included), then HEIGHT rows of WIDTH characters: ``0``-``8`` a revealed
+    number, ``H`` a hidden cell, ``F`` a flagged mine.
+minesweepr ASCII
+    Rows of ``.`` (a revealed zero), ``1``-``8``, ``*`` (a flagged mine) and ``x``
+    (hidden); the mine total is given separately.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from analyzer.errors import BoardParseError
+from analyzer.topology import TOPOLOGIES, neighbour_table
+
+__all__ = ["Board", "HIDDEN", "FLAG", "Cell"]
+
+HIDDEN = -1
+"""Value of a hidden cell in :meth:`Board.__getitem__`."""
+FLAG = -2
+"""Value of a flagged cell in :meth:`Board.__getitem__`."""
+
+Cell = tuple[int, int]
+"""A cell as ``(row, column)``, 0-based, row 0 at the top."""
+
+_CHAR_TO_VALUE = {str(n): n for n in range(9)} | {"H": HIDDEN, "F": FLAG}
+_VALUE_TO_CHAR = {v: k for k, v in _CHAR_TO_VALUE.items()}
+_ASCII_TO_VALUE = {str(n): n for n in range(1, 9)} | {".": 0, "0": 0, "x": HIDDEN, "*": FLAG}
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """A Minesweeper position as a player sees it: an immutable, hashable value.
+
+    Parameters
+    ----------
+    width, height : int
+        Size of the board (at least 1 each).
+    mines : int
+        Total number of mines on the board, flagged ones included.
+    cells : tuple of int
+        Row-major cell values: ``0``-``8`` revealed numbers, :data:`HIDDEN` or
+        :data:`FLAG`.
+    topology : str
+        How cells touch (see :mod:`analyzer.topology`); ``"square"`` by default.
+
+    Examples
+    --------
+    >>> board = Board.from_text("3x2x1\\nH1H\\n111\\n")
+    >>> board.width, board.height, board.mines
+    (3, 2, 1)
+    >>> board[0, 1], board[0, 0] == HIDDEN
+    (1, True)
+    >>> print(board)
+    H1H
+    111
+    >>> board.hidden_cells()
+    ((0, 0), (0, 2))
+    """
+
+    width: int
+    height: int
+    mines: int
+    cells: tuple[int, ...]
+    topology: str = "square"
+    _hash: int = field(init=False, repr=False, compare=False, default=0)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.width, int) or not isinstance(self.height, int):
+            raise BoardParseError(f"width and height must be integers, got {self.width!r}x{self.height!r}")
+        if self.width < 1 or self.height < 1:
+            raise BoardParseError(f"board must be at least 1x1, got {self.width}x{self.height}")
+        if self.topology not in TOPOLOGIES:
+            raise BoardParseError(f"unknown topology {self.topology!r}")
+        cells = tuple(self.cells)
+        object.__setattr__(self, "cells", cells)
+        if len(cells) != self.width * self.height:
+            raise BoardParseError(
+                f"expected {self.width * self.height} cells for {self.width}x{self.height}, got {len(cells)}"
+            )
+        for value in cells:
+            if value not in _VALUE_TO_CHAR:
+                raise BoardParseError(f"bad cell value {value!r}")
+        flags = cells.count(FLAG)
+        if not isinstance(self.mines, int) or self.mines < 0:
+            raise BoardParseError(f"mine count must be a non-negative integer, got {self.mines!r}")
+        if self.mines < flags:
+            raise BoardParseError(f"fewer mines ({self.mines}) than flags ({flags})")
+        unrevealed = cells.count(HIDDEN) + flags
+        if self.mines > unrevealed:
+            raise BoardParseError(f"more mines ({self.mines}) than unrevealed cells ({unrevealed})")
+        object.__setattr__(self, "_hash", hash((self.width, self.height, self.mines, cells, self.topology)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    # ------------------------------------------------------------------ access
+    def __getitem__(self, cell: Cell) -> int:
+        row, col = cell
+        return self.cells[self.index(row, col)]
+
+    def index(self, row: int, col: int) -> int:
+        """Flat index of a cell; raises ``IndexError`` outside the board."""
+        if not (0 <= row < self.height and 0 <= col < self.width):
+            raise IndexError(f"cell {(row, col)!r} is outside the {self.width}x{self.height} board")
+        return row * self.width + col
+
+    def neighbours(self, row: int, col: int) -> tuple[Cell, ...]:
+        """The cells touching ``(row, col)`` under the board's topology.
+
+        >>> Board.from_text("2x2x0\\n00\\n00").neighbours(0, 0)
+        ((0, 1), (1, 0), (1, 1))
+        """
+        w = self.width
+        return tuple(divmod(i, w) for i in self.neighbour_table[self.index(row, col)])
+
+    @property
+    def neighbour_table(self) -> tuple[tuple[int, ...], ...]:
+        """Neighbours of every cell as flat indices (shared, cached)."""
+        return neighbour_table(self.topology, self.width, self.height)
+
+    def _cells_with(self, wanted: Iterable[int]) -> tuple[Cell, ...]:
+        want = set(wanted)
+        w = self.width
+        return tuple(divmod(i, w) for i, v in enumerate(self.cells) if v in want)
+
+    def hidden_cells(self) -> tuple[Cell, ...]:
+        """Hidden, unflagged cells in row-major order."""
+        return self._cells_with((HIDDEN,))
+
+    def flagged_cells(self) -> tuple[Cell, ...]:
+        """Flagged cells in row-major order."""
+        return self._cells_with((FLAG,))
+
+    def revealed_cells(self) -> tuple[Cell, ...]:
+        """Cells showing a number (0-8) in row-major order."""
+        return self._cells_with(range(9))
+
+    def is_hidden(self, row: int, col: int) -> bool:
+        return self[row, col] == HIDDEN
+
+    def is_flagged(self, row: int, col: int) -> bool:
+        return self[row, col] == FLAG
+
+    def is_revealed(self, row: int, col: int) -> bool:
+        return self[row, col] >= 0
+
+    @property
+    def mines_left(self) -> int:
+        """Mines not yet flagged."""
+        return self.mines - self.cells.count(FLAG)
+
+    def rows(self) -> Iterator[tuple[int, ...]]:
+        """The cell values row by row."""
+        w = self.width
+        for r in range(self.height):
+            yield self.cells[r * w : (r + 1) * w]
+
+    # ------------------------------------------------------------- changing
+    def replace(self, changes: dict[Cell, int] | None = None, *, mines: int | None = None) -> Board:
+        """A new board with some cells (and optionally the mine total) changed.
+
+        >>> Board.from_text("2x1x1\\nHH").replace({(0, 0): 1})
+        Board.from_text('2x1x1\\n1H\\n')
+        """
+        cells = list(self.cells)
+        for (row, col), value in (changes or {}).items():
+            cells[self.index(row, col)] = value
+        return Board(
+            self.width, self.height, self.mines if mines is None else mines, tuple(cells), self.topology
+        )
+
+    # ----------------------------------------------------------------- text
+    @classmethod
+    def from_text(cls, text: str) -> Board:
+        """Read the ``.mine`` format.
+
+        Accepts ``\\r\\n`` line ends, trailing blanks and a final newline.
+
+        Raises
+        ------
+        BoardParseError
+            Naming the line and column of what is wrong.
+
+        Examples
+        --------
+        >>> Board.from_text("2x2x1\\r\\nH1  \\r\\n11\\r\\n").to_text()
+        '2x2x1\\nH1\\n11\\n'
+        >>> Board.from_text("2x2x1\\nH1\\n1?")
+        Traceback (most recent call last):
+        ...
+        analyzer.errors.BoardParseError: line 3, column 2: unknown character '?' in '1?'
+        """
+        if not isinstance(text, str):
+            raise BoardParseError(f"expected text, got {type(text).__name__}")
+        lines = [line.rstrip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+        while lines and not lines[-1]:
+            lines.pop()
+        if not lines:
+            raise BoardParseError("empty text: expected a header 'WIDTHxHEIGHTxMINES'", line=1)
+        header = lines[0].strip()
+        parts = header.lower().split("x")
+        if len(parts) != 3 or not all(p.strip().isdigit() for p in parts):
+            raise BoardParseError(
+                f"bad header {header!r}: expected 'WIDTHxHEIGHTxMINES', e.g. '9x9x10'", line=1, column=1
+            )
+        width, height, mines = (int(p) for p in parts)
+        if width < 1 or height < 1:
+            raise BoardParseError(f"bad header {header!r}: board must be at least 1x1", line=1, column=1)
+        rows = lines[1:]
+        if len(rows) != height:
+            # Point at the first missing row, or at the first row too many.
+            raise BoardParseError(
+                f"header {header!r} promises {height} rows, found {len(rows)}",
+                line=min(len(rows), height) + 2,
+            )
+        cells: list[int] = []
+        for r, row in enumerate(rows):
+            lineno = r + 2
+            for c, ch in enumerate(row):
+                if ch not in _CHAR_TO_VALUE:
+                    raise BoardParseError(f"unknown character {ch!r} in {row!r}", line=lineno, column=c + 1)
+            if len(row) != width:
+                raise BoardParseError(
+                    f"row {row!r} has {len(row)} cells, expected {width}",
+                    line=lineno,
+                    column=min(len(row), width) + 1,
+                )
+            cells.extend(_CHAR_TO_VALUE[ch] for ch in row)
+        return cls._checked(width, height, mines, cells, line=1)
+
+    @classmethod
+    def _checked(cls, width: int, height: int, mines: int, cells: list[int], *, line: int | None) -> Board:
+        flags = cells.count(FLAG)
+        if mines < flags:
+            raise BoardParseError(f"fewer mines ({mines}) than flags ({flags})", line=line)
+        if mines > width * height:
+            raise BoardParseError(f"more mines ({mines}) than cells ({width * height})", line=line)
+        unrevealed = flags + cells.count(HIDDEN)
+        if mines > unrevealed:
+            raise BoardParseError(
+                f"more mines ({mines}) than hidden and flagged cells ({unrevealed})", line=line
+            )
+        return cls(width, height, mines, tuple(cells))
+
+    def to_text(self) -> str:
+        """The canonical ``.mine`` text (``\\n`` line ends, a final newline)."""
+        return f"{self.width}x{self.height}x{self.mines}\n" + "".join(row + "\n" for row in self._text_rows())
+
+    @classmethod
+    def from_minesweepr(cls, text: str, mines: int) -> Board:
+        """Read minesweepr's ASCII format: ``.`` zero, ``1``-``8``, ``*`` flag, ``x`` hidden.
+
+        Blank lines and surrounding blanks are ignored; ``mines`` is the total,
+        flagged mines included.
+
+        >>> Board.from_minesweepr('''
+        ...     x1.
+        ...     x1.
+        ... ''', mines=1).to_text()
+        '3x2x1\\nH10\\nH10\\n'
+        """
+        if not isinstance(text, str):
+            raise BoardParseError(f"expected text, got {type(text).__name__}")
+        numbered = [(i + 1, line.strip()) for i, line in enumerate(text.replace("\r\n", "\n").split("\n"))]
+        numbered = [(n, line) for n, line in numbered if line]
+        if not numbered:
+            raise BoardParseError("empty board", line=1)
+        width = len(numbered[0][1])
+        cells: list[int] = []
+        for lineno, row in numbered:
+            for c, ch in enumerate(row):
+                if ch not in _ASCII_TO_VALUE:
+                    raise BoardParseError(f"unknown character {ch!r} in {row!r}", line=lineno, column=c + 1)
+            if len(row) != width:
+                raise BoardParseError(f"row {row!r} has {len(row)} cells, expected {width}", line=lineno)
+            cells.extend(_ASCII_TO_VALUE[ch] for ch in row)
+        if not isinstance(mines, int) or mines < 0:
+            raise BoardParseError(f"mine count must be a non-negative integer, got {mines!r}")
+        return cls._checked(width, len(numbered), mines, cells, line=None)
+
+    def to_minesweepr(self) -> str:
+        """The minesweepr ASCII rows (the mine total is not part of this format)."""
+        table = {0: ".", HIDDEN: "x", FLAG: "*"}
+        return "".join("".join(table.get(v, str(v)) for v in row) + "\n" for row in self.rows())
+
+    @classmethod
+    def from_grid(cls, rows: Iterable[str], mines: int) -> Board:
+        """Build from ``.mine`` rows without a header.
+
+        >>> Board.from_grid(["H1", "11"], mines=1)
+        Board.from_text('2x2x1\\nH1\\n11\\n')
+        """
+        rows = list(rows)
+        width = len(rows[0]) if rows else 0
+        return cls.from_text(f"{width}x{len(rows)}x{mines}\n" + "\n".join(rows))
+
+    def _text_rows(self) -> list[str]:
+        return ["".join(_VALUE_TO_CHAR[v] for v in row) for row in self.rows()]
+
+    def __str__(self) -> str:
+        return "\n".join(self._text_rows())
+
+    def __repr__(self) -> str:
+        if self.topology != "square":
+            return (
+                f"Board({self.width!r}, {self.height!r}, {self.mines!r}, {self.cells!r}, "
+                f"topology={self.topology!r})"
+            )
+        return f"Board.from_text({self.to_text()!r})"
+
+    def _repr_html_(self) -> str:
+        from analyzer.render import board_html
+
+        return board_html(self)
+
+    def __reduce__(self):  # pickling without the cached hash
+        return (Board, (self.width, self.height, self.mines, self.cells, self.topology))

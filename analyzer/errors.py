@@ -1,0 +1,61 @@
+"""The one exception tree of the package.
+
+Every error the package raises on purpose derives from :class:`AnalyzerError`, and
+also from the builtin it resembles, so ``except ValueError`` keeps working.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "AnalyzerError",
+    "BoardParseError",
+    "InconsistentBoardError",
+    "SolverTimeoutError",
+    "GameError",
+    "InvalidCellError",
+]
+
+
+class AnalyzerError(Exception):
+    """Base class of every error raised by :mod:`analyzer`."""
+
+
+class BoardParseError(AnalyzerError, ValueError):
+    """Text that cannot be read as a board.
+
+    ``line`` and ``column`` are 1-based positions in the text (``None`` when the
+    error concerns the whole text).
+    """
+
+    def __init__(self, message: str, *, line: int | None = None, column: int | None = None):
+        where = ""
+        if line is not None:
+            where = f"line {line}" + (f", column {column}" if column is not None else "") + ": "
+        super().__init__(where + message)
+        self.line = line
+        self.column = column
+
+
+class InconsistentBoardError(AnalyzerError, ValueError):
+    """A board that parses but that no layout of mines satisfies.
+
+    ``clues`` holds the (row, column) of the revealed numbers in conflict: a small
+    set that is already unsatisfiable on its own. It is empty when the conflict is
+    with the total mine count alone.
+    """
+
+    def __init__(self, message: str, *, clues: tuple[tuple[int, int], ...] = ()):
+        super().__init__(message)
+        self.clues = clues
+
+
+class SolverTimeoutError(AnalyzerError, TimeoutError):
+    """The work did not finish within the ``time_limit`` given."""
+
+
+class GameError(AnalyzerError, ValueError):
+    """An action a game cannot take: outside the board, on a finished game, ..."""
+
+
+class InvalidCellError(AnalyzerError, ValueError):
+    """A question about a cell that has no answer: a revealed cell's mine probability, say."""

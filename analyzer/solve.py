@@ -1,0 +1,238 @@
+"""``solve``: exact mine probabilities of a board.
+
+The pipeline (one module a stage): :mod:`analyzer.constraints` turns clues into
+equations over groups; :mod:`analyzer.decomposition` splits them into
+independent components; :mod:`analyzer.counting` (or CP-SAT, in
+:mod:`analyzer.models.cpsat`) counts each component's layouts by mine count;
+:mod:`analyzer.combination` joins components and background under the mine
+total; the result is an :class:`~analyzer.analysis.Analysis`.
+"""
+
+from __future__ import annotations
+
+import time
+from fractions import Fraction
+
+from analyzer.analysis import Analysis, ComponentSummary
+from analyzer.board import FLAG, Board
+from analyzer.combination import combine
+from analyzer.constraints import ConstraintSystem, build_constraints
+from analyzer.counting import ENGINES, ComponentCounts, count_component
+from analyzer.decomposition import Component, ComponentProblem, components
+from analyzer.errors import InconsistentBoardError, SolverTimeoutError
+
+__all__ = ["solve"]
+
+
+def solve(
+    board: Board | str,
+    *,
+    engine: str = "auto",
+    time_limit: float | None = None,
+    trust_flags: bool = True,
+) -> Analysis:
+    """Exact probability that each unknown cell of a board holds a mine.
+
+    Every layout of mines consistent with the revealed numbers, the flags and
+    the total mine count is equally likely; a cell's probability is the
+    fraction of those layouts with a mine on it.
+
+    Parameters
+    ----------
+    board : Board or str
+        The position, or its ``.mine`` text.
+    engine : {"auto", "enumerate", "cpsat"}
+        How components are counted: the plain enumerator, OR-Tools CP-SAT, or
+        the faster of the two for each component.
+    time_limit : float, optional
+        Seconds; past it :class:`~analyzer.errors.SolverTimeoutError` is raised.
+    trust_flags : bool
+        If false, flags are treated as hidden cells (a player's flags can be wrong).
+
+    Returns
+    -------
+    Analysis
+
+    Raises
+    ------
+    BoardParseError
+        If ``board`` is text that cannot be parsed.
+    InconsistentBoardError
+        If no layout satisfies the board; ``.clues`` names the clues in conflict.
+    SolverTimeoutError
+        If the work runs past ``time_limit``.
+
+    Examples
+    --------
+    >>> analysis = solve("4x3x4\\nHHHH\\nFHHH\\n2H2H\\n")
+    >>> analysis.total
+    24
+    >>> analysis.probability(2, 1), analysis.probability(1, 2), analysis.probability(0, 0)
+    (Fraction(1, 2), Fraction(1, 3), Fraction(1, 4))
+    >>> solve("3x1x1\\n3HH\\n")
+    Traceback (most recent call last):
+    ...
+    analyzer.errors.InconsistentBoardError: clue 3 at (0, 0) needs 3 mines but has only 1 hidden neighbour
+    """
+    if isinstance(board, str):
+        board = Board.from_text(board)
+    elif not isinstance(board, Board):
+        raise TypeError(f"solve() expects a Board or .mine text, got {type(board).__name__}")
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; expected one of {ENGINES}")
+    if time_limit is not None and not time_limit > 0:
+        raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+
+    system = build_constraints(board, trust_flags=trust_flags)
+    comps = components(system)
+    problems = [comp.problem(system) for comp in comps]
+    counts: list[ComponentCounts] = []
+    for comp, problem in zip(comps, problems, strict=True):
+        counted = count_component(problem, engine=engine, deadline=deadline)
+        if counted.is_empty:
+            raise _component_conflict(system, comp, problem, deadline)
+        counts.append(counted)
+
+    combined = combine(counts, len(system.background), system.mines_left)
+    if combined.total == 0:
+        raise _total_conflict(system, comps, counts, deadline)
+
+    total = combined.total
+    cell_p: list[Fraction | None] = [None] * len(board.cells)
+    for i in system.unknown:
+        cell_p[i] = Fraction(0)
+    if trust_flags:
+        for i, value in enumerate(board.cells):
+            if value == FLAG:
+                cell_p[i] = Fraction(1)
+    for comp, numerators in zip(comps, combined.group_numerators, strict=True):
+        for g, numerator in zip(comp.groups, numerators, strict=True):
+            group = system.groups[g]
+            p = Fraction(numerator, total * group.size)
+            for i in group.cells:
+                cell_p[i] = p
+    if system.background:
+        p = Fraction(combined.background_numerator, total)
+        for i in system.background:
+            cell_p[i] = p
+
+    width = board.width
+    summaries = tuple(
+        ComponentSummary(
+            cells=tuple(sorted(divmod(i, width) for g in comp.groups for i in system.groups[g].cells)),
+            clues=tuple(sorted(system.clues[c].cell for c in comp.clues)),
+            groups=len(comp.groups),
+            solutions=counted.solutions,
+            layouts_by_mines=_strip(counted.layouts),
+            engine=counted.engine,
+        )
+        for comp, counted in zip(comps, counts, strict=True)
+    )
+    return Analysis(
+        board=board,
+        total=total,
+        mines_left=system.mines_left,
+        background_size=len(system.background),
+        components=summaries,
+        mine_count_distribution={
+            m: Fraction(n, total) for m, n in sorted(combined.constrained_mines.items())
+        },
+        trust_flags=trust_flags,
+        cell_probabilities=tuple(cell_p),
+    )
+
+
+def _strip(values: tuple[int, ...]) -> tuple[int, ...]:
+    end = len(values)
+    while end > 1 and values[end - 1] == 0:
+        end -= 1
+    return values[:end]
+
+
+def _ranges(values: list[int]) -> str:
+    """``[1, 2, 3, 5]`` -> ``'1-3 or 5'``."""
+    parts = []
+    start = prev = values[0]
+    for v in values[1:] + [None]:
+        if v is not None and v == prev + 1:
+            prev = v
+            continue
+        parts.append(str(start) if start == prev else f"{start}-{prev}")
+        if v is not None:
+            start = prev = v
+    return " or ".join(parts)
+
+
+def _describe(system: ConstraintSystem, clue_indices: tuple[int, ...]) -> str:
+    board = system.board
+    return ", ".join(f"{board[system.clues[c].cell]} at {system.clues[c].cell!r}" for c in clue_indices)
+
+
+def _component_conflict(
+    system: ConstraintSystem, comp: Component, problem: ComponentProblem, deadline: float | None
+) -> InconsistentBoardError:
+    from analyzer.models.cpsat import minimal_conflict
+
+    local = minimal_conflict(problem, deadline=deadline) or tuple(range(len(comp.clues)))
+    clue_indices = tuple(comp.clues[e] for e in local)
+    cells = tuple(system.clues[c].cell for c in clue_indices)
+    if len(clue_indices) == 1:
+        clue = system.clues[clue_indices[0]]
+        value = system.board[clue.cell]
+        flags = value - clue.needed
+        if clue.needed < 0:
+            message = f"clue {value} at {clue.cell!r} has {flags} flagged neighbours, more than it shows"
+        else:
+            n = len(clue.cells)
+            mines = "mines" if clue.needed != 1 else "mine"
+            more = " more" if flags else ""
+            neighbour = "neighbour" if n == 1 else "neighbours"
+            message = (
+                f"clue {value} at {clue.cell!r} needs {clue.needed}{more} {mines}"
+                f" but has only {n} hidden {neighbour}"
+            )
+        return InconsistentBoardError(message, clues=cells)
+    return InconsistentBoardError(
+        f"no mine layout satisfies the clues {_describe(system, clue_indices)} together", clues=cells
+    )
+
+
+def _total_conflict(
+    system: ConstraintSystem,
+    comps: tuple[Component, ...],
+    counts: list[ComponentCounts],
+    deadline: float | None,
+) -> InconsistentBoardError:
+    from analyzer.models.cpsat import minimal_conflict
+
+    reachable = {0}
+    for c in counts:
+        support = [m for m, n in enumerate(c.layouts) if n]
+        reachable = {a + m for a in reachable for m in support}
+    reachable = {a + b for a in reachable for b in range(len(system.background) + 1)}
+    # The whole board as one problem, the mine total always enforced: the
+    # minimal set of clues that cannot live with it.
+    sizes = tuple(g.size for g in system.groups) + ((len(system.background),) if system.background else ())
+    members: list[list[int]] = [[] for _ in system.clues]
+    for g, group in enumerate(system.groups):
+        for c in group.clues:
+            members[c].append(g)
+    problem = ComponentProblem(
+        sizes, tuple((tuple(m), clue.needed) for m, clue in zip(members, system.clues, strict=True))
+    )
+    try:
+        conflict = minimal_conflict(
+            problem, extra=[(tuple(range(len(sizes))), system.mines_left)], deadline=deadline
+        )
+    except SolverTimeoutError:
+        conflict = ()
+    flagged = system.board.mines - system.mines_left
+    left = f" ({system.mines_left} besides the flags)" if flagged else ""
+    message = (
+        f"mine total {system.board.mines}{left} cannot be met: "
+        f"the clues allow {_ranges(sorted(reachable))} mines among the {len(system.unknown)} unknown cells"
+    )
+    if conflict:
+        message += f"; clues in conflict with the total: {_describe(system, conflict)}"
+    return InconsistentBoardError(message, clues=tuple(system.clues[c].cell for c in conflict))

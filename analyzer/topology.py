@@ -1,0 +1,88 @@
+"""Neighbourhoods of cells: the one place that knows how cells touch.
+
+Everything else in the package asks :func:`neighbour_table` (or
+:meth:`analyzer.Board.neighbours`, which calls it) and never adds offsets to
+coordinates itself, so that a new topology is one more branch here.
+
+Topologies
+----------
+``"square"``
+    The usual board: the eight cells around, clipped at the edges.
+``"torus"``
+    Wrap-around: the left edge touches the right one and the top the bottom.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+__all__ = ["TOPOLOGIES", "neighbour_table", "chebyshev_ball"]
+
+TOPOLOGIES = ("square", "torus")
+
+_OFFSETS = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0))
+
+
+@lru_cache(maxsize=64)
+def neighbour_table(topology: str, width: int, height: int) -> tuple[tuple[int, ...], ...]:
+    """Neighbours of every cell as flat indices (``row * width + col``).
+
+    Parameters
+    ----------
+    topology : str
+        One of :data:`TOPOLOGIES`.
+    width, height : int
+        Size of the board.
+
+    Returns
+    -------
+    tuple of tuple of int
+        Entry ``i`` lists the distinct neighbours of cell ``i``, in row-major order.
+
+    Examples
+    --------
+    >>> neighbour_table("square", 3, 2)[0]
+    (1, 3, 4)
+    >>> len(neighbour_table("torus", 4, 4)[0])
+    8
+    """
+    if topology not in TOPOLOGIES:
+        raise ValueError(f"unknown topology {topology!r}; expected one of {TOPOLOGIES}")
+    table = []
+    for r in range(height):
+        for c in range(width):
+            found = set()
+            for dr, dc in _OFFSETS:
+                rr, cc = r + dr, c + dc
+                if topology == "torus":
+                    rr, cc = rr % height, cc % width
+                elif not (0 <= rr < height and 0 <= cc < width):
+                    continue
+                if (rr, cc) != (r, c):
+                    found.add(rr * width + cc)
+            table.append(tuple(sorted(found)))
+    return tuple(table)
+
+
+def chebyshev_ball(
+    topology: str, width: int, height: int, row: int, col: int, radius: int
+) -> tuple[int, ...]:
+    """Flat indices of the cells within Chebyshev distance ``radius`` of a cell.
+
+    The cell itself is included; radius 1 is the cell and its neighbours.
+
+    Examples
+    --------
+    >>> chebyshev_ball("square", 3, 3, 0, 0, 1)
+    (0, 1, 3, 4)
+    """
+    if radius < 0:
+        raise ValueError(f"radius must be >= 0, got {radius!r}")
+    # Grow by neighbourhoods so the ball follows the topology.
+    table = neighbour_table(topology, width, height)
+    ball = {row * width + col}
+    frontier = set(ball)
+    for _ in range(radius):
+        frontier = {n for i in frontier for n in table[i]} - ball
+        ball |= frontier
+    return tuple(sorted(ball))
