@@ -61,14 +61,17 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         board = Board.from_minesweepr(text, args.mines)
     else:
         board = Board.from_text(text)
-    analysis = solve(board, engine=args.engine, time_limit=args.time_limit, trust_flags=not args.distrust_flags)
+    analysis = solve(
+        board, engine=args.engine, time_limit=args.time_limit, trust_flags=not args.distrust_flags
+    )
     if args.json:
         print(json.dumps(analysis.to_dict()))
         return 0
     unknown = sum(1 for p in analysis.cell_probabilities if p is not None) - (
         len(board.flagged_cells()) if analysis.trust_flags else 0
     )
-    print(f"{board.width}x{board.height}, {board.mines} mines: {analysis.mines_left} among {unknown} unknown cells")
+    size = f"{board.width}x{board.height}, {board.mines} mines"
+    print(f"{size}: {analysis.mines_left} among {unknown} unknown cells")
     print(analysis)
     print(
         f"{analysis.total} layouts; {len(analysis.safe)} certainly safe, {len(analysis.mines)} certain mines"

@@ -77,7 +77,7 @@ def combine(counts: list[ComponentCounts], background: int, mines_left: int) -> 
     One component of one cell that must hold a mine, two background cells, two
     mines in all: the other mine is on either background cell.
 
-    >>> c = ComponentCounts(layouts=(0, 1), group_mines=((0, 1),), solutions=1, engine="enumerate")
+    >>> c = ComponentCounts(layouts=(0, 1), solutions=1, engine="enumerate", group_mines=((0, 1),))
     >>> combined = combine([c], background=2, mines_left=2)
     >>> combined.total, combined.group_numerators, combined.background_numerator
     (2, ((2,),), 1)
@@ -108,7 +108,7 @@ def combine(counts: list[ComponentCounts], background: int, mines_left: int) -> 
             sum(o * bg_weight(m + extra) for extra, o in enumerate(others) if o)
             for m in range(min(len(c.layouts), limit + 1))
         ]
-        numerators.append(tuple(sum(gm[m] * w for m, w in enumerate(weights) if w) for gm in c.group_mines))
+        numerators.append(c.group_numerators(weights))
 
     background_numerator = 0
     if background:

@@ -9,29 +9,41 @@ layouts. For each number of mines ``m`` we keep
 * ``group_mines[g][m]``: the same layouts weighted by their mines in group ``g``
   (so a cell of ``g`` holds a mine in ``group_mines[g][m] / size_g`` of them).
 
-Two engines fill these: :func:`count_enumerate`, a plain backtracking
-enumerator in Python (no fixed cost: best on small components), and
-:func:`analyzer.models.cpsat.count_cpsat`, which enumerates with OR-Tools
-CP-SAT. :func:`count_component` picks one.
+Three engines fill these: :func:`count_enumerate`, a plain backtracking
+enumerator in Python (no fixed cost: best on components with few solutions);
+:func:`analyzer.frontier.count_frontier`, a dynamic programme over a sweep of
+the groups (its cost follows the partial states, not the solutions: best on
+big, tangled components); and :func:`analyzer.models.cpsat.count_cpsat`, which
+enumerates with OR-Tools CP-SAT. :func:`count_component` picks one.
 """
 
 from __future__ import annotations
 
+import heapq
 import time
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from math import comb
 
 from analyzer.decomposition import ComponentProblem
 from analyzer.errors import SolverTimeoutError
 
-__all__ = ["ComponentCounts", "ENGINES", "count_enumerate", "count_component"]
+__all__ = ["ComponentCounts", "ENGINES", "count_enumerate", "count_component", "search_order"]
 
-ENGINES = ("auto", "enumerate", "cpsat")
+ENGINES = ("auto", "enumerate", "frontier", "cpsat")
 
-# ``auto`` hands a component to CP-SAT only past this many groups: below it the
-# plain enumerator wins (CP-SAT's model building and Python callback cost a fixed
-# ~1 ms and ~10 us a solution; see ``python -m analyzer.bench engines``).
-AUTO_CPSAT_MIN_GROUPS = 10**9
+# ``auto`` first enumerates, which is fastest while a component has few
+# solutions; past this many search nodes it hands the component to the
+# frontier dynamic programme, whose cost follows the number of distinct partial
+# states instead of solutions. CP-SAT is never faster at counting here (its
+# model building and per-solution Python callback cost more than the plain
+# enumerator's whole search: ``python -m analyzer.bench engines``), so ``auto``
+# keeps it for finding the clues in conflict.
+AUTO_ENUMERATE_NODE_BUDGET = 4000
+
+
+class _BudgetExceeded(Exception):
+    pass
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,23 +54,44 @@ class ComponentCounts:
     ----------
     layouts : tuple of int
         ``layouts[m]`` = cell layouts with ``m`` mines in the component.
-    group_mines : tuple of tuple of int
-        ``group_mines[g][m]`` = sum over those layouts of the mines in group ``g``.
     solutions : int
         Number of solutions over group counts (not cells).
     engine : str
         Which engine counted.
+    group_mines : tuple of tuple of int, optional
+        ``group_mines[g][m]`` = sum over those layouts of the mines in group
+        ``g``, when the engine keeps it (the enumerating engines do).
+    numerator_function : callable, optional
+        For engines that do not keep ``group_mines``: given the weight of each
+        mine count, returns every group's weighted numerator.
     """
 
     layouts: tuple[int, ...]
-    group_mines: tuple[tuple[int, ...], ...]
     solutions: int
     engine: str
+    group_mines: tuple[tuple[int, ...], ...] | None = None
+    numerator_function: Callable[[Sequence[int]], tuple[int, ...]] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     @property
     def is_empty(self) -> bool:
         """True when no layout satisfies the component."""
         return self.solutions == 0
+
+    def group_numerators(self, weights: Sequence[int]) -> tuple[int, ...]:
+        """``sum_m group_mines[g][m] * weights[m]`` for every group ``g``.
+
+        ``weights[m]`` is how many ways the rest of the board completes a layout
+        of this component with ``m`` mines.
+        """
+        if self.group_mines is not None:
+            return tuple(
+                sum(a * b for a, b in zip(row, weights, strict=False) if a) for row in self.group_mines
+            )
+        if self.numerator_function is None:  # pragma: no cover - every engine sets one
+            raise RuntimeError(f"engine {self.engine!r} kept no numerators")
+        return self.numerator_function(weights)
 
 
 class _Accumulator:
@@ -87,37 +120,51 @@ class _Accumulator:
     def result(self, engine: str) -> ComponentCounts:
         return ComponentCounts(
             layouts=tuple(self.layouts),
-            group_mines=tuple(tuple(row) for row in self.group_mines),
             solutions=self.solutions,
             engine=engine,
+            group_mines=tuple(tuple(row) for row in self.group_mines),
         )
 
 
-def _search_order(problem: ComponentProblem) -> list[int]:
-    """Groups in an order that closes equations early (most-constrained first)."""
+def search_order(problem: ComponentProblem) -> list[int]:
+    """Groups in an order that closes equations early (most-constrained first).
+
+    Greedy: next comes the group whose equations have the fewest unassigned
+    groups left, ties broken by more equations, then by index. A heap with
+    lazy updates keeps this ``O((n + edges) log n)``.
+    """
     n = len(problem.sizes)
     eqs_of: list[list[int]] = [[] for _ in range(n)]
     for e, (groups, _rhs) in enumerate(problem.equations):
         for g in groups:
             eqs_of[g].append(e)
     remaining = [len(groups) for groups, _ in problem.equations]
+
+    def key(g: int) -> tuple[int, int, int]:
+        return (min((remaining[e] for e in eqs_of[g]), default=0), -len(eqs_of[g]), g)
+
+    heap = [key(g) for g in range(n)]
+    heapq.heapify(heap)
+    done = [False] * n
     chosen: list[int] = []
-    left = set(range(n))
-    while left:
-        # Prefer the group that finishes equations (fewest unassigned groups left
-        # in its equations), then the one in most equations.
-        g = min(
-            left,
-            key=lambda g: (min((remaining[e] for e in eqs_of[g]), default=0), -len(eqs_of[g]), g),
-        )
+    while heap:
+        item = heapq.heappop(heap)
+        g = item[2]
+        if done[g] or item != key(g):
+            continue
+        done[g] = True
         chosen.append(g)
-        left.remove(g)
         for e in eqs_of[g]:
             remaining[e] -= 1
+            for h in problem.equations[e][0]:
+                if not done[h]:
+                    heapq.heappush(heap, key(h))
     return chosen
 
 
-def count_enumerate(problem: ComponentProblem, *, deadline: float | None = None) -> ComponentCounts:
+def count_enumerate(
+    problem: ComponentProblem, *, deadline: float | None = None, max_nodes: int | None = None
+) -> ComponentCounts:
     """Count a component by backtracking over group values, with bound pruning.
 
     Each equation keeps the mines it still needs and the room left in its
@@ -129,6 +176,8 @@ def count_enumerate(problem: ComponentProblem, *, deadline: float | None = None)
     problem : ComponentProblem
     deadline : float, optional
         A ``time.monotonic()`` instant past which :class:`SolverTimeoutError` is raised.
+    max_nodes : int, optional
+        Give up (raise ``_BudgetExceeded``) after visiting this many search nodes.
 
     Examples
     --------
@@ -141,7 +190,7 @@ def count_enumerate(problem: ComponentProblem, *, deadline: float | None = None)
     sizes = problem.sizes
     n = len(sizes)
     acc = _Accumulator(sizes)
-    order = _search_order(problem)
+    order = search_order(problem)
     eqs_of: list[list[int]] = [[] for _ in range(n)]
     need = []
     room = []
@@ -159,8 +208,11 @@ def count_enumerate(problem: ComponentProblem, *, deadline: float | None = None)
             acc.add(values)
             return
         nodes += 1
-        if deadline is not None and nodes & 1023 == 0 and time.monotonic() > deadline:
-            raise SolverTimeoutError("time limit reached while enumerating a component")
+        if nodes & 1023 == 0:
+            if deadline is not None and time.monotonic() > deadline:
+                raise SolverTimeoutError("time limit reached while enumerating a component")
+            if max_nodes is not None and nodes > max_nodes:
+                raise _BudgetExceeded
         g = order[k]
         size = sizes[g]
         eqs = eqs_of[g]
@@ -193,7 +245,10 @@ def count_enumerate(problem: ComponentProblem, *, deadline: float | None = None)
 def count_component(
     problem: ComponentProblem, *, engine: str = "auto", deadline: float | None = None
 ) -> ComponentCounts:
-    """Count one component with the engine asked for (``"auto"`` chooses).
+    """Count one component with the engine asked for.
+
+    ``"auto"`` enumerates while that stays cheap and switches to the frontier
+    dynamic programme past a budget of search nodes.
 
     >>> count_component(ComponentProblem((2,), (((0,), 1),)), engine="cpsat").layouts
     (0, 2, 0)
@@ -201,9 +256,16 @@ def count_component(
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; expected one of {ENGINES}")
     if engine == "auto":
-        engine = "cpsat" if len(problem.sizes) >= AUTO_CPSAT_MIN_GROUPS else "enumerate"
+        try:
+            return count_enumerate(problem, deadline=deadline, max_nodes=AUTO_ENUMERATE_NODE_BUDGET)
+        except _BudgetExceeded:
+            engine = "frontier"
     if engine == "cpsat":
         from analyzer.models.cpsat import count_cpsat
 
         return count_cpsat(problem, deadline=deadline)
+    if engine == "frontier":
+        from analyzer.frontier import count_frontier
+
+        return count_frontier(problem, deadline=deadline)
     return count_enumerate(problem, deadline=deadline)

@@ -41,9 +41,11 @@ def solve(
     ----------
     board : Board or str
         The position, or its ``.mine`` text.
-    engine : {"auto", "enumerate", "cpsat"}
-        How components are counted: the plain enumerator, OR-Tools CP-SAT, or
-        the faster of the two for each component.
+    engine : {"auto", "enumerate", "frontier", "cpsat"}
+        How components are counted: the plain enumerator, the frontier
+        dynamic programme, OR-Tools CP-SAT, or (``"auto"``) the enumerator
+        while a component stays small and the frontier programme past that.
+        All give the same exact answer.
     time_limit : float, optional
         Seconds; past it :class:`~analyzer.errors.SolverTimeoutError` is raised.
     trust_flags : bool
