@@ -65,7 +65,9 @@ class Analysis:
     background_size : int
         Unknown cells next to no revealed number.
     components : tuple of ComponentSummary
-        The independent components, in the order of their first cell.
+        The independent components, in the order of their first cell, then
+        (``engine == "deduction"``) the cells exact deductions settled before
+        counting, with the clues they used up.
     mine_count_distribution : dict of int to Fraction
         Exact probability of each number of mines among the constrained
         (non-background) unknown cells.

@@ -20,6 +20,7 @@ enumerates with OR-Tools CP-SAT. :func:`count_component` picks one.
 from __future__ import annotations
 
 import heapq
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -238,7 +239,14 @@ def count_enumerate(
         for e in eqs:
             room[e] += size
 
-    visit(0)
+    # One frame per group: components of thousands of groups need more room than
+    # the default limit (Python 3.11+ frames of pure Python code use no C stack).
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, n + 100))
+    try:
+        visit(0)
+    finally:
+        sys.setrecursionlimit(limit)
     return acc.result("enumerate")
 
 

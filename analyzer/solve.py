@@ -16,9 +16,10 @@ from fractions import Fraction
 from analyzer.analysis import Analysis, ComponentSummary
 from analyzer.board import FLAG, Board
 from analyzer.combination import combine
-from analyzer.constraints import ConstraintSystem, build_constraints
+from analyzer.constraints import ConstraintSystem, Group, build_constraints
 from analyzer.counting import ENGINES, ComponentCounts, count_component
 from analyzer.decomposition import Component, ComponentProblem, components
+from analyzer.deduction import deduce
 from analyzer.errors import InconsistentBoardError, SolverTimeoutError
 
 __all__ = ["solve"]
@@ -86,20 +87,21 @@ def solve(
         raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
     deadline = None if time_limit is None else time.monotonic() + time_limit
 
-    system = build_constraints(board, trust_flags=trust_flags)
+    original = build_constraints(board, trust_flags=trust_flags)
+    deduced = deduce(original)
+    if deduced is None:
+        raise _conflict(original, engine, deadline)
+    system, fixed = deduced.system, deduced.fixed
     comps = components(system)
-    problems = [comp.problem(system) for comp in comps]
     counts: list[ComponentCounts] = []
-    for comp, problem in zip(comps, problems, strict=True):
-        counted = count_component(problem, engine=engine, deadline=deadline)
+    for comp in comps:
+        counted = count_component(comp.problem(system), engine=engine, deadline=deadline)
         if counted.is_empty:
-            raise _component_conflict(system, comp, problem, deadline)
+            raise _conflict(original, engine, deadline)
         counts.append(counted)
-
-    combined = combine(counts, len(system.background), system.mines_left)
+    combined = combine([*counts, _fixed_counts(fixed)], len(system.background), system.mines_left)
     if combined.total == 0:
-        raise _total_conflict(system, comps, counts, deadline)
-
+        raise _conflict(original, engine, deadline)
     total = combined.total
     cell_p: list[Fraction | None] = [None] * len(board.cells)
     for i in system.unknown:
@@ -108,7 +110,10 @@ def solve(
         for i, value in enumerate(board.cells):
             if value == FLAG:
                 cell_p[i] = Fraction(1)
-    for comp, numerators in zip(comps, combined.group_numerators, strict=True):
+    for group, value in fixed:
+        for i in group.cells:
+            cell_p[i] = Fraction(value, group.size)
+    for comp, numerators in zip(comps, combined.group_numerators, strict=False):
         for g, numerator in zip(comp.groups, numerators, strict=True):
             group = system.groups[g]
             p = Fraction(numerator, total * group.size)
@@ -131,6 +136,20 @@ def solve(
         )
         for comp, counted in zip(comps, counts, strict=True)
     )
+    if fixed:
+        # The cells deductions settled, with the clues they used up, as one more
+        # component that has a single layout.
+        live = {clue.cell for clue in system.clues}
+        summaries += (
+            ComponentSummary(
+                cells=tuple(sorted(divmod(i, width) for group, _ in fixed for i in group.cells)),
+                clues=tuple(sorted(clue.cell for clue in original.clues if clue.cell not in live)),
+                groups=len(fixed),
+                solutions=1,
+                layouts_by_mines=_strip(_fixed_counts(fixed).layouts),
+                engine="deduction",
+            ),
+        )
     return Analysis(
         board=board,
         total=total,
@@ -143,6 +162,27 @@ def solve(
         trust_flags=trust_flags,
         cell_probabilities=tuple(cell_p),
     )
+
+
+def _fixed_counts(fixed: tuple[tuple[Group, int], ...]) -> ComponentCounts:
+    """The groups deductions fixed, as one component with a single layout."""
+    mines = sum(value for _, value in fixed)
+    rows = tuple(tuple(value if m == mines else 0 for m in range(mines + 1)) for _, value in fixed)
+    layouts = tuple(1 if m == mines else 0 for m in range(mines + 1))
+    return ComponentCounts(layouts=layouts, solutions=1, engine="deduction", group_mines=rows)
+
+
+def _conflict(system: ConstraintSystem, engine: str, deadline: float | None) -> InconsistentBoardError:
+    """The error for a board with no layout: the clues of a component, or the mine total."""
+    comps = components(system)
+    counts = []
+    for comp in comps:
+        problem = comp.problem(system)
+        counted = count_component(problem, engine=engine, deadline=deadline)
+        if counted.is_empty:
+            return _component_conflict(system, comp, problem, deadline)
+        counts.append(counted)
+    return _total_conflict(system, comps, counts, deadline)
 
 
 def _strip(values: tuple[int, ...]) -> tuple[int, ...]:
