@@ -1,0 +1,893 @@
+"""Placing mines: ``mines`` distinct cells, every layout equally likely.
+
+Every method takes ``width, height, mines``, the keyword ``exclude=`` (cells that
+must stay mine-free, such as a safe zone around the first click) and ``seed=`` or
+``rng=`` (a :class:`numpy.random.Generator`), and returns the layout as a
+``frozenset`` of ``(row, col)`` cells; :func:`layout_to_mask` turns one into a
+boolean numpy array. Each method picks ``K = mines`` of the ``P`` allowed cells
+(the board's ``N = width * height`` cells minus the excluded ones), every one of
+the ``C(P, K)`` layouts with probability exactly ``1 / C(P, K)``.
+
+Methods (:data:`PLACEMENT_METHODS`)
+-----------------------------------
+``"basic"``
+    The simple method: every allowed cell goes into a list, and mines are drawn
+    from it one at a time without replacement. O(N) to fill the list, O(K) draws.
+``"sequential"``
+    One pass over the cells in order (selection sampling: Fan, Muller and Rezucha
+    1962; Knuth's Algorithm S, TAOCP vol. 2, 3.4.2). Each cell gets a mine with
+    probability (mines left) / (cells left), decided with integers only. O(N).
+``"choice"``
+    :meth:`numpy.random.Generator.choice` with ``replace=False`` (numpy runs
+    Floyd's algorithm with a hash set -- the same layouts as ``"floyd"`` -- or a
+    partial Fisher-Yates shuffle when K > N / 20 and N > 10000). O(K) or O(N), in C.
+``"floyd"``
+    Floyd's algorithm (Bentley and Floyd, CACM 30(9), 1987): K draws and a set, no
+    structure of size N. O(K).
+``"vectorised"``
+    A vectorised pass: every allowed cell gets a mine independently with
+    probability K / P (one numpy comparison), then the surplus or shortfall,
+    typically about sqrt(K) cells, is removed or added uniformly. Exact (see
+    :func:`place_mines_vectorised`). O(N), in C.
+
+Uniformity is shown two ways: exactly, by :func:`sequential_layout_distribution`
+(the one-pass method's decision tree walked with Fractions), and statistically, by
+:func:`cell_frequency_test` and :func:`pair_frequency_test` (chi-square tests of how
+often each cell and each pair of cells holds a mine).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import numbers
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+
+from analyzer.errors import GameError
+
+__all__ = [
+    "Cell",
+    "Layout",
+    "PlacementMethod",
+    "PLACEMENT_METHODS",
+    "place_mines",
+    "place_mines_basic",
+    "place_mines_sequential",
+    "place_mines_choice",
+    "place_mines_floyd",
+    "place_mines_vectorised",
+    "layout_to_mask",
+    "layout_from_mask",
+    "sequential_layout_distribution",
+    "ChiSquareResult",
+    "cell_frequency_test",
+    "pair_frequency_test",
+    "chi_square_sf",
+]
+
+Cell = tuple[int, int]
+"""A cell as ``(row, column)``, 0-based, row 0 at the top."""
+
+Layout = frozenset[Cell]
+"""A layout of mines: the cells holding a mine."""
+
+PlacementMethod = Callable[..., Layout]
+"""``f(width, height, mines, *, exclude=(), seed=None, rng=None) -> Layout``."""
+
+_BLOCK = 1 << 14
+"""Random integers drawn per numpy call by the scanning methods."""
+
+_MAX_ENUMERATED_LAYOUTS = 1_000_000
+
+
+# ------------------------------------------------------------ validation
+def _whole(value: object) -> int | None:
+    """``value`` as an int when it is a whole number (numpy ints too, bools not), else None."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        return None
+    return int(value)
+
+
+def _size(name: str, value: object) -> int:
+    size = _whole(value)
+    if size is None or size < 0:
+        raise GameError(f"{name} must be a non-negative integer, got {value!r}")
+    return size
+
+
+def _excluded_flat(width: int, height: int, exclude: Iterable[Cell]) -> np.ndarray:
+    """Sorted distinct flat indices of the excluded cells."""
+    flat: set[int] = set()
+    for cell in exclude:
+        try:
+            row, col = (_whole(x) for x in cell)
+        except (TypeError, ValueError):
+            raise GameError(f"excluded cell {cell!r} is not a (row, col) pair") from None
+        if row is None or col is None or not (0 <= row < height and 0 <= col < width):
+            raise GameError(f"excluded cell {cell!r} is outside the {width}x{height} board")
+        flat.add(row * width + col)
+    return np.array(sorted(flat), dtype=np.int64)
+
+
+def _checked(
+    width: object, height: object, mines: object, exclude: Iterable[Cell]
+) -> tuple[int, int, int, int, np.ndarray]:
+    """Validate the arguments; return ``(width, height, mines, allowed, excluded)``."""
+    w = _size("width", width)
+    h = _size("height", height)
+    k = _size("mine count", mines)
+    excluded = _excluded_flat(w, h, exclude)
+    allowed = w * h - len(excluded)
+    if k > allowed:
+        raise GameError(
+            f"cannot place {k} mines in {allowed} allowed cells ({w}x{h} board, {len(excluded)} excluded)"
+        )
+    return w, h, k, allowed, excluded
+
+
+def _generator(seed: Any, rng: object) -> np.random.Generator:
+    if rng is not None:
+        if seed is not None:
+            raise GameError("give seed= or rng=, not both")
+        if not isinstance(rng, np.random.Generator):
+            raise GameError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+        return rng
+    return np.random.default_rng(seed)
+
+
+def _positions_to_cells(positions: np.ndarray, excluded: np.ndarray, width: int) -> Layout:
+    """Map sorted positions among the allowed cells to ``(row, col)`` cells.
+
+    The allowed cell at position ``t`` is ``t`` plus the number of excluded cells
+    before it; ``excluded[i] - i`` is the number of allowed cells before the i-th
+    excluded cell, so a binary search finds that number in O(log E) per mine.
+    """
+    if len(positions) == 0:
+        return frozenset()
+    flat = positions
+    if len(excluded):
+        flat = positions + np.searchsorted(excluded - np.arange(len(excluded)), positions, side="right")
+    rows, cols = np.divmod(flat, width)
+    return frozenset(zip(rows.tolist(), cols.tolist(), strict=True))
+
+
+# ---------------------------------------------------------------- samplers
+# Each sampler picks k distinct positions out of range(p), uniformly, and returns
+# them sorted as an int64 array. The public functions map positions to cells.
+
+
+def _takes_mine(draw: int, mines_left: int) -> bool:
+    """Selection sampling's rule: a draw uniform below (cells left) places a mine when it
+    is below (mines left), which happens for exactly ``mines_left`` of the draws."""
+    return draw < mines_left
+
+
+def _sample_basic(p: int, k: int, rng: np.random.Generator) -> np.ndarray:
+    pool = list(range(p))  # every allowed cell
+    chosen = []
+    if k:
+        # The i-th draw is uniform below len(pool) = p - i; the bounds do not depend on
+        # earlier draws, so numpy can draw them all at once.
+        for j in rng.integers(0, np.arange(p, p - k, -1)).tolist():
+            chosen.append(pool[j])
+            pool[j] = pool[-1]  # remove pool[j] in O(1): move the last cell into its place
+            pool.pop()
+    return np.sort(np.array(chosen, dtype=np.int64))
+
+
+def _sample_sequential(p: int, k: int, rng: np.random.Generator) -> np.ndarray:
+    chosen = []
+    left = k
+    position = 0
+    while left:
+        # Cell `position` sees a draw uniform below its cells-left count, p - position;
+        # those bounds are fixed in advance, so draws come from numpy in blocks.
+        size = min(p - position, _BLOCK)
+        draws = rng.integers(0, np.arange(p - position, p - position - size, -1)).tolist()
+        for draw in draws:
+            if draw < left:  # _takes_mine(draw, left), inlined in this hot loop
+                chosen.append(position)
+                left -= 1
+            position += 1
+            if not left:
+                break
+    return np.array(chosen, dtype=np.int64)
+
+
+def _sample_choice(p: int, k: int, rng: np.random.Generator) -> np.ndarray:
+    return np.sort(rng.choice(p, size=k, replace=False, shuffle=False).astype(np.int64, copy=False))
+
+
+def _sample_floyd(p: int, k: int, rng: np.random.Generator) -> np.ndarray:
+    chosen: set[int] = set()
+    if k:
+        # For j = p-k, ..., p-1 draw t uniform in [0, j]; take t, or j if t is taken.
+        draws = rng.integers(0, np.arange(p - k + 1, p + 1)).tolist()
+        for j, t in zip(range(p - k, p), draws, strict=True):
+            chosen.add(j if t in chosen else t)
+    return np.sort(np.fromiter(chosen, dtype=np.int64, count=len(chosen)))
+
+
+def _sample_vectorised(p: int, k: int, rng: np.random.Generator) -> np.ndarray:
+    if k == 0:
+        return np.empty(0, dtype=np.int64)
+    hits = rng.random(p) < k / p  # the float only steers how many cells the pass picks
+    picked = np.flatnonzero(hits)
+    surplus = len(picked) - k
+    if surplus > 0:  # drop a uniform subset of the picked cells
+        picked = np.delete(picked, rng.choice(len(picked), size=surplus, replace=False))
+    elif surplus < 0:  # add a uniform subset of the other cells
+        free = np.flatnonzero(~hits)
+        picked = np.union1d(picked, rng.choice(free, size=-surplus, replace=False))
+    return picked.astype(np.int64, copy=False)
+
+
+_SAMPLERS: Mapping[str, Callable[[int, int, np.random.Generator], np.ndarray]] = MappingProxyType(
+    {
+        "basic": _sample_basic,
+        "sequential": _sample_sequential,
+        "choice": _sample_choice,
+        "floyd": _sample_floyd,
+        "vectorised": _sample_vectorised,
+    }
+)
+
+
+def _place(
+    sampler: Callable[[int, int, np.random.Generator], np.ndarray],
+    width: object,
+    height: object,
+    mines: object,
+    exclude: Iterable[Cell],
+    seed: object,
+    rng: np.random.Generator | None,
+) -> Layout:
+    w, _, k, allowed, excluded = _checked(width, height, mines, exclude)
+    return _positions_to_cells(sampler(allowed, k, _generator(seed, rng)), excluded, w)
+
+
+# ---------------------------------------------------------- public methods
+def place_mines_basic(
+    width: int,
+    height: int,
+    mines: int,
+    *,
+    exclude: Iterable[Cell] = (),
+    seed: int | None = None,
+    rng: np.random.Generator | None = None,
+) -> Layout:
+    """Place mines the simple way: draw cells from a list without replacement.
+
+    Every allowed cell goes into a list; each mine is a cell drawn uniformly from
+    what is left of the list and removed from it (swapping the last cell into its
+    place). The bound of the i-th draw, ``P - i``, does not depend on earlier
+    draws, so the random integers are drawn from numpy in one call.
+
+    Parameters
+    ----------
+    width, height : int
+        Size of the board (0 or more; an empty board takes 0 mines).
+    mines : int
+        Number of mines to place.
+    exclude : iterable of (row, col)
+        Cells that must stay mine-free.
+    seed : int, optional
+        Seed of a fresh :func:`numpy.random.default_rng`.
+    rng : numpy.random.Generator, optional
+        A generator to draw from instead (not together with ``seed``).
+
+    Returns
+    -------
+    frozenset of (row, col)
+        The ``mines`` cells holding a mine.
+
+    Raises
+    ------
+    GameError
+        A negative size or mine count, an excluded cell outside the board, more
+        mines than allowed cells, or both ``seed`` and ``rng``.
+
+    Examples
+    --------
+    >>> layout = place_mines_basic(5, 2, 3, exclude=[(0, 0)], seed=1)
+    >>> len(layout), (0, 0) in layout, all(0 <= r < 2 and 0 <= c < 5 for r, c in layout)
+    (3, False, True)
+    >>> layout == place_mines_basic(5, 2, 3, exclude=[(0, 0)], seed=1)
+    True
+    >>> place_mines_basic(2, 2, 4, exclude=[(1, 1)])
+    Traceback (most recent call last):
+    ...
+    analyzer.errors.GameError: cannot place 4 mines in 3 allowed cells (2x2 board, 1 excluded)
+    """
+    return _place(_sample_basic, width, height, mines, exclude, seed, rng)
+
+
+def place_mines_sequential(
+    width: int,
+    height: int,
+    mines: int,
+    *,
+    exclude: Iterable[Cell] = (),
+    seed: int | None = None,
+    rng: np.random.Generator | None = None,
+) -> Layout:
+    """Place mines in one pass over the cells: selection sampling.
+
+    This is selection sampling (C. T. Fan, M. E. Muller and I. Rezucha, "Development
+    of sampling plans by using sequential (item by item) selection techniques and
+    digital computers", JASA 57, 1962; Knuth's Algorithm S, TAOCP vol. 2, 3.4.2).
+    The allowed cells are visited in row-major order; with ``m`` mines and ``c``
+    cells left, a random integer uniform in ``[0, c)`` places a mine when it is
+    below ``m`` -- probability exactly ``m / c``, with no float rounding. The pass
+    stops when no mines are left; once ``m == c`` every remaining cell gets one.
+    Every layout then has probability exactly ``1 / C(P, K)``
+    (:func:`sequential_layout_distribution` walks the decision tree to show it).
+
+    The bound of each draw (the cells left) is known in advance, so the integers
+    come from numpy in blocks; the decisions are made cell by cell. O(N).
+
+    Parameters
+    ----------
+    width, height, mines, exclude, seed, rng
+        As for :func:`place_mines_basic`.
+
+    Returns
+    -------
+    frozenset of (row, col)
+        The ``mines`` cells holding a mine.
+
+    Raises
+    ------
+    GameError
+        As for :func:`place_mines_basic`.
+
+    Examples
+    --------
+    >>> layout = place_mines_sequential(9, 9, 10, exclude=[(4, 4)], seed=7)
+    >>> len(layout), (4, 4) in layout
+    (10, False)
+    >>> sorted(place_mines_sequential(3, 1, 3, seed=0))
+    [(0, 0), (0, 1), (0, 2)]
+    >>> place_mines_sequential(-1, 3, 0)
+    Traceback (most recent call last):
+    ...
+    analyzer.errors.GameError: width must be a non-negative integer, got -1
+    """
+    return _place(_sample_sequential, width, height, mines, exclude, seed, rng)
+
+
+def place_mines_choice(
+    width: int,
+    height: int,
+    mines: int,
+    *,
+    exclude: Iterable[Cell] = (),
+    seed: int | None = None,
+    rng: np.random.Generator | None = None,
+) -> Layout:
+    """Place mines with :meth:`numpy.random.Generator.choice` (``replace=False``).
+
+    numpy picks ``K`` of ``P`` positions with Floyd's algorithm and a hash set, or,
+    when ``P > 10000`` and ``K > P / 20``, with a partial Fisher-Yates shuffle of
+    ``range(P)``; both are exactly uniform. In the Floyd case numpy draws the same
+    random integers as :func:`place_mines_floyd`, so the two give the same layout
+    for the same seed -- this method is Floyd's algorithm in C. Excluded cells are
+    skipped by a binary search per mine, so nothing of size ``N`` is built in Python.
+
+    Parameters
+    ----------
+    width, height, mines, exclude, seed, rng
+        As for :func:`place_mines_basic`.
+
+    Returns
+    -------
+    frozenset of (row, col)
+
+    Raises
+    ------
+    GameError
+        As for :func:`place_mines_basic`.
+
+    Examples
+    --------
+    >>> layout = place_mines_choice(30, 16, 99, exclude=[(0, 0), (0, 1)], seed=3)
+    >>> len(layout), {(0, 0), (0, 1)} & layout
+    (99, set())
+    >>> place_mines_choice(3, 3, 1, exclude=[(3, 0)])
+    Traceback (most recent call last):
+    ...
+    analyzer.errors.GameError: excluded cell (3, 0) is outside the 3x3 board
+    """
+    return _place(_sample_choice, width, height, mines, exclude, seed, rng)
+
+
+def place_mines_floyd(
+    width: int,
+    height: int,
+    mines: int,
+    *,
+    exclude: Iterable[Cell] = (),
+    seed: int | None = None,
+    rng: np.random.Generator | None = None,
+) -> Layout:
+    """Place mines with Floyd's algorithm: ``K`` draws and a set, O(K).
+
+    For ``j = P-K, ..., P-1`` draw ``t`` uniform in ``[0, j]`` and take position
+    ``t``, or ``j`` itself when ``t`` is already taken (J. Bentley and B. Floyd,
+    "A sample of brilliance", CACM 30(9), 1987). By induction every ``K``-subset
+    is equally likely. No structure of size ``N`` is built.
+
+    Parameters
+    ----------
+    width, height, mines, exclude, seed, rng
+        As for :func:`place_mines_basic`.
+
+    Returns
+    -------
+    frozenset of (row, col)
+
+    Raises
+    ------
+    GameError
+        As for :func:`place_mines_basic`.
+
+    Examples
+    --------
+    >>> len(place_mines_floyd(1000, 1000, 5, seed=0))
+    5
+    >>> place_mines_floyd(2, 2, 1, seed=0, rng=np.random.default_rng(0))
+    Traceback (most recent call last):
+    ...
+    analyzer.errors.GameError: give seed= or rng=, not both
+    """
+    return _place(_sample_floyd, width, height, mines, exclude, seed, rng)
+
+
+def place_mines_vectorised(
+    width: int,
+    height: int,
+    mines: int,
+    *,
+    exclude: Iterable[Cell] = (),
+    seed: int | None = None,
+    rng: np.random.Generator | None = None,
+) -> Layout:
+    """Place mines with one vectorised pass and an exact correction.
+
+    The one-pass rule of :func:`place_mines_sequential` cannot be vectorised as it
+    stands: each cell's chance, (mines left) / (cells left), depends on how many
+    mines the cells before it took, a running state numpy cannot compute without
+    a Python loop. What does vectorise is the rule with that state frozen: every
+    allowed cell gets a mine independently with probability ``K / P``, one numpy
+    comparison over all cells. That gives a binomial number of mines, about
+    ``K +- sqrt(K)``, so the surplus is then removed (a uniform subset of the
+    picked cells) or the shortfall added (a uniform subset of the others).
+
+    The result is exactly uniform, for any probability used in the pass (the float
+    ``K / P`` only steers how much correcting is needed): the independent pass
+    treats all cells alike, and so does the correction, so the distribution of the
+    layout does not change when the cells are permuted; the permutations of the
+    cells reach every ``K``-subset from any other, so all are equally likely.
+
+    Parameters
+    ----------
+    width, height, mines, exclude, seed, rng
+        As for :func:`place_mines_basic`.
+
+    Returns
+    -------
+    frozenset of (row, col)
+
+    Raises
+    ------
+    GameError
+        As for :func:`place_mines_basic`.
+
+    Examples
+    --------
+    >>> len(place_mines_vectorised(100, 100, 1500, seed=2))
+    1500
+    >>> len(place_mines_vectorised(0, 0, 0))
+    0
+    """
+    return _place(_sample_vectorised, width, height, mines, exclude, seed, rng)
+
+
+PLACEMENT_METHODS: Mapping[str, PlacementMethod] = MappingProxyType(
+    {
+        "basic": place_mines_basic,
+        "sequential": place_mines_sequential,
+        "choice": place_mines_choice,
+        "floyd": place_mines_floyd,
+        "vectorised": place_mines_vectorised,
+    }
+)
+"""The placement methods by name (a read-only mapping)."""
+
+
+def place_mines(
+    width: int,
+    height: int,
+    mines: int,
+    *,
+    method: str = "sequential",
+    exclude: Iterable[Cell] = (),
+    seed: int | None = None,
+    rng: np.random.Generator | None = None,
+) -> Layout:
+    """Place mines with the method named ``method`` (a key of :data:`PLACEMENT_METHODS`).
+
+    Raises
+    ------
+    GameError
+        An unknown method, or as for :func:`place_mines_basic`.
+
+    Examples
+    --------
+    >>> sorted(PLACEMENT_METHODS)
+    ['basic', 'choice', 'floyd', 'sequential', 'vectorised']
+    >>> all(len(place_mines(4, 3, 5, method=m, seed=0)) == 5 for m in PLACEMENT_METHODS)
+    True
+    >>> place_mines(4, 3, 5, method="shuffle")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    analyzer.errors.GameError: unknown placement method 'shuffle'; expected one of basic, sequential, ...
+    """
+    try:
+        function = PLACEMENT_METHODS[method]
+    except (KeyError, TypeError):
+        raise GameError(
+            f"unknown placement method {method!r}; expected one of {', '.join(PLACEMENT_METHODS)}"
+        ) from None
+    return function(width, height, mines, exclude=exclude, seed=seed, rng=rng)
+
+
+# ------------------------------------------------------------ conversions
+def layout_to_mask(layout: Iterable[Cell], width: int, height: int) -> np.ndarray:
+    """A boolean array of shape ``(height, width)``, ``True`` on the mines.
+
+    Raises
+    ------
+    GameError
+        A cell outside the board.
+
+    Examples
+    --------
+    >>> layout_to_mask({(0, 1), (1, 2)}, 3, 2).astype(int)
+    array([[0, 1, 0],
+           [0, 0, 1]])
+    """
+    width = _size("width", width)
+    height = _size("height", height)
+    mask = np.zeros((height, width), dtype=bool)
+    for cell in layout:
+        row, col = cell
+        if not (0 <= row < height and 0 <= col < width):
+            raise GameError(f"mine {cell!r} is outside the {width}x{height} board")
+        mask[row, col] = True
+    return mask
+
+
+def layout_from_mask(mask: np.ndarray) -> Layout:
+    """The layout of a boolean ``(height, width)`` array: the cells that are ``True``.
+
+    Examples
+    --------
+    >>> sorted(layout_from_mask(layout_to_mask({(0, 1), (1, 2)}, 3, 2)))
+    [(0, 1), (1, 2)]
+    """
+    rows, cols = np.nonzero(np.asarray(mask, dtype=bool))
+    return frozenset(zip(rows.tolist(), cols.tolist(), strict=True))
+
+
+# ------------------------------------------------------ exact uniformity
+def sequential_layout_distribution(
+    width: int, height: int, mines: int, *, exclude: Iterable[Cell] = ()
+) -> dict[Layout, Fraction]:
+    """The exact distribution of :func:`place_mines_sequential`'s layouts.
+
+    Walks the one-pass method's decision tree: at each allowed cell, with ``m``
+    mines and ``c`` cells left, counts how many of the ``c`` equally likely draws
+    place a mine under the same rule the sampler uses, and follows both branches
+    with their probabilities as Fractions. A leaf is reached when no mines are
+    left. Every layout comes out with probability exactly ``1 / C(P, K)``: the
+    probabilities along a path multiply to ``K! (P-K)! / P!``.
+
+    For tiny boards: the result has ``C(P, K)`` entries (at most 1,000,000).
+
+    Parameters
+    ----------
+    width, height, mines, exclude
+        As for :func:`place_mines_sequential`.
+
+    Returns
+    -------
+    dict of frozenset of (row, col) to Fraction
+        Each reachable layout and its probability.
+
+    Raises
+    ------
+    GameError
+        As for :func:`place_mines_basic`, or too many layouts to list.
+
+    Examples
+    --------
+    >>> dist = sequential_layout_distribution(2, 2, 2, exclude=[(1, 1)])
+    >>> for layout, probability in sorted(dist.items(), key=lambda item: sorted(item[0])):
+    ...     print(sorted(layout), probability)
+    [(0, 0), (0, 1)] 1/3
+    [(0, 0), (1, 0)] 1/3
+    [(0, 1), (1, 0)] 1/3
+    >>> set(sequential_layout_distribution(3, 3, 3).values())
+    {Fraction(1, 84)}
+    """
+    width, height, mines, allowed, excluded = _checked(width, height, mines, exclude)
+    if math.comb(allowed, mines) > _MAX_ENUMERATED_LAYOUTS:
+        raise GameError(
+            f"too many layouts to list: C({allowed}, {mines}) = {math.comb(allowed, mines)} "
+            f"> {_MAX_ENUMERATED_LAYOUTS}"
+        )
+    cells = _positions_to_cells(np.arange(allowed), excluded, width)
+    order = sorted(cells)  # position t is the t-th allowed cell in row-major order
+    distribution: dict[Layout, Fraction] = {}
+    stack: list[tuple[int, int, tuple[Cell, ...], Fraction]] = [(0, mines, (), Fraction(1))]
+    while stack:
+        position, left, chosen, probability = stack.pop()
+        if left == 0:
+            distribution[frozenset(chosen)] = probability
+            continue
+        cells_left = allowed - position
+        takes = sum(1 for draw in range(cells_left) if _takes_mine(draw, left))
+        if takes:
+            stack.append(
+                (
+                    position + 1,
+                    left - 1,
+                    (*chosen, order[position]),
+                    probability * Fraction(takes, cells_left),
+                )
+            )
+        if takes < cells_left:
+            stack.append((position + 1, left, chosen, probability * Fraction(cells_left - takes, cells_left)))
+    return distribution
+
+
+# ------------------------------------------------ statistical uniformity
+@dataclass(frozen=True, slots=True)
+class ChiSquareResult:
+    """The outcome of a chi-square test.
+
+    Attributes
+    ----------
+    statistic : float
+        The chi-square statistic.
+    dof : int
+        Its degrees of freedom.
+    p_value : float
+        Chance of a statistic at least this large if the sampler is uniform.
+    samples : int
+        Number of layouts tested.
+    """
+
+    statistic: float
+    dof: int
+    p_value: float
+    samples: int
+
+
+def chi_square_sf(statistic: float, dof: int) -> float:
+    """Survival function of the chi-square distribution, ``P(X >= statistic)``.
+
+    Computed as the regularised upper incomplete gamma function ``Q(dof/2,
+    statistic/2)``, by its series or its continued fraction (Numerical Recipes,
+    6.2), to about 1e-14.
+
+    Examples
+    --------
+    >>> round(chi_square_sf(3.841458820694124, 1), 6)
+    0.05
+    >>> round(chi_square_sf(124.342, 100), 4)
+    0.05
+    >>> chi_square_sf(0.0, 3)
+    1.0
+    """
+    if _whole(dof) is None or dof < 1:
+        raise ValueError(f"dof must be a positive integer, got {dof!r}")
+    if statistic <= 0:
+        return 1.0
+    a, x = dof / 2, statistic / 2
+    log_prefactor = -x + a * math.log(x) - math.lgamma(a)
+    if x < a + 1:  # series for the lower function P(a, x)
+        term = total = 1 / a
+        n = a
+        while abs(term) > abs(total) * 1e-16:
+            n += 1
+            term *= x / n
+            total += term
+        return max(0.0, 1.0 - total * math.exp(log_prefactor))
+    tiny = 1e-300  # continued fraction for Q(a, x), modified Lentz
+    b = x + 1 - a
+    c = 1 / tiny
+    d = 1 / b
+    h = d
+    for i in itertools.count(1):
+        an = -i * (i - a)
+        b += 2
+        d = an * d + b
+        d = tiny if abs(d) < tiny else d
+        c = b + an / c
+        c = tiny if abs(c) < tiny else c
+        d = 1 / d
+        delta = d * c
+        h *= delta
+        if abs(delta - 1) < 1e-16 or i > 100_000:
+            break
+    return min(1.0, h * math.exp(log_prefactor))
+
+
+def _incidence(
+    layouts: Iterable[Iterable[Cell]], width: int, height: int, mines: int, exclude: Iterable[Cell]
+) -> tuple[np.ndarray, int]:
+    """Layouts as a 0/1 matrix, one row per layout, one column per allowed cell."""
+    width, height, mines, allowed, excluded = _checked(width, height, mines, exclude)
+    order = sorted(_positions_to_cells(np.arange(allowed), excluded, width))
+    column = {cell: t for t, cell in enumerate(order)}
+    rows = []
+    for number, layout in enumerate(layouts):
+        cells = frozenset(layout)
+        if len(cells) != mines:
+            raise GameError(f"layout {number} has {len(cells)} mines, expected {mines}")
+        try:
+            rows.append([column[cell] for cell in cells])
+        except KeyError:
+            bad = sorted(cell for cell in cells if cell not in column)
+            raise GameError(f"layout {number} has a mine on {bad[0]!r}, not an allowed cell") from None
+    matrix = np.zeros((len(rows), allowed), dtype=np.int64)
+    if rows and mines:
+        matrix[np.repeat(np.arange(len(rows)), mines), np.array(rows).ravel()] = 1
+    return matrix, mines
+
+
+def _falling_ratio(k: int, p: int, m: int) -> float:
+    """Chance that ``m`` given allowed cells all hold a mine: ``k^(m) / p^(m)``."""
+    return float(Fraction(math.perm(k, m), math.perm(p, m))) if m <= p else 0.0
+
+
+def _subset_chi_square(matrix: np.ndarray, mines: int, order: int) -> ChiSquareResult:
+    """Chi-square test of how often each ``order``-subset of cells is all mines.
+
+    Under uniform layouts, the mean of the subsets' 0/1 indicators over ``S``
+    layouts has known mean ``q`` and covariance ``Sigma / S``, where a pair of
+    subsets with union of size ``u`` has ``Sigma = q_u - q^2``; the statistic
+    ``S (x - q)^T Sigma^+ (x - q)`` is chi-square with ``rank(Sigma)`` degrees of
+    freedom for large ``S`` (the indicators are dependent -- every layout has
+    exactly ``K`` mines -- so a plain Pearson sum would be mis-scaled).
+    """
+    samples, allowed = matrix.shape
+    subsets = np.array(list(itertools.combinations(range(allowed), order)), dtype=np.int64)
+    if samples == 0 or len(subsets) == 0:
+        return ChiSquareResult(0.0, 0, 1.0, samples)
+    if order == 1:
+        observed = matrix.sum(axis=0)
+    else:
+        together = matrix.T @ matrix
+        observed = together[subsets[:, 0], subsets[:, 1]]
+    overlap = (subsets[:, None, :, None] == subsets[None, :, None, :]).sum(axis=(2, 3))
+    moments = np.array([_falling_ratio(mines, allowed, m) for m in range(2 * order + 1)])
+    mean = moments[order]
+    covariance = moments[2 * order - overlap] - mean * mean
+    eigenvalues, eigenvectors = np.linalg.eigh(covariance)
+    keep = eigenvalues > 1e-9 * max(eigenvalues.max(), 1e-300)
+    dof = int(keep.sum())
+    if dof == 0:
+        return ChiSquareResult(0.0, 0, 1.0, samples)
+    deviation = observed / samples - mean
+    projections = eigenvectors[:, keep].T @ deviation
+    statistic = float(samples * np.sum(projections**2 / eigenvalues[keep]))
+    return ChiSquareResult(statistic, dof, chi_square_sf(statistic, dof), samples)
+
+
+def cell_frequency_test(
+    layouts: Iterable[Iterable[Cell]],
+    width: int,
+    height: int,
+    mines: int,
+    *,
+    exclude: Iterable[Cell] = (),
+) -> ChiSquareResult:
+    """Chi-square test that every allowed cell holds a mine equally often.
+
+    With ``O_i`` mines seen on allowed cell ``i`` over ``S`` layouts, and
+    ``E = S K / P``, the statistic is Pearson's ``sum (O_i - E)^2 / E`` scaled by
+    ``(P - 1) / (P - K)``: the cells are not independent (every layout has ``K``
+    mines), and under uniform layouts the scaled sum is chi-square with ``P - 1``
+    degrees of freedom.
+
+    Parameters
+    ----------
+    layouts : iterable of layouts
+        Sampled layouts, each of ``mines`` allowed cells.
+    width, height, mines, exclude
+        The placement they were sampled for.
+
+    Returns
+    -------
+    ChiSquareResult
+
+    Raises
+    ------
+    GameError
+        A layout with the wrong number of mines or a mine off the allowed cells.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> layouts = [place_mines_sequential(3, 3, 2, rng=rng) for _ in range(2000)]
+    >>> result = cell_frequency_test(layouts, 3, 3, 2)
+    >>> result.dof, result.samples, result.p_value > 0.001
+    (8, 2000, True)
+    >>> corner_first = [frozenset({(0, 0), cell}) for cell in sorted(layouts[0])] * 500
+    >>> cell_frequency_test(corner_first, 3, 3, 2).p_value < 1e-9
+    True
+    """
+    matrix, mines = _incidence(layouts, width, height, mines, exclude)
+    samples, allowed = matrix.shape
+    if samples == 0 or mines in (0, allowed):
+        return ChiSquareResult(0.0, 0, 1.0, samples)
+    expected = samples * mines / allowed
+    pearson = float(np.sum((matrix.sum(axis=0) - expected) ** 2) / expected)
+    statistic = pearson * (allowed - 1) / (allowed - mines)
+    return ChiSquareResult(statistic, allowed - 1, chi_square_sf(statistic, allowed - 1), samples)
+
+
+def pair_frequency_test(
+    layouts: Iterable[Iterable[Cell]],
+    width: int,
+    height: int,
+    mines: int,
+    *,
+    exclude: Iterable[Cell] = (),
+) -> ChiSquareResult:
+    """Chi-square test that every pair of allowed cells holds two mines equally often.
+
+    Catches samplers whose cells are each hit equally often but not independently
+    (mines that clump, or avoid each other). Pairs overlap, so their counts are
+    correlated; the statistic uses the exact covariance of the pair indicators
+    under uniform layouts (a pair of pairs sharing ``j`` cells has both all mines
+    with probability ``K^(4-j) / P^(4-j)``, falling powers) and is chi-square with
+    ``rank`` degrees of freedom -- ``C(P, 2) - 1`` when ``2 <= K <= P - 2``.
+
+    For small boards: ``C(P, 2)`` pairs, at most 2016 (``P <= 64``).
+
+    Parameters
+    ----------
+    layouts, width, height, mines, exclude
+        As for :func:`cell_frequency_test`.
+
+    Returns
+    -------
+    ChiSquareResult
+
+    Raises
+    ------
+    GameError
+        As for :func:`cell_frequency_test`, or more than 64 allowed cells.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> layouts = [place_mines_floyd(4, 2, 3, rng=rng) for _ in range(3000)]
+    >>> result = pair_frequency_test(layouts, 4, 2, 3)
+    >>> result.dof, result.p_value > 0.001
+    (27, True)
+    """
+    matrix, mines = _incidence(layouts, width, height, mines, exclude)
+    if matrix.shape[1] > 64:
+        raise GameError(f"too many allowed cells for a pair test: {matrix.shape[1]} > 64")
+    return _subset_chi_square(matrix, mines, 2)
