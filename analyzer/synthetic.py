@@ -12,9 +12,9 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from analyzer.board import HIDDEN, Board
+from analyzer.board import FLAG, HIDDEN, Board
 
-__all__ = ["reveal_true_numbers", "clue_lattice", "chain", "double_chain", "wide_frontier"]
+__all__ = ["reveal_true_numbers", "mid_game", "clue_lattice", "chain", "double_chain", "wide_frontier"]
 
 
 def reveal_true_numbers(
@@ -33,6 +33,70 @@ def reveal_true_numbers(
             raise ValueError(f"cannot reveal {(r, c)!r}: it holds a mine")
         cells[r * width + c] = sum(n in mine_set for n in probe.neighbours(r, c))
     return Board(width, height, len(mine_set), tuple(cells))
+
+
+def mid_game(
+    width: int,
+    height: int,
+    mines: int,
+    *,
+    progress: float = 0.5,
+    flag_fraction: float = 0.0,
+    seed: int = 0,
+) -> Board:
+    """A random position part way through a game, as a player would see it.
+
+    A game starts with an opening at the centre; then safe cells next to the
+    revealed area (any safe cell when there is none) are revealed at random, as
+    a player who never guesses wrong would, until ``progress`` of the safe cells
+    are revealed. ``flag_fraction`` of the mines next to revealed cells are
+    flagged.
+
+    >>> board = mid_game(9, 9, 10, progress=0.5, seed=1)
+    >>> board.width, board.mines, sum(v >= 0 for v in board.cells) >= 35
+    (9, 10, True)
+    """
+    from analyzer.game import Game
+
+    rng = np.random.default_rng(seed)
+    game = Game.new(width, height, mines, first_click="opening", rng=rng)
+    table = game.board.neighbour_table
+    safe_total = width * height - mines
+    target = min(safe_total, int(progress * safe_total))
+    revealed = set()
+    frontier: set[int] = set()
+    step = game.reveal(height // 2, width // 2)
+    while True:
+        for r, c in step.revealed:
+            i = r * width + c
+            revealed.add(i)
+            frontier.discard(i)
+            frontier.update(j for j in table[i] if j not in revealed and not game.is_mine(*divmod(j, width)))
+        if game.status != "playing" or game.revealed_count >= target:
+            break
+        if frontier:
+            choices = sorted(frontier)
+            pick = choices[int(rng.integers(len(choices)))]
+        else:
+            # No safe cell touches the revealed area: jump to any safe hidden cell.
+            rest = [
+                i for i in range(width * height) if i not in revealed and not game.is_mine(*divmod(i, width))
+            ]
+            pick = rest[int(rng.integers(len(rest)))]
+        step = game.reveal(*divmod(pick, width))
+    board = game.board
+    if flag_fraction > 0:
+        view = board.cells
+        flags = {
+            divmod(i, width): FLAG
+            for i, v in enumerate(view)
+            if v == HIDDEN
+            and game.is_mine(*divmod(i, width))
+            and any(view[j] >= 0 for j in table[i])
+            and rng.random() < flag_fraction
+        }
+        board = board.replace(flags)
+    return board
 
 
 def _mines(

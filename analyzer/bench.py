@@ -1,0 +1,199 @@
+"""Benchmarks (scripts, not tests): ``python -m analyzer.bench solve|engines``.
+
+``solve``
+    Times :func:`analyzer.solve` on a suite of boards (the bundled examples,
+    random mid-game positions at 9x9/10, 16x16/40, 30x16/99 and 100x100/2000,
+    and hard synthetic boards) and prints, per class, our median and, when
+    ms-toollib is installed (the ``bench`` extra), the median of
+    ``ms_toollib.cal_probability_onboard`` on the same boards in the same run,
+    their ratio, and a check that both agree to 1e-9.
+``engines``
+    Times each counting engine (enumerate, frontier, CP-SAT) on the same suite.
+
+Options: ``--repeat N`` (timings per board, the median is kept), ``--boards N``
+(random positions per class), ``--quick`` (small suite), ``--classes a,b``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from analyzer.board import FLAG, HIDDEN, Board
+from analyzer.errors import SolverTimeoutError
+from analyzer.solve import solve
+from analyzer.synthetic import chain, clue_lattice, double_chain, mid_game, wide_frontier
+
+__all__ = ["suite", "main"]
+
+_EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+@dataclass(frozen=True)
+class BoardClass:
+    name: str
+    boards: tuple[Board, ...]
+
+
+def suite(*, boards: int = 10, quick: bool = False) -> list[BoardClass]:
+    """The benchmark suite, deterministic (fixed seeds)."""
+    classes = []
+    examples = tuple(Board.from_text(p.read_text()) for p in sorted(_EXAMPLES.glob("*.mine")))
+    if examples:
+        classes.append(BoardClass("examples", examples))
+    presets = [
+        ("beginner 9x9/10", 9, 9, 10),
+        ("intermediate 16x16/40", 16, 16, 40),
+        ("expert 30x16/99", 30, 16, 99),
+    ]
+    for name, w, h, m in presets:
+        classes.append(
+            BoardClass(
+                name,
+                tuple(
+                    mid_game(w, h, m, progress=0.2 + 0.6 * (s % 5) / 4, flag_fraction=0.5 * (s % 2), seed=s)
+                    for s in range(boards)
+                ),
+            )
+        )
+    classes.append(BoardClass("chain of 1s and 2s (120)", tuple(chain(120, seed=s) for s in range(boards))))
+    classes.append(BoardClass("double chain (60)", tuple(double_chain(60, seed=s) for s in range(boards))))
+    classes.append(
+        BoardClass("wide frontier 30x16", tuple(wide_frontier(30, 16, seed=s) for s in range(boards)))
+    )
+    classes.append(BoardClass("clue lattice 7x7 (3s)", tuple(clue_lattice(3, seed=s) for s in range(boards))))
+    if not quick:
+        classes.append(BoardClass("clue lattice 9x9 (3s)", tuple(clue_lattice(4, seed=s) for s in range(3))))
+        classes.append(
+            BoardClass(
+                "100x100/2000 mid-game",
+                tuple(mid_game(100, 100, 2000, progress=0.5, seed=s) for s in range(2)),
+            )
+        )
+    return classes
+
+
+def _median_time(run: Callable[[], object], repeat: int) -> tuple[float, object]:
+    times = []
+    result = None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = run()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), result
+
+
+def _ms_toollib_grid(board: Board) -> list[list[int]]:
+    # ms-toollib: 0-8 numbers, 10 hidden, 11 flag.
+    return [[10 if v == HIDDEN else 11 if v == FLAG else v for v in row] for row in board.rows()]
+
+
+def _agreement(board: Board, ours: object, theirs: list[list[float]]) -> float:
+    worst = 0.0
+    probabilities = ours.probabilities  # type: ignore[attr-defined]
+    for r in range(board.height):
+        for c in range(board.width):
+            p = probabilities[r][c]
+            if p is not None:
+                worst = max(worst, abs(float(p) - theirs[r][c]))
+    return worst
+
+
+def _bench_solve(classes: Sequence[BoardClass], repeat: int, time_limit: float | None) -> int:
+    try:
+        import ms_toollib
+    except ImportError:  # the bench extra is not installed
+        ms_toollib = None
+        print("ms-toollib is not installed (pip install -e '.[bench]'): timing ours alone\n")
+    header = f"{'class':28} {'boards':>6} {'ours median':>12} {'ours max':>10}"
+    if ms_toollib:
+        header += f" {'ms-toollib':>11} {'ratio':>7} {'max |diff|':>11}"
+    print(header)
+    print("-" * len(header))
+    worst_overall = 0.0
+    failures = 0
+    for cls in classes:
+        ours, theirs, diffs = [], [], []
+        for board in cls.boards:
+            try:
+                t, analysis = _median_time(lambda b=board: solve(b, time_limit=time_limit), repeat)
+            except SolverTimeoutError:
+                ours.append(float("inf"))
+                failures += 1
+                continue
+            ours.append(t)
+            if ms_toollib:
+                # ms-toollib reads flags as hidden cells it may correct: compare on
+                # our untrusted-flag answer when a board has flags.
+                compare = analysis if FLAG not in board.cells else solve(board, trust_flags=False)
+                grid = _ms_toollib_grid(board)
+                t2, result = _median_time(
+                    lambda g=grid, m=board.mines: ms_toollib.cal_probability_onboard(g, m), repeat
+                )
+                theirs.append(t2)
+                diffs.append(_agreement(board, compare, result[0]))  # type: ignore[index]
+        line = f"{cls.name:28} {len(cls.boards):>6} {_ms(statistics.median(ours)):>12} {_ms(max(ours)):>10}"
+        if ms_toollib and theirs:
+            mine, peer = statistics.median(ours), statistics.median(theirs)
+            worst = max(diffs)
+            worst_overall = max(worst_overall, worst)
+            line += f" {_ms(peer):>11} {mine / peer:>6.1f}x {worst:>11.1e}"
+        print(line, flush=True)
+    if ms_toollib:
+        verdict = "agree" if worst_overall <= 1e-9 else "DISAGREE"
+        print(f"\nall boards: ours and ms-toollib {verdict} (largest difference {worst_overall:.1e})")
+    if failures:
+        print(f"{failures} boards ran past the time limit of {time_limit} s")
+    return 0 if worst_overall <= 1e-9 else 1
+
+
+def _bench_engines(classes: Sequence[BoardClass], repeat: int, time_limit: float | None) -> int:
+    engines = ("enumerate", "frontier", "cpsat", "auto")
+    print(f"{'class':28} " + " ".join(f"{e:>11}" for e in engines))
+    for cls in classes:
+        cells = []
+        for engine in engines:
+            times = []
+            for board in cls.boards:
+                try:
+                    t, _ = _median_time(
+                        lambda b=board, e=engine: solve(b, engine=e, time_limit=time_limit), repeat
+                    )
+                except SolverTimeoutError:
+                    t = float("inf")
+                times.append(t)
+            cells.append(_ms(statistics.median(times)))
+        print(f"{cls.name:28} " + " ".join(f"{c:>11}" for c in cells), flush=True)
+    return 0
+
+
+def _ms(seconds: float) -> str:
+    if seconds == float("inf"):
+        return "timeout"
+    return f"{seconds * 1e3:.2f} ms"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m analyzer.bench", description=__doc__.split("\n")[0])
+    parser.add_argument("what", choices=("solve", "engines"))
+    parser.add_argument("--repeat", type=int, default=3, help="timings per board (median kept)")
+    parser.add_argument("--boards", type=int, default=10, help="random boards per class")
+    parser.add_argument("--quick", action="store_true", help="leave out the largest classes")
+    parser.add_argument("--classes", default=None, help="comma-separated substrings of class names to run")
+    parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per solve")
+    args = parser.parse_args(argv)
+    classes = suite(boards=args.boards, quick=args.quick)
+    if args.classes:
+        wanted = [w.strip().lower() for w in args.classes.split(",")]
+        classes = [c for c in classes if any(w in c.name.lower() for w in wanted)]
+    run = _bench_solve if args.what == "solve" else _bench_engines
+    return run(classes, args.repeat, args.time_limit)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
