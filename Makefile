@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup demo test test-all lint bench clean
+.PHONY: setup demo test test-all lint bench bench-placement clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,9 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m analyzer.bench solve
+
+bench-placement: $(STAMP)
+	$(BIN)/python -m analyzer.bench_placement
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

@@ -16,6 +16,8 @@ from analyzer.errors import (
     InvalidCellError,
     SolverTimeoutError,
 )
+from analyzer.game import FirstClickRule, Game
+from analyzer.placement import PLACEMENT_METHODS, place_mines
 from analyzer.solve import solve
 
 __all__ = [
@@ -23,6 +25,10 @@ __all__ = [
     "Analysis",
     "ComponentSummary",
     "Board",
+    "Game",
+    "FirstClickRule",
+    "place_mines",
+    "PLACEMENT_METHODS",
     "HIDDEN",
     "FLAG",
     "AnalyzerError",

@@ -107,6 +107,33 @@ class Analysis:
         w = self.board.width
         return tuple(tuple(self.cell_probabilities[r * w : (r + 1) * w]) for r in range(self.board.height))
 
+    def number_distribution(self, row: int, col: int) -> dict[int, Fraction]:
+        """Exact probability that revealing the cell shows each number.
+
+        ``P(shows k)`` is the share of layouts in which the cell is safe with
+        ``k`` mines around it: the layout count of the board with the cell
+        revealed as ``k``, over :attr:`total`. The values add up to the
+        probability that the cell is safe; numbers that cannot show are left out.
+
+        >>> from analyzer.solve import solve
+        >>> solve("3x1x1\\nH1H\\n").number_distribution(0, 0)
+        {0: Fraction(1, 2)}
+        """
+        from analyzer.errors import AnalyzerError
+        from analyzer.solve import solve
+
+        p = self.probability(row, col)
+        if p == 1:
+            return {}
+        shows: dict[int, Fraction] = {}
+        for k in range(len(self.board.neighbours(row, col)) + 1):
+            try:
+                layouts = solve(self.board.replace({(row, col): k}), trust_flags=self.trust_flags).total
+            except AnalyzerError:  # no layout shows k here
+                continue
+            shows[k] = Fraction(layouts, self.total)
+        return shows
+
     def to_numpy(self) -> np.ndarray:
         """The probabilities as a float array of shape (height, width), NaN where revealed."""
         import numpy as np

@@ -13,6 +13,7 @@ minesweepr ASCII
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -31,6 +32,8 @@ Cell = tuple[int, int]
 
 _CHAR_TO_VALUE = {str(n): n for n in range(9)} | {"H": HIDDEN, "F": FLAG}
 _VALUE_TO_CHAR = {v: k for k, v in _CHAR_TO_VALUE.items()}
+_HEADER = re.compile(r"\s*([0-9]+)\s*[xX]\s*([0-9]+)\s*[xX]\s*([0-9]+)\s*")
+_MAX_DIGITS = 9  # a billion cells is beyond any board; longer numbers are typos
 _ASCII_TO_VALUE = {str(n): n for n in range(1, 9)} | {".": 0, "0": 0, "x": HIDDEN, "*": FLAG}
 
 
@@ -52,14 +55,14 @@ class Board:
 
     Examples
     --------
-    >>> board = Board.from_text("3x2x1\\nH1H\\n111\\n")
+    >>> board = Board.from_text("3x2x1\\nH1H\\n011\\n")
     >>> board.width, board.height, board.mines
     (3, 2, 1)
     >>> board[0, 1], board[0, 0] == HIDDEN
     (1, True)
     >>> print(board)
     H1H
-    111
+    011
     >>> board.hidden_cells()
     ((0, 0), (0, 2))
     """
@@ -205,12 +208,14 @@ class Board:
         if not lines:
             raise BoardParseError("empty text: expected a header 'WIDTHxHEIGHTxMINES'", line=1)
         header = lines[0].strip()
-        parts = header.lower().split("x")
-        if len(parts) != 3 or not all(p.strip().isdigit() for p in parts):
+        match = _HEADER.fullmatch(header)
+        if match is None:
             raise BoardParseError(
                 f"bad header {header!r}: expected 'WIDTHxHEIGHTxMINES', e.g. '9x9x10'", line=1, column=1
             )
-        width, height, mines = (int(p) for p in parts)
+        if any(len(part) > _MAX_DIGITS for part in match.groups()):
+            raise BoardParseError(f"bad header {header!r}: numbers too large", line=1, column=1)
+        width, height, mines = (int(part) for part in match.groups())
         if width < 1 or height < 1:
             raise BoardParseError(f"bad header {header!r}: board must be at least 1x1", line=1, column=1)
         rows = lines[1:]
