@@ -16,8 +16,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from analyzer.board import FLAG, HIDDEN, Board, Cell
 from analyzer.errors import InconsistentBoardError
+from analyzer.topology import neighbour_array
 
 __all__ = ["Clue", "Group", "ConstraintSystem", "build_constraints"]
 
@@ -100,30 +103,34 @@ def build_constraints(board: Board, *, trust_flags: bool = True) -> ConstraintSy
     [((0,), (0,)), ((1,), (0, 1)), ((2,), (1,))]
     """
     cells = board.cells
-    unknown_values = (HIDDEN,) if trust_flags else (HIDDEN, FLAG)
-    is_unknown = [v in unknown_values for v in cells]
-    unknown = tuple(i for i, u in enumerate(is_unknown) if u)
-    known_mines = 0 if not trust_flags else cells.count(FLAG)
-    table = board.neighbour_table
     width = board.width
+    table = board.neighbour_table
+    values = np.array(cells, dtype=np.int8)
+    is_unknown = values == HIDDEN if trust_flags else values < 0
+    is_flag = values == FLAG if trust_flags else np.zeros(len(cells), dtype=bool)
+    # Per cell, its unknown and (trusted) flagged neighbours, counted at once.
+    around = neighbour_array(board.topology, width, board.height)
+    unknown_around = np.append(is_unknown, False)[around].sum(axis=1)
+    flags_around = np.append(is_flag, False)[around].sum(axis=1)
+    revealed = values >= 0
+    stuck = np.flatnonzero(revealed & (unknown_around == 0) & (values != flags_around))
+    if stuck.size:
+        i = int(stuck[0])
+        cell = divmod(i, width)
+        raise InconsistentBoardError(
+            f"clue {cells[i]} at {cell!r} has {int(flags_around[i])} flagged and no hidden neighbours",
+            clues=(cell,),
+        )
+    unknown = tuple(np.flatnonzero(is_unknown).tolist())
+    known_mines = int(is_flag.sum())
+    unknown_list = is_unknown.tolist()
 
     clues: list[Clue] = []
-    for i, value in enumerate(cells):
-        if value < 0:
-            continue
-        around = table[i]
-        unknown_around = tuple(j for j in around if is_unknown[j])
-        flags_around = 0 if not trust_flags else sum(1 for j in around if cells[j] == FLAG)
-        needed = value - flags_around
+    for i in np.flatnonzero(revealed & (unknown_around > 0)).tolist():
+        needed = cells[i] - int(flags_around[i])
         cell = divmod(i, width)
-        if not unknown_around:
-            if needed != 0:
-                raise InconsistentBoardError(
-                    f"clue {value} at {cell!r} has {flags_around} flagged and no hidden neighbours",
-                    clues=(cell,),
-                )
-            continue
-        clues.append(Clue(cell, needed, unknown_around))
+        unknown_around_i = tuple([j for j in table[i] if unknown_list[j]])
+        clues.append(Clue(cell, needed, unknown_around_i))
 
     membership: dict[int, list[int]] = {}
     for k, clue in enumerate(clues):

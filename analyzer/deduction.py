@@ -53,13 +53,14 @@ def deduce(system: ConstraintSystem) -> Deduced | None:
     [(1, (1, 5)), (1, (1, 5))]
     """
     groups = system.groups
+    sizes = [len(group.cells) for group in groups]
     n_eq = len(system.clues)
     members: list[set[int]] = [set() for _ in range(n_eq)]
     for g, group in enumerate(groups):
         for c in group.clues:
             members[c].add(g)
     need = [clue.needed for clue in system.clues]
-    room = [sum(groups[g].size for g in members[c]) for c in range(n_eq)]
+    room = [sum(sizes[g] for g in members[c]) for c in range(n_eq)]
     eqs_of = [list(group.clues) for group in groups]
     value: dict[int, int] = {}
 
@@ -70,7 +71,7 @@ def deduce(system: ConstraintSystem) -> Deduced | None:
         for c in eqs_of[g]:
             members[c].discard(g)
             need[c] -= v
-            room[c] -= groups[g].size
+            room[c] -= sizes[g]
             if not 0 <= need[c] <= room[c]:
                 return False
             queue.add(c)
@@ -87,7 +88,7 @@ def deduce(system: ConstraintSystem) -> Deduced | None:
         if need[c] == 0 or need[c] == room[c]:
             full = need[c] == room[c]
             for g in list(members[c]):
-                if not fix(g, groups[g].size if full else 0):
+                if not fix(g, sizes[g] if full else 0):
                     return None
             continue
         # Subset rule against clues sharing a group with c.
@@ -101,7 +102,7 @@ def deduce(system: ConstraintSystem) -> Deduced | None:
                     return None
                 if extra and (diff == 0 or diff == extra_room):
                     for g in list(extra):
-                        if not fix(g, groups[g].size if diff else 0):
+                        if not fix(g, sizes[g] if diff else 0):
                             return None
             if not members[c]:
                 break

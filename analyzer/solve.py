@@ -11,6 +11,7 @@ total; the result is an :class:`~analyzer.analysis.Analysis`.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from fractions import Fraction
 
 from analyzer.analysis import Analysis, ComponentSummary
@@ -23,6 +24,9 @@ from analyzer.deduction import deduce
 from analyzer.errors import InconsistentBoardError, SolverTimeoutError
 
 __all__ = ["solve"]
+
+_ZERO = Fraction(0)
+_ONE = Fraction(1)
 
 
 def solve(
@@ -104,15 +108,14 @@ def solve(
         raise _conflict(original, engine, deadline)
     total = combined.total
     cell_p: list[Fraction | None] = [None] * len(board.cells)
-    for i in system.unknown:
-        cell_p[i] = Fraction(0)
     if trust_flags:
         for i, value in enumerate(board.cells):
             if value == FLAG:
-                cell_p[i] = Fraction(1)
+                cell_p[i] = _ONE
     for group, value in fixed:
+        p = _ONE if value else _ZERO
         for i in group.cells:
-            cell_p[i] = Fraction(value, group.size)
+            cell_p[i] = p
     for comp, numerators in zip(comps, combined.group_numerators, strict=False):
         for g, numerator in zip(comp.groups, numerators, strict=True):
             group = system.groups[g]
@@ -167,9 +170,14 @@ def solve(
 def _fixed_counts(fixed: tuple[tuple[Group, int], ...]) -> ComponentCounts:
     """The groups deductions fixed, as one component with a single layout."""
     mines = sum(value for _, value in fixed)
-    rows = tuple(tuple(value if m == mines else 0 for m in range(mines + 1)) for _, value in fixed)
-    layouts = tuple(1 if m == mines else 0 for m in range(mines + 1))
-    return ComponentCounts(layouts=layouts, solutions=1, engine="deduction", group_mines=rows)
+    values = tuple(value for _, value in fixed)
+    layouts = (0,) * mines + (1,)
+
+    def numerators(weights: Sequence[int]) -> tuple[int, ...]:
+        weight = weights[mines] if mines < len(weights) else 0
+        return tuple(value * weight for value in values)
+
+    return ComponentCounts(layouts=layouts, solutions=1, engine="deduction", numerator_function=numerators)
 
 
 def _conflict(system: ConstraintSystem, engine: str, deadline: float | None) -> InconsistentBoardError:

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-__all__ = ["TOPOLOGIES", "neighbour_table", "chebyshev_ball"]
+import numpy as np
+
+__all__ = ["TOPOLOGIES", "neighbour_table", "neighbour_array", "chebyshev_ball"]
 
 TOPOLOGIES = ("square", "torus")
 
@@ -62,6 +64,25 @@ def neighbour_table(topology: str, width: int, height: int) -> tuple[tuple[int, 
                     found.add(rr * width + cc)
             table.append(tuple(sorted(found)))
     return tuple(table)
+
+
+@lru_cache(maxsize=64)
+def neighbour_array(topology: str, width: int, height: int) -> np.ndarray:
+    """:func:`neighbour_table` as an ``(N, 8)`` int array, padded with ``N``.
+
+    Index ``N`` stands for "no neighbour": give arrays indexed by it one extra
+    entry (``False`` or 0) so that sums over rows count real neighbours only.
+
+    >>> neighbour_array("square", 2, 1).tolist()
+    [[1, 2, 2, 2, 2, 2, 2, 2], [0, 2, 2, 2, 2, 2, 2, 2]]
+    """
+    table = neighbour_table(topology, width, height)
+    n = width * height
+    array = np.full((n, 8), n, dtype=np.intp)
+    for i, around in enumerate(table):
+        array[i, : len(around)] = around
+    array.setflags(write=False)
+    return array
 
 
 def chebyshev_ball(
