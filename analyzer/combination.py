@@ -42,6 +42,20 @@ def poly_mul(a: list[int], b: list[int], limit: int) -> list[int]:
     return out
 
 
+def binomial_row(n: int, low: int, high: int) -> list[int]:
+    """``[C(n, low), C(n, low + 1), ..., C(n, high)]`` in ``O(high - low)`` big-int steps.
+
+    >>> binomial_row(5, 1, 4)
+    [5, 10, 10, 5]
+    """
+    if high < low:
+        return []
+    row = [comb(n, low)]
+    for j in range(low, high):
+        row.append(row[-1] * (n - j) // (j + 1))
+    return row
+
+
 def _trim(poly: list[int], limit: int) -> list[int]:
     return list(poly[: limit + 1]) if poly else [0]
 
@@ -92,11 +106,14 @@ def combine(counts: list[ComponentCounts], background: int, mines_left: int) -> 
     for i in range(k - 1, -1, -1):
         suffix[i] = poly_mul(p := polys[i], suffix[i + 1], limit) if p else [0]
     full = prefix[k]
-    bg = [comb(background, j) for j in range(limit + 1)]
+    # Only C(B, j) for j = L - m with m a possible constrained mine count are
+    # needed: one comb, then the ratio C(B, j + 1) = C(B, j) (B - j) / (j + 1).
+    low = max(0, mines_left - (len(full) - 1))
+    bg = binomial_row(background, low, mines_left)
 
     def bg_weight(m: int) -> int:
         j = mines_left - m
-        return bg[j] if 0 <= j <= limit else 0
+        return bg[j - low] if low <= j <= mines_left else 0
 
     constrained = {m: q * bg_weight(m) for m, q in enumerate(full) if q and bg_weight(m)}
     total = sum(constrained.values())
@@ -104,8 +121,10 @@ def combine(counts: list[ComponentCounts], background: int, mines_left: int) -> 
     numerators = []
     for i, c in enumerate(counts):
         others = poly_mul(prefix[i], suffix[i + 1], limit)
+        terms = [(extra, o) for extra, o in enumerate(others) if o]
+        # Only mine counts the component can have carry weight.
         weights = [
-            sum(o * bg_weight(m + extra) for extra, o in enumerate(others) if o)
+            sum(o * bg_weight(m + extra) for extra, o in terms) if c.layouts[m] else 0
             for m in range(min(len(c.layouts), limit + 1))
         ]
         numerators.append(c.group_numerators(weights))
