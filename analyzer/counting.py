@@ -22,16 +22,26 @@ from __future__ import annotations
 import heapq
 import sys
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from math import comb
 
 from analyzer.decomposition import ComponentProblem
 from analyzer.errors import SolverTimeoutError
 
-__all__ = ["ComponentCounts", "ENGINES", "count_enumerate", "count_component", "search_order"]
+__all__ = [
+    "ComponentCounts",
+    "ENGINES",
+    "count_enumerate",
+    "count_component",
+    "search_order",
+    "cache_info",
+    "clear_cache",
+]
 
-ENGINES = ("auto", "enumerate", "frontier", "cpsat")
+ENGINES = ("auto", "enumerate", "frontier", "split", "cpsat")
 
 # ``auto`` first enumerates, which is fastest while a component has few
 # solutions; past this many search nodes it hands the component to the
@@ -250,30 +260,79 @@ def count_enumerate(
     return acc.result("enumerate")
 
 
+_CACHE: OrderedDict[tuple[str, ComponentProblem], ComponentCounts] = OrderedDict()
+CACHE_SIZE = 4096
+"""Counted components kept for reuse (least recently used dropped first)."""
+
+
 def count_component(
     problem: ComponentProblem, *, engine: str = "auto", deadline: float | None = None
 ) -> ComponentCounts:
-    """Count one component with the engine asked for.
+    """Count one component with the engine asked for, reusing earlier counts.
 
-    ``"auto"`` enumerates while that stays cheap and switches to the frontier
-    dynamic programme past a budget of search nodes.
+    ``"auto"`` enumerates while that stays cheap; past a budget of search nodes
+    it cuts the component at split squares (:mod:`analyzer.split`) when a
+    useful cut exists, and otherwise sweeps it with the frontier programme.
+    ``"split"`` cuts wherever it can. Equal problems (the same groups and
+    equations in the same local order: a component untouched by the last move,
+    or the same shape elsewhere on the board) are counted once: see
+    :func:`cache_info`.
 
     >>> count_component(ComponentProblem((2,), (((0,), 1),)), engine="cpsat").layouts
     (0, 2, 0)
     """
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; expected one of {ENGINES}")
-    if engine == "auto":
-        try:
-            return count_enumerate(problem, deadline=deadline, max_nodes=AUTO_ENUMERATE_NODE_BUDGET)
-        except _BudgetExceeded:
-            engine = "frontier"
+    key = (engine, problem)
+    hit = _CACHE.get(key)
+    if hit is not None:
+        _CACHE.move_to_end(key)
+        _STATS["hits"] += 1
+        return hit
+    _STATS["misses"] += 1
+    counted = _count(problem, engine, deadline)
+    _CACHE[key] = counted
+    if len(_CACHE) > CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return counted
+
+
+_STATS = {"hits": 0, "misses": 0}
+
+
+def cache_info() -> dict[str, int]:
+    """Hits, misses and size of the component cache.
+
+    >>> sorted(cache_info())
+    ['hits', 'misses', 'size']
+    """
+    return {**_STATS, "size": len(_CACHE)}
+
+
+def clear_cache() -> None:
+    """Forget every counted component."""
+    _CACHE.clear()
+    _STATS.update(hits=0, misses=0)
+
+
+def _count(problem: ComponentProblem, engine: str, deadline: float | None) -> ComponentCounts:
+    if engine == "enumerate":
+        return count_enumerate(problem, deadline=deadline)
     if engine == "cpsat":
         from analyzer.models.cpsat import count_cpsat
 
         return count_cpsat(problem, deadline=deadline)
-    if engine == "frontier":
-        from analyzer.frontier import count_frontier
+    from analyzer.frontier import count_frontier
+    from analyzer.split import count_split, find_separator
 
-        return count_frontier(problem, deadline=deadline)
-    return count_enumerate(problem, deadline=deadline)
+    if engine == "auto":
+        try:
+            return count_enumerate(problem, deadline=deadline, max_nodes=AUTO_ENUMERATE_NODE_BUDGET)
+        except _BudgetExceeded:
+            pass
+    if engine in ("auto", "split"):
+        cut = find_separator(problem)
+        if cut is not None:
+            piece = partial(count_component, engine=engine)
+            return count_split(problem, cut, count=piece, deadline=deadline)
+    return count_frontier(problem, deadline=deadline)

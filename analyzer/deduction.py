@@ -6,7 +6,11 @@ Rules, applied until nothing changes, over the group equations:
 * a clue that needs as many mines as it has unknown cells: all are mines;
 * the subset rule: if one clue's groups are among another's, the cells the
   other has in addition hold the difference of their needs; when that is 0
-  (or all of them) they are all safe (all mines).
+  (or all of them) they are all safe (all mines);
+* Gaussian elimination: in the reduced row echelon form of the equations, a
+  row whose right-hand side is the largest (smallest) value its left side can
+  take within the bounds ``0 <= x_g <= size_g`` fixes each of its groups at a
+  bound.
 
 Each rule only restates an equation, so every solution of the original system
 satisfies what it fixes: the counts are unchanged, and the fixed groups leave
@@ -16,10 +20,14 @@ the equations, which cuts components into smaller ones.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import gcd
 
 from analyzer.constraints import Clue, ConstraintSystem, Group
 
-__all__ = ["Deduced", "deduce"]
+__all__ = ["Deduced", "deduce", "MAX_ELIMINATION_GROUPS"]
+
+MAX_ELIMINATION_GROUPS = 600
+"""Gaussian elimination runs on systems of at most this many groups (it is cubic at worst)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +43,7 @@ class Deduced:
     fixed: tuple[tuple[Group, int], ...]
 
 
-def deduce(system: ConstraintSystem) -> Deduced | None:
+def deduce(system: ConstraintSystem, *, elimination: bool = True) -> Deduced | None:
     """Apply the rules; ``None`` if they meet a contradiction (counting will name it).
 
     Examples
@@ -81,31 +89,40 @@ def deduce(system: ConstraintSystem) -> Deduced | None:
     for c in range(n_eq):
         if not 0 <= need[c] <= room[c]:
             return None
+    use_elimination = elimination and len(groups) <= MAX_ELIMINATION_GROUPS
     while queue:
-        c = queue.pop()
-        if not members[c]:
-            continue
-        if need[c] == 0 or need[c] == room[c]:
-            full = need[c] == room[c]
-            for g in list(members[c]):
-                if not fix(g, sizes[g] if full else 0):
-                    return None
-            continue
-        # Subset rule against clues sharing a group with c.
-        neighbours = {d for g in members[c] for d in eqs_of[g] if d != c and members[d]}
-        for d in neighbours:
-            if members[c] <= members[d]:
-                extra = members[d] - members[c]
-                diff = need[d] - need[c]
-                extra_room = room[d] - room[c]
-                if not 0 <= diff <= extra_room:
-                    return None
-                if extra and (diff == 0 or diff == extra_room):
-                    for g in list(extra):
-                        if not fix(g, sizes[g] if diff else 0):
-                            return None
+        while queue:
+            c = queue.pop()
             if not members[c]:
-                break
+                continue
+            if need[c] == 0 or need[c] == room[c]:
+                full = need[c] == room[c]
+                for g in list(members[c]):
+                    if not fix(g, sizes[g] if full else 0):
+                        return None
+                continue
+            # Subset rule against clues sharing a group with c.
+            neighbours = {d for g in members[c] for d in eqs_of[g] if d != c and members[d]}
+            for d in neighbours:
+                if members[c] <= members[d]:
+                    extra = members[d] - members[c]
+                    diff = need[d] - need[c]
+                    extra_room = room[d] - room[c]
+                    if not 0 <= diff <= extra_room:
+                        return None
+                    if extra and (diff == 0 or diff == extra_room):
+                        for g in list(extra):
+                            if not fix(g, sizes[g] if diff else 0):
+                                return None
+                if not members[c]:
+                    break
+        if use_elimination:
+            forced = _eliminate([(members[c], need[c]) for c in range(n_eq) if members[c]], sizes)
+            if forced is None:
+                return None
+            for g, v in forced:
+                if not fix(g, v):
+                    return None
 
     if not value:
         return Deduced(system, ())
@@ -136,3 +153,88 @@ def deduce(system: ConstraintSystem) -> Deduced | None:
         background=system.background,
     )
     return Deduced(reduced, tuple((groups[g], v) for g, v in value.items()))
+
+
+def _eliminate(rows: list[tuple[set[int], int]], sizes: list[int]) -> list[tuple[int, int]] | None:
+    """Groups that the reduced row echelon form of the equations fixes at a bound.
+
+    Rows are sparse (``{group: coefficient}``) with integer coefficients kept
+    small by their gcd (fraction-free elimination). Rows are reduced in blocks
+    linked by shared groups; a lone row gives nothing the single-clue rules
+    miss. Returns ``None`` if a row cannot be met
+    within the bounds ``0 <= x_g <= size_g``.
+
+    With ``x0 + x1 = 1``, ``x1 + x2 = 1`` and ``x0 + x1 + x2 = 2`` over single
+    cells, elimination leaves ``x1 = 0``, ``x0 = 1``, ``x2 = 1``:
+
+    >>> sorted(_eliminate([({0, 1}, 1), ({1, 2}, 1), ({0, 1, 2}, 2)], [1, 1, 1]))
+    [(0, 1), (1, 0), (2, 1)]
+    """
+    # Rows linked through shared groups, found by union-find over groups.
+    parent: dict[int, int] = {}
+
+    def root(g: int) -> int:
+        while parent.setdefault(g, g) != g:
+            parent[g] = parent[parent[g]]
+            g = parent[g]
+        return g
+
+    for groups, _ in rows:
+        first = root(min(groups))
+        for g in groups:
+            parent[root(g)] = first
+    linked: dict[int, list[tuple[set[int], int]]] = {}
+    for groups, rhs in rows:
+        linked.setdefault(root(min(groups)), []).append((groups, rhs))
+    forced: dict[int, int] = {}
+    for block in linked.values():
+        if len(block) < 2:
+            continue
+        found = _reduce_block(block, sizes)
+        if found is None:
+            return None
+        forced.update(found)
+    return sorted(forced.items())
+
+
+def _reduce_block(rows: list[tuple[set[int], int]], sizes: list[int]) -> dict[int, int] | None:
+    matrix: list[tuple[dict[int, int], int]] = [({g: 1 for g in groups}, rhs) for groups, rhs in rows]
+    for r in range(len(matrix)):
+        row, rhs = matrix[r]
+        if not row:
+            continue
+        col = min(row)
+        pivot = row[col]
+        for s, (other, other_rhs) in enumerate(matrix):
+            if s == r or col not in other:
+                continue
+            factor = other[col]
+            # other := pivot * other - factor * row, then divide by the gcd.
+            merged = {g: pivot * a for g, a in other.items()}
+            for g, a in row.items():
+                value = merged.get(g, 0) - factor * a
+                if value:
+                    merged[g] = value
+                else:
+                    merged.pop(g, None)
+            new_rhs = pivot * other_rhs - factor * rhs
+            divisor = gcd(new_rhs, *merged.values())
+            if divisor > 1:
+                merged = {g: a // divisor for g, a in merged.items()}
+                new_rhs //= divisor
+            matrix[s] = (merged, new_rhs)
+    forced: dict[int, int] = {}
+    for row, rhs in matrix:
+        if not row:
+            if rhs != 0:
+                return None
+            continue
+        high = sum(a * sizes[g] for g, a in row.items() if a > 0)
+        low = sum(a * sizes[g] for g, a in row.items() if a < 0)
+        if rhs > high or rhs < low:
+            return None
+        if rhs in (high, low):
+            at_top = rhs == high
+            for g, a in row.items():
+                forced[g] = sizes[g] if (a > 0) == at_top else 0
+    return forced

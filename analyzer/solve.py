@@ -20,7 +20,7 @@ from analyzer.combination import combine
 from analyzer.constraints import ConstraintSystem, Group, build_constraints
 from analyzer.counting import ENGINES, ComponentCounts, count_component
 from analyzer.decomposition import Component, ComponentProblem, components
-from analyzer.deduction import deduce
+from analyzer.deduction import Deduced, deduce
 from analyzer.errors import InconsistentBoardError, SolverTimeoutError
 
 __all__ = ["solve"]
@@ -35,6 +35,7 @@ def solve(
     engine: str = "auto",
     time_limit: float | None = None,
     trust_flags: bool = True,
+    deductions: bool = True,
 ) -> Analysis:
     """Exact probability that each unknown cell of a board holds a mine.
 
@@ -55,6 +56,9 @@ def solve(
         Seconds; past it :class:`~analyzer.errors.SolverTimeoutError` is raised.
     trust_flags : bool
         If false, flags are treated as hidden cells (a player's flags can be wrong).
+    deductions : bool
+        If false, skip the exact deductions made before counting (the answer is
+        the same; this is for checking them).
 
     Returns
     -------
@@ -92,7 +96,7 @@ def solve(
     deadline = None if time_limit is None else time.monotonic() + time_limit
 
     original = build_constraints(board, trust_flags=trust_flags)
-    deduced = deduce(original)
+    deduced = deduce(original) if deductions else Deduced(original, ())
     if deduced is None:
         raise _conflict(original, engine, deadline)
     system, fixed = deduced.system, deduced.fixed
