@@ -22,7 +22,9 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 from analyzer.board import FLAG, HIDDEN, Board
 from analyzer.errors import SolverTimeoutError
@@ -105,6 +107,7 @@ def _agreement(board: Board, ours: object, theirs: list[list[float]]) -> float:
 
 
 def _bench_solve(classes: Sequence[BoardClass], repeat: int, time_limit: float | None) -> int:
+    ms_toollib: Any
     try:
         import ms_toollib
     except ImportError:  # the bench extra is not installed
@@ -121,7 +124,7 @@ def _bench_solve(classes: Sequence[BoardClass], repeat: int, time_limit: float |
         ours, theirs, diffs = [], [], []
         for board in cls.boards:
             try:
-                t, analysis = _median_time(lambda b=board: solve(b, time_limit=time_limit), repeat)
+                t, analysis = _median_time(partial(solve, board, time_limit=time_limit), repeat)
             except SolverTimeoutError:
                 ours.append(float("inf"))
                 failures += 1
@@ -133,7 +136,7 @@ def _bench_solve(classes: Sequence[BoardClass], repeat: int, time_limit: float |
                 compare = analysis if FLAG not in board.cells else solve(board, trust_flags=False)
                 grid = _ms_toollib_grid(board)
                 t2, result = _median_time(
-                    lambda g=grid, m=board.mines: ms_toollib.cal_probability_onboard(g, m), repeat
+                    partial(ms_toollib.cal_probability_onboard, grid, board.mines), repeat
                 )
                 theirs.append(t2)
                 diffs.append(_agreement(board, compare, result[0]))  # type: ignore[index]
@@ -153,7 +156,7 @@ def _bench_solve(classes: Sequence[BoardClass], repeat: int, time_limit: float |
 
 
 def _bench_engines(classes: Sequence[BoardClass], repeat: int, time_limit: float | None) -> int:
-    engines = ("enumerate", "frontier", "cpsat", "auto")
+    engines = ("enumerate", "frontier", "split", "cpsat", "auto")
     print(f"{'class':28} " + " ".join(f"{e:>11}" for e in engines))
     for cls in classes:
         cells = []
@@ -161,9 +164,7 @@ def _bench_engines(classes: Sequence[BoardClass], repeat: int, time_limit: float
             times = []
             for board in cls.boards:
                 try:
-                    t, _ = _median_time(
-                        lambda b=board, e=engine: solve(b, engine=e, time_limit=time_limit), repeat
-                    )
+                    t, _ = _median_time(partial(solve, board, engine=engine, time_limit=time_limit), repeat)
                 except SolverTimeoutError:
                     t = float("inf")
                 times.append(t)

@@ -261,8 +261,8 @@ def _total_conflict(
     from analyzer.models.cpsat import minimal_conflict
 
     reachable = {0}
-    for c in counts:
-        support = [m for m, n in enumerate(c.layouts) if n]
+    for counted in counts:
+        support = [m for m, n in enumerate(counted.layouts) if n]
         reachable = {a + m for a in reachable for m in support}
     reachable = {a + b for a in reachable for b in range(len(system.background) + 1)}
     # The whole board as one problem, the mine total always enforced: the

@@ -144,7 +144,7 @@ def wide_frontier(width: int, height: int, *, density: float = 0.2, seed: int = 
     rng = np.random.default_rng(seed)
     mines = set(_mines(rng, [(r, c) for r in range(height) for c in range(width)], density))
     edge = width // 2
-    revealed = []
+    revealed: list[tuple[int, int]] = []
     for r in range(height):
         edge = int(np.clip(edge + rng.integers(-2, 3), 1, width - 1))
         revealed.extend((r, c) for c in range(edge) if (r, c) not in mines)
