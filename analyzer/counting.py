@@ -46,11 +46,11 @@ ENGINES = ("auto", "enumerate", "frontier", "split", "cpsat")
 # ``auto`` first enumerates, which is fastest while a component has few
 # solutions; past this many search nodes it hands the component to the
 # frontier dynamic programme, whose cost follows the number of distinct partial
-# states instead of solutions. CP-SAT is never faster at counting here (its
+# states instead of solutions (measured: ``python -m analyzer.bench engines``). CP-SAT is never faster at counting here (its
 # model building and per-solution Python callback cost more than the plain
 # enumerator's whole search: ``python -m analyzer.bench engines``), so ``auto``
 # keeps it for finding the clues in conflict.
-AUTO_ENUMERATE_NODE_BUDGET = 4000
+AUTO_ENUMERATE_NODE_BUDGET = 2000
 
 
 class _BudgetExceeded(Exception):
@@ -271,9 +271,11 @@ def count_component(
     """Count one component with the engine asked for, reusing earlier counts.
 
     ``"auto"`` enumerates while that stays cheap; past a budget of search nodes
-    it cuts the component at split squares (:mod:`analyzer.split`) when a
-    useful cut exists, and otherwise sweeps it with the frontier programme.
-    ``"split"`` cuts wherever it can. Equal problems (the same groups and
+    it sweeps the component with the frontier programme. ``"split"`` cuts the
+    component at split squares (:mod:`analyzer.split`) wherever a useful cut
+    exists and sweeps what cannot be cut; ``auto`` does not, because on every
+    class of ``python -m analyzer.bench engines`` the sweep was as fast or
+    faster (it already cuts the component at each step of the sweep). Equal problems (the same groups and
     equations in the same local order: a component untouched by the last move,
     or the same shape elsewhere on the board) are counted once: see
     :func:`cache_info`.
@@ -330,7 +332,7 @@ def _count(problem: ComponentProblem, engine: str, deadline: float | None) -> Co
             return count_enumerate(problem, deadline=deadline, max_nodes=AUTO_ENUMERATE_NODE_BUDGET)
         except _BudgetExceeded:
             pass
-    if engine in ("auto", "split"):
+    if engine == "split":
         cut = find_separator(problem)
         if cut is not None:
             piece = partial(count_component, engine=engine)
