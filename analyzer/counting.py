@@ -46,10 +46,10 @@ ENGINES = ("auto", "enumerate", "frontier", "split", "cpsat")
 # ``auto`` first enumerates, which is fastest while a component has few
 # solutions; past this many search nodes it hands the component to the
 # frontier dynamic programme, whose cost follows the number of distinct partial
-# states instead of solutions (measured: ``python -m analyzer.bench engines``). CP-SAT is never faster at counting here (its
+# states instead of solutions. CP-SAT is never faster at counting here (its
 # model building and per-solution Python callback cost more than the plain
-# enumerator's whole search: ``python -m analyzer.bench engines``), so ``auto``
-# keeps it for finding the clues in conflict.
+# enumerator's whole search), so ``auto`` keeps it for finding the clues in
+# conflict. Measured with ``python -m analyzer.bench engines``.
 AUTO_ENUMERATE_NODE_BUDGET = 2000
 
 
