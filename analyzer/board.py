@@ -219,15 +219,13 @@ class Board:
         if width < 1 or height < 1:
             raise BoardParseError(f"bad header {header!r}: board must be at least 1x1", line=1, column=1)
         rows = lines[1:]
-        if len(rows) != height:
-            # Point at the first missing row, or at the first row too many.
-            raise BoardParseError(
-                f"header {header!r} promises {height} rows, found {len(rows)}",
-                line=min(len(rows), height) + 2,
-            )
         cells: list[int] = []
-        for r, row in enumerate(rows):
+        # Rows are checked in order, so a bad or blank row is named at its own line;
+        # then the count of rows.
+        for r, row in enumerate(rows[:height]):
             lineno = r + 2
+            if not row:
+                raise BoardParseError(f"blank line where row {r + 1} of {height} was expected", line=lineno)
             for c, ch in enumerate(row):
                 if ch not in _CHAR_TO_VALUE:
                     raise BoardParseError(f"unknown character {ch!r} in {row!r}", line=lineno, column=c + 1)
@@ -238,6 +236,13 @@ class Board:
                     column=min(len(row), width) + 1,
                 )
             cells.extend(_CHAR_TO_VALUE[ch] for ch in row)
+        if len(rows) != height:
+            # Point at the first missing row, or at the first row too many.
+            plural = "row" if height == 1 else "rows"
+            raise BoardParseError(
+                f"header {header!r} promises {height} {plural}, found {len(rows)}",
+                line=min(len(rows), height) + 2,
+            )
         return cls._checked(width, height, mines, cells, line=1)
 
     @classmethod
