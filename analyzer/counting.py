@@ -292,6 +292,8 @@ def count_component(
         _STATS["hits"] += 1
         return hit
     _STATS["misses"] += 1
+    if deadline is not None and time.monotonic() > deadline:
+        raise SolverTimeoutError("time limit reached before counting a component")
     counted = _count(problem, engine, deadline)
     _CACHE[key] = counted
     if len(_CACHE) > CACHE_SIZE:
