@@ -1,0 +1,137 @@
+"""The command line: output, JSON, standard input, and one clear line for every error."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from analyzer.cli import main
+from analyzer.synthetic import clue_lattice
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_solve_prints_percentages_and_marks(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "solve", str(EXAMPLES / "cs70_4x3_4.mine"))
+    assert status == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0] == "4x3, 4 mines: 3 among 9 unknown cells"
+    assert lines[1].split() == ["25%"] * 4
+    assert lines[2].split() == ["F", "50%", "33%", "33%"]
+    assert lines[3].split() == ["[2]", "50%", "[2]", "33%"]
+    assert lines[4].startswith("24 layouts")
+
+
+def test_solve_marks_certain_cells(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    board = tmp_path / "b.mine"
+    board.write_text("4x1x1\nH10H\n")
+    status, out, _ = run(capsys, "solve", str(board))
+    assert status == 0
+    assert out.splitlines()[1].split() == ["*", "[1]", "[.]", "-"]
+    assert "1 certainly safe, 1 certain mines" in out
+
+
+def test_solve_json_has_exact_fractions(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "solve", "--json", str(EXAMPLES / "cs70_figure2_4x4_6.mine"))
+    assert status == 0
+    data = json.loads(out)
+    assert (data["width"], data["height"], data["mines"], data["total"]) == (4, 4, 6, "57")
+    assert data["probabilities"][2][1] == "2/19"
+    assert data["probabilities"][1][1] is None
+    assert Fraction(data["probabilities"][0][0]) == Fraction(17, 57)
+
+
+def test_solve_reads_standard_input(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("3x1x1\nH1H\n"))
+    status, out, _ = run(capsys, "solve", "-", "--json")
+    assert status == 0
+    assert json.loads(out)["probabilities"] == [["1/2", None, "1/2"]]
+
+
+def test_solve_reads_minesweepr_format(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    board = tmp_path / "b.txt"
+    board.write_text("x1.\nx1.\n")
+    status, out, _ = run(capsys, "solve", str(board), "--format", "minesweepr", "--mines", "1", "--json")
+    assert status == 0
+    assert json.loads(out)["probabilities"][0][0] == "1/2"
+
+
+def test_distrusted_flags_get_probabilities(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "solve", "--json", "--distrust-flags", str(EXAMPLES / "cs70_4x3_4.mine"))
+    assert status == 0
+    assert json.loads(out)["total"] == "30"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("3x1x1\n3HH\n", "clue 3 at (0, 0) needs 3 mines but has only 1 hidden neighbour"),
+        ("3x1x1\nH?H\n", "line 2, column 2: unknown character '?'"),
+        ("3x1x9\nHHH\n", "more mines (9) than cells (3)"),
+        ("4x1x1\n1HH1\n", "mine total 1 cannot be met"),
+        ("3x2x2\nHHH\n202\n", "no mine layout satisfies the clues"),
+        ("", "empty text"),
+    ],
+)
+def test_errors_are_one_line_without_traceback(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, text: str, message: str
+) -> None:
+    board = tmp_path / "bad.mine"
+    board.write_text(text)
+    status, out, err = run(capsys, "solve", str(board))
+    assert status == 1 and out == ""
+    assert err.startswith("analyzer: error: ") and message in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_missing_file_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run(capsys, "solve", "no/such/board.mine")
+    assert status == 1
+    assert err == "analyzer: error: cannot read 'no/such/board.mine': No such file or directory\n"
+
+
+def test_time_limit_is_a_clear_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    board = tmp_path / "hard.mine"
+    board.write_text(clue_lattice(6, seed=1).to_text())
+    status, _, err = run(capsys, "solve", str(board), "--engine", "frontier", "--time-limit", "0.001")
+    assert status == 1 and "time limit" in err and err.count("\n") == 1
+
+
+def test_bad_options_exit_with_usage_status(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as raised:
+        main(["solve", "x.mine", "--time-limit", "-1"])
+    assert raised.value.code == 2
+    assert "positive number of seconds" in capsys.readouterr().err
+    status, _, err = run(capsys, "solve", str(EXAMPLES / "cs70_4x3_4.mine"), "--format", "minesweepr")
+    assert status == 1 and "--mines" in err
+
+
+def test_verify_runs_one_check(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "verify", "--check", "vandermonde")
+    assert status == 0
+    assert "vandermonde" in out and "1 of 1 checks hold" in out
+
+
+def test_console_script_runs_as_a_module() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "analyzer", "solve", str(EXAMPLES / "cs70_4x3_4.mine"), "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["total"] == "24"
