@@ -62,6 +62,26 @@ class _Sweep:
             open_eqs = after
         assert not open_eqs or n == 0
 
+    def moves(self, k: int, state: tuple[int, ...]) -> list[tuple[int, tuple[int, ...]]]:
+        """The values ``x`` group ``k`` can take from ``state``, with the state each leads to.
+
+        Each equation of the group must keep ``0 <= need - x <= room`` (its cells
+        in later groups); an equation the group closes must reach exactly 0.
+        """
+        checks, build = self.steps[k]
+        lo, hi = 0, self.sizes[k]
+        for src, rhs, room in checks:
+            need = state[src] if src >= 0 else rhs
+            if need < hi:
+                hi = need
+            if need - room > lo:
+                lo = need - room
+        rhs_of = self.rhs
+        return [
+            (x, tuple((state[src] if src >= 0 else rhs_of[e]) - (x if sub else 0) for src, sub, e in build))
+            for x in range(lo, hi + 1)
+        ]
+
 
 def count_frontier(problem: ComponentProblem, *, deadline: float | None = None) -> ComponentCounts:
     """Count a component with the frontier dynamic programme.
@@ -84,25 +104,13 @@ def count_frontier(problem: ComponentProblem, *, deadline: float | None = None) 
     # layer: state -> (poly by mines so far, number of group-count solutions)
     layer: dict[tuple[int, ...], tuple[list[int], int]] = {(): ([1], 1)}
     layers = [layer]
-    for k, (checks, build) in enumerate(sweep.steps):
+    for k in range(len(sweep.steps)):
         if deadline is not None and time.monotonic() > deadline:
             raise SolverTimeoutError("time limit reached while counting a component")
-        size = sweep.sizes[k]
         weights = binoms[k]
         nxt: dict[tuple[int, ...], tuple[list[int], int]] = {}
         for state, (poly, sols) in layer.items():
-            lo, hi = 0, size
-            for src, rhs, room in checks:
-                need = state[src] if src >= 0 else rhs
-                # need - x in [0, room]
-                if need < hi:
-                    hi = need
-                if need - room > lo:
-                    lo = need - room
-            for x in range(lo, hi + 1):
-                new = tuple(
-                    (state[src] if src >= 0 else sweep.rhs[e]) - (x if sub else 0) for src, sub, e in build
-                )
+            for x, new in sweep.moves(k, state):
                 w = weights[x]
                 entry = nxt.get(new)
                 if entry is None:
@@ -153,25 +161,13 @@ def _backward(
     numer = [0] * n
     after: dict[tuple[int, ...], list[int]] = {(): weights}
     for k in range(len(sweep.steps) - 1, -1, -1):
-        checks, build = sweep.steps[k]
-        size = sweep.sizes[k]
         bk = binoms[k]
         before: dict[tuple[int, ...], list[int]] = {}
         total_k = 0
         for state, (poly, _) in layers[k].items():
-            lo, hi = 0, size
-            for src, rhs, room in checks:
-                need = state[src] if src >= 0 else rhs
-                if need < hi:
-                    hi = need
-                if need - room > lo:
-                    lo = need - room
             width = len(poly)
             acc = [0] * width
-            for x in range(lo, hi + 1):
-                new = tuple(
-                    (state[src] if src >= 0 else sweep.rhs[e]) - (x if sub else 0) for src, sub, e in build
-                )
+            for x, new in sweep.moves(k, state):
                 tail = after.get(new)
                 if tail is None:
                     continue
