@@ -14,14 +14,23 @@ from analyzer.errors import (
     GameError,
     InconsistentBoardError,
     InvalidCellError,
+    PlayerError,
+    SimulationError,
     SolverTimeoutError,
 )
 from analyzer.game import FirstClickRule, Game
 from analyzer.placement import PLACEMENT_METHODS, place_mines
-from analyzer.solve import solve
+from analyzer.players import PLAYERS, make_player
+from analyzer.simulation import WinRate, simulate
+from analyzer.solve import count_layouts, solve
 
 __all__ = [
     "solve",
+    "count_layouts",
+    "simulate",
+    "WinRate",
+    "PLAYERS",
+    "make_player",
     "Analysis",
     "ComponentSummary",
     "Board",
@@ -37,4 +46,6 @@ __all__ = [
     "SolverTimeoutError",
     "GameError",
     "InvalidCellError",
+    "PlayerError",
+    "SimulationError",
 ]

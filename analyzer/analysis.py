@@ -119,8 +119,8 @@ class Analysis:
         >>> solve("3x1x1\\nH1H\\n").number_distribution(0, 0)
         {0: Fraction(1, 2)}
         """
-        from analyzer.errors import AnalyzerError
-        from analyzer.solve import solve
+        from analyzer.errors import BoardParseError
+        from analyzer.solve import count_layouts
 
         p = self.probability(row, col)
         if p == 1:
@@ -128,10 +128,12 @@ class Analysis:
         shows: dict[int, Fraction] = {}
         for k in range(len(self.board.neighbours(row, col)) + 1):
             try:
-                layouts = solve(self.board.replace({(row, col): k}), trust_flags=self.trust_flags).total
-            except AnalyzerError:  # no layout shows k here
-                continue
-            shows[k] = Fraction(layouts, self.total)
+                revealed = self.board.replace({(row, col): k})
+            except BoardParseError:  # the mines no longer fit in the unrevealed cells
+                break
+            layouts = count_layouts(revealed, trust_flags=self.trust_flags)
+            if layouts:
+                shows[k] = Fraction(layouts, self.total)
         return shows
 
     def to_numpy(self) -> np.ndarray:

@@ -4,6 +4,9 @@
     Print the board with each hidden cell's mine probability in percent
     (``*`` a certain mine, ``-`` a certain safe cell, ``F`` a flag), or with
     ``--json`` the exact fractions. ``-`` reads the board from standard input.
+``analyzer simulate``
+    Win rates of a player (:mod:`analyzer.simulation`), e.g. ``analyzer simulate
+    --preset expert --player probabilistic --games 1000 --workers 2``.
 ``analyzer verify``
     Run the symbolic checks of :mod:`analyzer.verify` and print a table.
 
@@ -81,6 +84,12 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    from analyzer.simulation import run_args
+
+    return run_args(args)
+
+
 def _cmd_verify(args: argparse.Namespace) -> int:
     from analyzer.verify import main as verify_main
 
@@ -106,6 +115,12 @@ def _parser() -> argparse.ArgumentParser:
     solve.add_argument("--format", choices=("mine", "minesweepr"), default="mine", help="board text format")
     solve.add_argument("--mines", type=int, default=None, help="mine total, for --format minesweepr")
     solve.set_defaults(run=_cmd_solve)
+
+    from analyzer.simulation import add_arguments
+
+    simulate = sub.add_parser("simulate", help="win rates of a player by Monte Carlo, on all cores or Dask")
+    add_arguments(simulate)
+    simulate.set_defaults(run=_cmd_simulate)
 
     # Parsed by analyzer.verify.main itself (see _DELEGATED); listed here for --help.
     sub.add_parser("verify", help="symbolic checks of the formulas the engine uses", add_help=False)

@@ -13,6 +13,8 @@ __all__ = [
     "SolverTimeoutError",
     "GameError",
     "InvalidCellError",
+    "PlayerError",
+    "SimulationError",
 ]
 
 
@@ -59,3 +61,11 @@ class GameError(AnalyzerError, ValueError):
 
 class InvalidCellError(AnalyzerError, ValueError):
     """A question about a cell that has no answer: a revealed cell's mine probability, say."""
+
+
+class PlayerError(AnalyzerError, ValueError):
+    """An unknown player name or a bad player option."""
+
+
+class SimulationError(AnalyzerError, ValueError):
+    """Bad simulation input: sizes, player, first cell, a results file of another kind."""

@@ -16,14 +16,14 @@ from fractions import Fraction
 
 from analyzer.analysis import Analysis, ComponentSummary
 from analyzer.board import FLAG, Board
-from analyzer.combination import combine
+from analyzer.combination import Combined, combine
 from analyzer.constraints import ConstraintSystem, Group, build_constraints
 from analyzer.counting import ENGINES, ComponentCounts, count_component
 from analyzer.decomposition import Component, ComponentProblem, components
 from analyzer.deduction import Deduced, deduce
 from analyzer.errors import InconsistentBoardError, SolverTimeoutError
 
-__all__ = ["solve"]
+__all__ = ["solve", "count_layouts"]
 
 _ZERO = Fraction(0)
 _ONE = Fraction(1)
@@ -85,31 +85,13 @@ def solve(
     ...
     analyzer.errors.InconsistentBoardError: clue 3 at (0, 0) needs 3 mines but has only 1 hidden neighbour
     """
-    if isinstance(board, str):
-        board = Board.from_text(board)
-    elif not isinstance(board, Board):
-        raise TypeError(f"solve() expects a Board or .mine text, got {type(board).__name__}")
-    if engine not in ENGINES:
-        raise ValueError(f"unknown engine {engine!r}; expected one of {ENGINES}")
-    if time_limit is not None and not time_limit > 0:
-        raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
-    deadline = None if time_limit is None else time.monotonic() + time_limit
-
+    board, deadline = _checked_input(board, engine, time_limit, "solve")
     original = build_constraints(board, trust_flags=trust_flags)
-    deduced = deduce(original) if deductions else Deduced(original, ())
-    if deduced is None:
+    counted = _count_layouts(original, engine, deadline, deductions)
+    if counted is None:
+        # Some clues cannot all hold: name a minimal set, on the system as the board gives it.
         raise _conflict(original, engine, deadline)
-    system, fixed = deduced.system, deduced.fixed
-    comps = components(system)
-    counts: list[ComponentCounts] = []
-    for comp in comps:
-        counted = count_component(comp.problem(system), engine=engine, deadline=deadline)
-        if counted.is_empty:
-            raise _conflict(original, engine, deadline)
-        counts.append(counted)
-    combined = combine([*counts, _fixed_counts(fixed)], len(system.background), system.mines_left)
-    if combined.total == 0:
-        raise _conflict(original, engine, deadline)
+    system, fixed, comps, counts, combined = counted
     total = combined.total
     cell_p: list[Fraction | None] = [None] * len(board.cells)
     if trust_flags:
@@ -169,6 +151,72 @@ def solve(
         trust_flags=trust_flags,
         cell_probabilities=tuple(cell_p),
     )
+
+
+def count_layouts(
+    board: Board | str,
+    *,
+    engine: str = "auto",
+    time_limit: float | None = None,
+    trust_flags: bool = True,
+) -> int:
+    """The number of mine layouts consistent with a board; 0 when there is none.
+
+    The same count as :attr:`Analysis.total <analyzer.analysis.Analysis.total>`,
+    through the same stages, but without the probabilities, and without the
+    search for the clues in conflict that makes :func:`solve` slow to fail:
+    for a player asking "could this cell show a 3?" of many boards.
+
+    >>> count_layouts("3x1x1\\nH1H\\n"), count_layouts("3x1x1\\nH2H\\n")
+    (2, 0)
+    """
+    board, deadline = _checked_input(board, engine, time_limit, "count_layouts")
+    try:
+        original = build_constraints(board, trust_flags=trust_flags)
+    except InconsistentBoardError:
+        return 0
+    counted = _count_layouts(original, engine, deadline, deductions=True)
+    return 0 if counted is None else counted[4].total
+
+
+def _checked_input(
+    board: Board | str, engine: str, time_limit: float | None, caller: str
+) -> tuple[Board, float | None]:
+    if isinstance(board, str):
+        board = Board.from_text(board)
+    elif not isinstance(board, Board):
+        raise TypeError(f"{caller}() expects a Board or .mine text, got {type(board).__name__}")
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; expected one of {ENGINES}")
+    if time_limit is not None and not time_limit > 0:
+        raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+    return board, None if time_limit is None else time.monotonic() + time_limit
+
+
+_Counted = tuple[
+    ConstraintSystem, tuple[tuple[Group, int], ...], tuple[Component, ...], list[ComponentCounts], Combined
+]
+
+
+def _count_layouts(
+    original: ConstraintSystem, engine: str, deadline: float | None, deductions: bool
+) -> _Counted | None:
+    """Deductions, components, counting and combination; ``None`` when no layout exists."""
+    deduced = deduce(original) if deductions else Deduced(original, ())
+    if deduced is None:
+        return None
+    system, fixed = deduced.system, deduced.fixed
+    comps = components(system)
+    counts: list[ComponentCounts] = []
+    for comp in comps:
+        counted = count_component(comp.problem(system), engine=engine, deadline=deadline)
+        if counted.is_empty:
+            return None
+        counts.append(counted)
+    combined = combine([*counts, _fixed_counts(fixed)], len(system.background), system.mines_left)
+    if combined.total == 0:
+        return None
+    return system, fixed, comps, counts, combined
 
 
 def _fixed_counts(fixed: tuple[tuple[Group, int], ...]) -> ComponentCounts:

@@ -1,0 +1,479 @@
+"""Win-rate studies and game speed: ``python -m analyzer.bench_games speed|reproduce``.
+
+``speed``
+    Games per second of each player on each preset (safe first click in the
+    corner), in one process: the median over ``--repeats`` runs of ``--games``
+    games (fewer for the slow players: see ``--help``).
+``reproduce``
+    The three studies of ``docs/win_rates.md``, written there as Markdown
+    tables (and ``docs/win_rates_4x4.png``):
+
+    1. Safe zone: 10x10 with 10 mines, a random first click, safe zone of
+       radius 1 to 4, players ``local``, ``probabilistic`` and ``expert``.
+    2. Mine density on a 4x4 board (1 to 15 mines, safe random first click),
+       players ``random``, ``local``, ``subset`` and ``probabilistic``.
+    3. The presets under ``safe`` with the first click in the corner (0, 0)
+       and under ``opening`` with the first click at row 3, column 3, players
+       ``local``, ``subset``, ``probabilistic`` and ``expert``.
+
+    Game counts: ``--games`` for ``random``/``local``/``subset``,
+    ``--games-solver`` for ``probabilistic``, ``--games-expert`` for ``expert``
+    (halved on the expert preset, whose games take longest). Every batch goes to
+    ``--results`` (JSON lines) as it finishes: an interrupted run started again
+    with the same options carries on where it stopped.
+
+Every figure states the games it used; published figures are the ones the
+project's issue quotes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from analyzer.simulation import PRESETS, WinRate, simulate
+
+__all__ = ["Run", "plan", "run_plan", "to_markdown", "speed", "main"]
+
+_DOCS = Path("docs")
+_FAST = ("random", "local", "subset")
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """One configuration of a study: what to play, how many games, what was published."""
+
+    study: str
+    label: str
+    width: int
+    height: int
+    mines: int
+    first_click: str
+    first_cell: str
+    player: str
+    games: int
+    published: float | None = None
+    source: str = ""
+
+
+SAFE_ZONE_PUBLISHED = {1: 91.85, 2: 90.73, 3: 86.79, 4: 79.62}
+"""Win rates (%) of a single-number-rule player, 10x10/10, by safe-zone radius (as the issue quotes them)."""
+
+PSEQ = {
+    ("beginner", "safe"): 91.68,
+    ("intermediate", "safe"): 78.12,
+    ("expert", "safe"): 39.62,
+    ("beginner", "opening"): 97.15,
+    ("intermediate", "opening"): 88.93,
+    ("expert", "opening"): 52.78,
+}
+"""PSEQ (Tu et al. 2017) win rates (%): safe first click in a corner, or an opening at (3, 3)."""
+
+JSMINESWEEPER = {("expert", "safe"): 41.1, ("expert", "opening"): 54.3}
+"""JSMinesweeper's expert win rates (%), as the issue quotes them."""
+
+
+def plan(
+    games: int,
+    games_solver: int,
+    games_expert: int,
+    *,
+    solver_on_expert: int | None = None,
+    expert_on_expert: int | None = None,
+) -> list[Run]:
+    """The runs of the three studies with these game counts (see the module notes).
+
+    ``solver_on_expert`` and ``expert_on_expert`` set the games of the
+    ``probabilistic`` and ``expert`` players on the expert preset (default
+    ``games_solver`` and ``games_expert // 2``).
+
+    >>> runs = plan(100, 50, 20)
+    >>> len(runs), sorted({run.study for run in runs})
+    (96, ['density_4x4', 'presets', 'safe_zone'])
+    >>> sorted({run.games for run in runs if run.label.startswith("expert")})
+    [10, 50, 100]
+    """
+
+    def count(player: str, preset: str = "") -> int:
+        if player in _FAST:
+            return games
+        if player == "probabilistic":
+            if preset == "expert" and solver_on_expert is not None:
+                return solver_on_expert
+            return games_solver
+        if preset == "expert":
+            return max(1, games_expert // 2) if expert_on_expert is None else expert_on_expert
+        return games_expert
+
+    runs = []
+    for player in ("local", "probabilistic", "expert"):
+        for radius in (1, 2, 3, 4):
+            published = SAFE_ZONE_PUBLISHED[radius] if player == "local" else None
+            runs.append(
+                Run(
+                    "safe_zone",
+                    f"radius {radius}",
+                    10,
+                    10,
+                    10,
+                    f"safe_zone:{radius}",
+                    "random",
+                    player,
+                    count(player),
+                    published,
+                    "issue" if published is not None else "",
+                )
+            )
+    for player in ("random", "local", "subset", "probabilistic"):
+        for mines in range(1, 16):
+            runs.append(
+                Run("density_4x4", f"{mines} mines", 4, 4, mines, "safe", "random", player, count(player))
+            )
+    for rule, cell in (("safe", "0,0"), ("opening", "3,3")):
+        for preset, (w, h, m) in PRESETS.items():
+            for player in ("local", "subset", "probabilistic", "expert"):
+                published, source = None, ""
+                if player in ("probabilistic", "expert"):
+                    published, source = PSEQ[(preset, rule)], "PSEQ"
+                runs.append(
+                    Run(
+                        "presets",
+                        f"{preset} {rule} {cell}",
+                        w,
+                        h,
+                        m,
+                        rule,
+                        cell,
+                        player,
+                        count(player, preset),
+                        published,
+                        source,
+                    )
+                )
+    return runs
+
+
+def run_plan(
+    runs: Sequence[Run],
+    *,
+    seed: int = 0,
+    workers: int = 1,
+    results_path: str | Path | None = None,
+    log: Any = None,
+) -> list[tuple[Run, WinRate, float]]:
+    """Simulate every run; returns ``(run, result, wall seconds)`` (wall ~0 when read back from the file)."""
+    out = []
+    for number, run in enumerate(runs, 1):
+        start = time.perf_counter()
+        result = simulate(
+            run.width,
+            run.height,
+            run.mines,
+            run.player,
+            run.games,
+            first_click=run.first_click,
+            first_cell=run.first_cell,
+            seed=seed,
+            workers=workers,
+            results_path=results_path,
+        )
+        wall = time.perf_counter() - start
+        if log is not None:
+            print(
+                f"[{number}/{len(runs)}] {run.study} {run.label} {run.player}: {result} ({wall:.1f} s)",
+                file=log,
+            )
+            log.flush()
+        out.append((run, result, wall))
+    return out
+
+
+def _percent(result: WinRate) -> str:
+    low, high = result.interval
+    return f"{100 * result.rate:.2f} ({100 * low:.2f}-{100 * high:.2f})"
+
+
+def to_markdown(results: Sequence[tuple[Run, WinRate, float]], *, command: str, seed: int) -> str:
+    """The tables of ``docs/win_rates.md``."""
+    lines = [
+        "# Win rates",
+        "",
+        f"Produced by `{command}` (seed {seed}); every row states the games it used.",
+        "Win rates in percent with the Wilson 95% interval in brackets; `guesses` is the mean",
+        "number of reveals per game the player could not prove safe (a protected first click",
+        "is not a guess); `ms/game` is the time one process spent per game on the machine",
+        "that ran it. Game `i` of a configuration is the same layout for every player (same",
+        "seed, same first cell): differences between players are sharper than their separate",
+        "intervals suggest.",
+        "",
+    ]
+    by_study: dict[str, list[tuple[Run, WinRate, float]]] = {}
+    for entry in results:
+        by_study.setdefault(entry[0].study, []).append(entry)
+
+    if "safe_zone" in by_study:
+        lines += [
+            "## 1. Safe zone: 10x10, 10 mines, random first click",
+            "",
+            "Every cell within Chebyshev distance R of the (uniformly random) first click is",
+            "mine-free. The players see the board only: none of them uses the fact that hidden",
+            "cells of the zone (distance 2 or more) are safe.",
+            "",
+            "| radius | player | games | win % (95% CI) | published % | guesses | ms/game |",
+            "|---|---|---:|---|---:|---:|---:|",
+        ]
+        for run, result, _ in by_study["safe_zone"]:
+            pub = f"{run.published:.2f}" if run.published is not None else ""
+            lines.append(
+                f"| {run.label.split()[-1]} | {run.player} | {result.games} | {_percent(result)} | {pub} "
+                f"| {result.mean_guesses:.2f} | {1000 * result.seconds_per_game:.1f} |"
+            )
+        lines += ["", "Published: the issue's figures for a player using the two single-number rules.", ""]
+
+    if "density_4x4" in by_study:
+        entries = by_study["density_4x4"]
+        players = list(dict.fromkeys(run.player for run, _, _ in entries))
+        lines += [
+            "## 2. Win rate against mine density, 4x4",
+            "",
+            "Safe first click on a uniformly random cell. Each cell: win % (95% CI);",
+            f"games per cell: {', '.join(f'{p} {_games(entries, p)}' for p in players)}.",
+            "",
+            "| mines | " + " | ".join(players) + " |",
+            "|---:|" + "---|" * len(players),
+        ]
+        table: dict[int, dict[str, WinRate]] = {}
+        for run, result, _ in entries:
+            table.setdefault(run.mines, {})[run.player] = result
+        for mines, row in sorted(table.items()):
+            lines.append(
+                f"| {mines} | " + " | ".join(_percent(row[p]) if p in row else "" for p in players) + " |"
+            )
+        lines += ["", "![win rate against mines on 4x4](win_rates_4x4.png)", ""]
+
+    if "presets" in by_study:
+        lines += [
+            "## 3. Presets",
+            "",
+            "`safe 0,0`: the first click is safe and made in the top-left corner; `opening 3,3`:",
+            "the first click (row 3, column 3, 0-based) is a zero. Published: PSEQ (Tu et al.",
+            "2017) for its solver; JSMinesweeper on expert 41.1% (safe corner) and 54.3%",
+            "(opening), as the issue quotes them.",
+            "",
+            "| board | rule | player | games | win % (95% CI) | published % | guesses | ms/game |",
+            "|---|---|---|---:|---|---|---:|---:|",
+        ]
+        for run, result, _ in by_study["presets"]:
+            preset, rule, cell = run.label.split()
+            pub = ""
+            if run.published is not None:
+                pub = f"{run.published:.2f} PSEQ"
+                js = JSMINESWEEPER.get((preset, rule))
+                if js is not None:
+                    pub += f", {js:.1f} JSMinesweeper"
+            lines.append(
+                f"| {preset} {run.width}x{run.height}/{run.mines} | {rule} {cell} | {run.player} | "
+                f"{result.games} | {_percent(result)} | {pub} | {result.mean_guesses:.2f} "
+                f"| {1000 * result.seconds_per_game:.1f} |"
+            )
+        lines.append("")
+    return "\n".join(lines)
+
+
+def same_layouts(
+    results: Sequence[tuple[Run, WinRate, float]], *, seed: int, workers: int, results_path: str | Path
+) -> str:
+    """``probabilistic`` against ``expert`` on the same games of each preset.
+
+    Where ``probabilistic`` played more games, its wins on the expert's first
+    ``n`` games (the same layouts) are read back from the results file (played
+    only if its batches do not cover exactly those games).
+    """
+    lines = [
+        "",
+        "### The same layouts",
+        "",
+        "Game `i` is the same layout for both players, so on the games both played:",
+        "",
+        "| board | rule | games | probabilistic wins | expert wins |",
+        "|---|---|---:|---:|---:|",
+    ]
+    found = {(run.label, run.player): (run, result) for run, result, _ in results if run.study == "presets"}
+    for (label, player), (run, expert) in found.items():
+        if player != "expert" or (label, "probabilistic") not in found:
+            continue
+        _, solver = found[(label, "probabilistic")]
+        n = min(expert.games, solver.games)
+        if solver.games != n:
+            solver = simulate(
+                run.width,
+                run.height,
+                run.mines,
+                "probabilistic",
+                n,
+                first_click=run.first_click,
+                first_cell=run.first_cell,
+                seed=seed,
+                workers=workers,
+                results_path=results_path,
+            )
+        if expert.games != n:
+            continue
+        preset, rule, cell = label.split()
+        lines.append(f"| {preset} | {rule} {cell} | {n} | {solver.wins} | {expert.wins} |")
+    return "\n".join(lines) + "\n"
+
+
+def _games(entries: Sequence[tuple[Run, WinRate, float]], player: str) -> int | str:
+    counts = {result.games for run, result, _ in entries if run.player == player}
+    return counts.pop() if len(counts) == 1 else "/".join(str(c) for c in sorted(counts))
+
+
+def plot_density(results: Sequence[tuple[Run, WinRate, float]], path: Path) -> None:
+    """Win rate against mines on 4x4, one line per player, with the intervals as bands."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    entries = [(run, result) for run, result, _ in results if run.study == "density_4x4"]
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    for player in dict.fromkeys(run.player for run, _ in entries):
+        rows = sorted((run.mines, result) for run, result in entries if run.player == player)
+        xs = [m for m, _ in rows]
+        ax.plot(xs, [100 * r.rate for _, r in rows], marker="o", ms=3, label=player)
+        ax.fill_between(
+            xs, [100 * r.interval[0] for _, r in rows], [100 * r.interval[1] for _, r in rows], alpha=0.2
+        )
+    ax.set_xlabel("mines on a 4x4 board")
+    ax.set_ylabel("win rate (%)")
+    ax.set_title("Safe random first click; bands: Wilson 95% intervals")
+    ax.legend()
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+# ------------------------------------------------------------------- speed
+SPEED_GAMES = {"random": 400, "local": 200, "subset": 200, "probabilistic": 60, "expert": 20}
+"""Games per timing run of ``speed``, by player (scaled down for the slow ones)."""
+
+
+def speed(
+    players: Sequence[str], presets: Sequence[str], *, repeats: int = 3, scale: float = 1.0, seed: int = 0
+) -> list[tuple[str, str, int, float]]:
+    """``(player, preset, games, median games per second)`` in this process (safe corner start)."""
+    rows = []
+    for preset in presets:
+        w, h, m = PRESETS[preset]
+        for player in players:
+            games = max(1, round(SPEED_GAMES.get(player, 20) * scale * (0.5 if preset == "expert" else 1)))
+            rates = []
+            for r in range(repeats):
+                start = time.perf_counter()
+                simulate(w, h, m, player, games, first_cell="0,0", seed=seed + r)
+                rates.append(games / (time.perf_counter() - start))
+            rows.append((player, preset, games, statistics.median(rates)))
+    return rows
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command line of ``python -m analyzer.bench_games``."""
+    parser = argparse.ArgumentParser(
+        prog="python -m analyzer.bench_games", description=__doc__.splitlines()[0]
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    sp = sub.add_parser("speed", help="games per second per player and preset")
+    sp.add_argument("--players", default="random,local,subset,probabilistic,expert")
+    sp.add_argument("--presets", default=",".join(PRESETS))
+    sp.add_argument("--repeats", type=int, default=3)
+    sp.add_argument("--scale", type=float, default=1.0, help="multiply the games per timing run")
+    rp = sub.add_parser("reproduce", help="the win-rate studies, written to docs/win_rates.md")
+    rp.add_argument("--games", type=int, default=2000, help="games per configuration: random, local, subset")
+    rp.add_argument("--games-solver", type=int, default=1000, help="games per configuration: probabilistic")
+    rp.add_argument("--games-expert", type=int, default=400, help="games per configuration: expert player")
+    rp.add_argument(
+        "--solver-on-expert", type=int, default=None, help="probabilistic games on the expert preset"
+    )
+    rp.add_argument(
+        "--expert-on-expert",
+        type=int,
+        default=None,
+        help="expert-player games on the expert preset (default: half of --games-expert)",
+    )
+    rp.add_argument("--studies", default="safe_zone,density_4x4,presets")
+    rp.add_argument("--workers", type=int, default=2)
+    rp.add_argument("--seed", type=int, default=0)
+    rp.add_argument("--results", default="results/win_rates.jsonl", help="JSON lines, to resume from")
+    rp.add_argument("--output", type=Path, default=_DOCS / "win_rates.md")
+    args = parser.parse_args(argv)
+
+    if args.command == "speed":
+        players = [p for p in args.players.split(",") if p]
+        presets = [p for p in args.presets.split(",") if p]
+        unknown = [p for p in presets if p not in PRESETS]
+        if unknown:
+            print(f"bench_games: error: unknown preset {unknown[0]!r}", file=sys.stderr)
+            return 1
+        print(f"Games per second, one process, safe first click at (0, 0), median of {args.repeats} runs")
+        print(f"| player | {' | '.join(presets)} |")
+        print("|---|" + "---:|" * len(presets))
+        rows = speed(players, presets, repeats=args.repeats, scale=args.scale)
+        for player in players:
+            cells = [f"{rate:.1f} ({games})" for p, _, games, rate in rows if p == player]
+            print(f"| {player} | {' | '.join(cells)} |", flush=True)
+        print("(games per timing run in brackets)")
+        return 0
+
+    studies = set(args.studies.split(","))
+    runs = [
+        run
+        for run in plan(
+            args.games,
+            args.games_solver,
+            args.games_expert,
+            solver_on_expert=args.solver_on_expert,
+            expert_on_expert=args.expert_on_expert,
+        )
+        if run.study in studies
+    ]
+    if args.results:
+        Path(args.results).parent.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
+    results = run_plan(runs, seed=args.seed, workers=args.workers, results_path=args.results, log=sys.stderr)
+    command = (
+        f"python -m analyzer.bench_games reproduce --games {args.games} --games-solver {args.games_solver} "
+        f"--games-expert {args.games_expert} --workers {args.workers} --seed {args.seed}"
+    )
+    if args.solver_on_expert is not None:
+        command += f" --solver-on-expert {args.solver_on_expert}"
+    if args.expert_on_expert is not None:
+        command += f" --expert-on-expert {args.expert_on_expert}"
+    text = to_markdown(results, command=command, seed=args.seed)
+    if "presets" in studies and args.results:
+        text += same_layouts(results, seed=args.seed, workers=args.workers, results_path=args.results)
+    total_games = sum(result.games for _, result, _ in results)
+    playing = sum(result.seconds for _, result, _ in results)
+    text += (
+        f"\nIn all {total_games} games, {playing / 60:.1f} minutes of playing time summed over games "
+        f"(worker processes, {args.workers} at a time). The last invocation took "
+        f"{time.perf_counter() - start:.0f} s of wall clock: games already in the results file are "
+        "read back, not replayed.\n"
+    )
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(text, encoding="utf-8")
+    if "density_4x4" in studies:
+        plot_density(results, args.output.parent / "win_rates_4x4.png")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,722 @@
+"""Win rates: many random games played by a player, on all cores or on Dask.
+
+:func:`simulate` plays ``games`` random games of one setup (board, first-click
+rule, first cell, player) and returns a :class:`WinRate`: wins, the Wilson 95%
+interval, guesses and time per game.
+
+Reproducibility
+---------------
+Game ``i`` draws everything from ``numpy.random.SeedSequence(seed,
+spawn_key=(i,))`` (the ``i``-th child of ``SeedSequence(seed).spawn``), split in
+two streams: one for the board (a random first cell, then the mines) and one
+for the player. So the result does not depend on how games are batched or on
+how many workers play them, and every player meets the same layouts for the
+same seed and first cell (common random numbers: comparisons between players
+are sharper than their separate intervals suggest).
+
+Guesses
+-------
+A guess is a reveal the player reports it could not prove safe
+(:attr:`analyzer.players.Action.is_guess`). The first reveal of a game counts as
+a guess only under ``first_click="none"``: any other rule makes it safe.
+
+Results files
+-------------
+With ``results_path``, each finished batch is appended as one JSON line: the
+setup, the range of game indices and the batch's wins, guesses and seconds.
+Running again with the same file skips the batches already there (lines of
+other setups are left alone, so one file can hold a whole sweep) and loses no
+finished game when a run is interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from statistics import NormalDist
+from typing import Any
+
+import numpy as np
+
+from analyzer.errors import AnalyzerError, SimulationError
+from analyzer.game import FirstClickRule, Game
+from analyzer.players import Player, make_player
+
+__all__ = [
+    "PRESETS",
+    "BACKENDS",
+    "Z95",
+    "SimulationError",
+    "Setup",
+    "GameRecord",
+    "WinRate",
+    "wilson_interval",
+    "play",
+    "game_seed",
+    "play_indexed",
+    "simulate",
+    "add_arguments",
+    "run_args",
+    "cli_main",
+]
+
+PRESETS: dict[str, tuple[int, int, int]] = {
+    "beginner": (9, 9, 10),
+    "intermediate": (16, 16, 40),
+    "expert": (30, 16, 99),
+}
+"""The classic boards as ``(width, height, mines)``."""
+
+BACKENDS = ("local", "dask")
+"""Where :func:`simulate` plays: worker processes here, or a Dask cluster."""
+
+Z95 = NormalDist().inv_cdf(0.975)
+"""The standard normal quantile of a two-sided 95% interval (1.959963984540054)."""
+
+_FORMAT = 1  # version of the results-file lines
+
+
+# ------------------------------------------------------------------ values
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """What is simulated: board, first-click rule, first cell, player and seed.
+
+    Attributes
+    ----------
+    width, height, mines : int
+    first_click : str
+        The canonical first-click rule (``"safe"``, ``"opening"``, ``"safe_zone:2"``, ...).
+    first_cell : str
+        ``"player"`` (the player's own first move), ``"random"`` (a uniformly
+        random cell, drawn from the board's stream), or ``"R,C"``.
+    player : str
+        The player's ``repr``, options included.
+    seed : int
+    """
+
+    width: int
+    height: int
+    mines: int
+    first_click: str
+    first_cell: str
+    player: str
+    seed: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def describe(self) -> str:
+        """One line for people: ``'30x16/99, first click safe at 0,0, player ExpertPlayer(...)'``."""
+        where = {"player": "the player's choice", "random": "a random cell"}.get(
+            self.first_cell, self.first_cell
+        )
+        return (
+            f"{self.width}x{self.height}/{self.mines}, first click {self.first_click} at {where}, "
+            f"player {self.player}, seed {self.seed}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One game played: its status, guesses, moves and seconds."""
+
+    status: str
+    guesses: int
+    reveals: int
+    flags: int
+    seconds: float = field(compare=False)
+
+    @property
+    def is_won(self) -> bool:
+        return self.status == "won"
+
+
+def wilson_interval(wins: int, games: int, *, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a binomial proportion (95% by default).
+
+    ``(p + z²/2n ± z·sqrt(p(1-p)/n + z²/4n²)) / (1 + z²/n)`` with ``p = wins/n``:
+    unlike ``p ± z·sqrt(p(1-p)/n)`` it stays inside [0, 1] and keeps its
+    coverage near 0 and 1.
+
+    Raises
+    ------
+    SimulationError
+        For ``games < 1`` or ``wins`` outside ``0..games``.
+
+    Examples
+    --------
+    >>> low, high = wilson_interval(0, 10)
+    >>> round(low, 4), round(high, 4)
+    (0.0, 0.2775)
+    >>> [round(x, 4) for x in wilson_interval(50, 100)]
+    [0.4038, 0.5962]
+    """
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise SimulationError(f"games must be an integer >= 1, got {games!r}")
+    if isinstance(wins, bool) or not isinstance(wins, int) or not 0 <= wins <= games:
+        raise SimulationError(f"wins must be an integer in 0..{games}, got {wins!r}")
+    n = games
+    p = wins / n
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass(frozen=True, slots=True)
+class WinRate:
+    """The result of :func:`simulate`.
+
+    Attributes
+    ----------
+    setup : Setup
+    wins, games : int
+    guesses : int
+        Guesses over all games (see the module notes).
+    seconds : float
+        Time spent playing, summed over games (across all workers; not wall
+        clock). Not compared: two runs of the same setup are equal.
+
+    >>> rate = WinRate(Setup(9, 9, 10, "safe", "0,0", "ProbabilisticPlayer()", 0), 90, 100, 120, 2.0)
+    >>> rate.rate, rate.mean_guesses, rate.seconds_per_game
+    (0.9, 1.2, 0.02)
+    >>> [round(x, 4) for x in rate.interval]
+    [0.8256, 0.9448]
+    >>> print(rate)
+    90/100 won: 90.00% (95% CI 82.56-94.48%), 1.20 guesses/game, 20.0 ms/game
+    """
+
+    setup: Setup
+    wins: int
+    games: int
+    guesses: int
+    seconds: float = field(compare=False)
+
+    @property
+    def rate(self) -> float:
+        return self.wins / self.games
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The Wilson 95% interval of the win rate."""
+        return wilson_interval(self.wins, self.games)
+
+    @property
+    def mean_guesses(self) -> float:
+        return self.guesses / self.games
+
+    @property
+    def seconds_per_game(self) -> float:
+        return self.seconds / self.games
+
+    def __str__(self) -> str:
+        low, high = self.interval
+        return (
+            f"{self.wins}/{self.games} won: {100 * self.rate:.2f}% "
+            f"(95% CI {100 * low:.2f}-{100 * high:.2f}%), "
+            f"{self.mean_guesses:.2f} guesses/game, {1000 * self.seconds_per_game:.1f} ms/game"
+        )
+
+
+# ------------------------------------------------------------------ playing
+def play(
+    game: Game, player: Player, *, rng: np.random.Generator, first_cell: tuple[int, int] | None = None
+) -> GameRecord:
+    """Play ``game`` to its end with ``player``.
+
+    Parameters
+    ----------
+    game : Game
+        A game not yet finished.
+    player : Player
+        Reset first (:meth:`~analyzer.players.Player.reset`).
+    rng : numpy.random.Generator
+        The player's randomness.
+    first_cell : (row, col), optional
+        Reveal this cell first; ``None`` lets the player choose.
+
+    Raises
+    ------
+    SimulationError
+        If the player runs past ``2 x cells`` moves (a player that never finishes).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from analyzer.players import make_player
+    >>> game = Game.new(9, 9, 10, first_click="opening", seed=1)
+    >>> record = play(game, make_player("probabilistic"), rng=np.random.default_rng(0), first_cell=(4, 4))
+    >>> record.status == game.status, record.guesses >= 0
+    (True, True)
+    """
+    start = time.perf_counter()
+    player.reset()
+    first_is_guess = game.first_click.radius is None
+    guesses = reveals = flags = 0
+    first = True
+    limit = 2 * game.width * game.height
+    if first_cell is not None and not game.is_finished:
+        game.reveal(*first_cell)
+        guesses += first_is_guess
+        reveals += 1
+        first = False
+    while not game.is_finished:
+        if reveals + flags >= limit:
+            raise SimulationError(f"{player!r} made {limit} moves without finishing the game")
+        action = player.choose(game.board, rng)
+        if action.kind == "flag":
+            game.flag(action.row, action.col)
+            flags += 1
+            continue
+        game.reveal(action.row, action.col)
+        reveals += 1
+        guesses += first_is_guess if first else action.is_guess
+        first = False
+    return GameRecord(game.status, guesses, reveals, flags, time.perf_counter() - start)
+
+
+def game_seed(seed: int, index: int) -> np.random.SeedSequence:
+    """The seed sequence of game ``index``: ``SeedSequence(seed).spawn(index + 1)[index]``.
+
+    >>> game_seed(7, 3).spawn_key
+    (3,)
+    >>> spawned = np.random.SeedSequence(7).spawn(4)[3]
+    >>> game_seed(7, 3).generate_state(2).tolist() == spawned.generate_state(2).tolist()
+    True
+    """
+    return np.random.SeedSequence(seed, spawn_key=(index,))
+
+
+def _resolve_first_cell(
+    spec: str, width: int, height: int, rng: np.random.Generator
+) -> tuple[int, int] | None:
+    if spec == "player":
+        return None
+    if spec == "random":
+        index = int(rng.integers(width * height))
+        return divmod(index, width)
+    row, col = (int(part) for part in spec.split(","))
+    return (row, col)
+
+
+def play_indexed(setup: Setup, player: Player, index: int) -> GameRecord:
+    """Play game ``index`` of ``setup`` (the same game whoever plays it, wherever).
+
+    >>> from analyzer.players import make_player
+    >>> setup = Setup(4, 4, 3, "safe", "random", "LocalPlayer()", 5)
+    >>> play_indexed(setup, make_player("local"), 2) == play_indexed(setup, make_player("local"), 2)
+    True
+    """
+    board_seq, player_seq = game_seed(setup.seed, index).spawn(2)
+    board_rng = np.random.default_rng(board_seq)
+    first = _resolve_first_cell(setup.first_cell, setup.width, setup.height, board_rng)
+    game = Game.new(setup.width, setup.height, setup.mines, first_click=setup.first_click, rng=board_rng)
+    return play(game, player, rng=np.random.default_rng(player_seq), first_cell=first)
+
+
+def _run_batch(setup: Setup, player: Player, start: int, stop: int) -> dict[str, Any]:
+    """Games ``start..stop-1``: wins, guesses, seconds (a top-level function, for pickling)."""
+    wins = guesses = 0
+    seconds = 0.0
+    for index in range(start, stop):
+        record = play_indexed(setup, player, index)
+        wins += record.is_won
+        guesses += record.guesses
+        seconds += record.seconds
+    return {"start": start, "stop": stop, "wins": wins, "guesses": guesses, "seconds": seconds}
+
+
+# ---------------------------------------------------------------- checking
+def _whole(value: object, name: str, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
+        raise SimulationError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    return int(value)
+
+
+def _first_cell_spec(first_cell: object, width: int, height: int) -> str:
+    if first_cell is None or first_cell == "player":
+        return "player"
+    if first_cell == "random":
+        return "random"
+    if isinstance(first_cell, str):
+        parts = first_cell.split(",")
+        named = {"corner": (0, 0), "centre": (height // 2, width // 2), "center": (height // 2, width // 2)}
+        if first_cell in named:
+            cell: object = named[first_cell]
+        elif len(parts) == 2 and all(p.strip().lstrip("-").isdigit() for p in parts):
+            cell = (int(parts[0]), int(parts[1]))
+        else:
+            raise SimulationError(
+                f"bad first cell {first_cell!r}; expected 'R,C', 'corner', 'centre', 'random' or 'player'"
+            )
+    else:
+        cell = first_cell
+    if (
+        not isinstance(cell, tuple)
+        or len(cell) != 2
+        or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in cell)
+    ):
+        raise SimulationError(f"bad first cell {first_cell!r}; expected (row, col)")
+    row, col = int(cell[0]), int(cell[1])
+    if not (0 <= row < height and 0 <= col < width):
+        raise SimulationError(f"first cell {(row, col)!r} is outside the {width}x{height} board")
+    return f"{row},{col}"
+
+
+def _make_setup(
+    width: int, height: int, mines: int, player: Player, first_click: str, first_cell: object, seed: int
+) -> Setup:
+    width = _whole(width, "width", 1)
+    height = _whole(height, "height", 1)
+    mines = _whole(mines, "mines", 0)
+    seed = _whole(seed, "seed", 0)
+    try:
+        rule = FirstClickRule.parse(first_click)
+        Game.new(width, height, mines, first_click=rule)  # checks the sizes against the rule
+    except AnalyzerError as error:
+        raise SimulationError(str(error)) from None
+    spec = _first_cell_spec(first_cell, width, height)
+    return Setup(width, height, mines, rule.name, spec, repr(player), seed)
+
+
+# ------------------------------------------------------------ results file
+def _read_results(path: Path, setup: Setup) -> list[dict[str, Any]]:
+    """The batches of ``setup`` already in ``path`` (unreadable lines, from an interrupted write, skipped)."""
+    if not path.exists():
+        return []
+    wanted = setup.to_dict()
+    found = []
+    with path.open(encoding="utf-8") as handle:
+        for line in handle:
+            try:
+                entry = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if not isinstance(entry, dict) or entry.get("format") != _FORMAT:
+                continue
+            if entry.get("setup") == wanted:
+                found.append(entry)
+    return found
+
+
+def _plan(
+    games: int, done: list[dict[str, Any]], batch_size: int
+) -> tuple[list[dict[str, Any]], list[range]]:
+    """Non-overlapping finished batches inside ``0..games-1``, and ranges still to play."""
+    kept: list[dict[str, Any]] = []
+    covered = [False] * games
+    for entry in sorted(done, key=lambda e: (e["start"], e["stop"])):
+        start, stop = entry["start"], entry["stop"]
+        if not (0 <= start < stop <= games) or any(covered[start:stop]):
+            continue
+        covered[start:stop] = [True] * (stop - start)
+        kept.append(entry)
+    todo = []
+    index = 0
+    while index < games:
+        if covered[index]:
+            index += 1
+            continue
+        stop = index
+        while stop < games and not covered[stop] and stop - index < batch_size:
+            stop += 1
+        todo.append(range(index, stop))
+        index = stop
+    return kept, todo
+
+
+def _append(path: Path, entry: dict[str, Any]) -> None:
+    """One JSON line, flushed and synced; a missing final newline (a cut write) is mended first."""
+    with path.open("a+b") as handle:
+        handle.seek(0, os.SEEK_END)
+        if handle.tell() > 0:
+            handle.seek(-1, os.SEEK_END)
+            if handle.read(1) != b"\n":
+                handle.write(b"\n")
+        handle.write((json.dumps(entry) + "\n").encode("utf-8"))
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+# ---------------------------------------------------------------- running
+def _run_local(setup: Setup, player: Player, todo: list[range], workers: int) -> Iterator[dict[str, Any]]:
+    if workers == 1:
+        for batch in todo:
+            yield _run_batch(setup, player, batch.start, batch.stop)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(_run_batch, setup, player, b.start, b.stop) for b in todo]
+        try:
+            for future in as_completed(futures):
+                yield future.result()
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            raise
+
+
+def _run_dask(
+    setup: Setup, player: Player, todo: list[range], workers: int, address: str | None
+) -> Iterator[dict[str, Any]]:
+    try:
+        from distributed import Client, LocalCluster
+        from distributed import as_completed as dask_completed
+    except ImportError:  # pragma: no cover - the distributed extra
+        raise SimulationError(
+            "backend 'dask' needs dask.distributed: pip install 'analyzer[distributed]'"
+        ) from None
+    import logging
+
+    cluster = None
+    if address is None:
+        cluster = LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=workers > 1,
+            dashboard_address=None,
+            silence_logs=logging.ERROR,
+        )
+        client = Client(cluster)
+    else:
+        try:
+            client = Client(address, timeout=10)
+        except (OSError, TimeoutError) as error:
+            raise SimulationError(f"cannot reach the Dask scheduler at {address!r}: {error}") from None
+    try:
+        futures = [client.submit(_run_batch, setup, player, b.start, b.stop, pure=False) for b in todo]
+        for future in dask_completed(futures):
+            yield future.result()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _progress_bar(enabled: bool, games: int, done: int, setup: Setup) -> Any:
+    if not enabled:
+        return None
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:  # pragma: no cover - the progress extra
+        return None
+    return tqdm(total=games, initial=done, unit="game", desc=f"{setup.width}x{setup.height}/{setup.mines}")
+
+
+def simulate(
+    width: int,
+    height: int,
+    mines: int,
+    player: str | Player,
+    games: int,
+    *,
+    first_click: str = "safe",
+    first_cell: str | tuple[int, int] | None = None,
+    seed: int = 0,
+    workers: int = 1,
+    backend: str = "local",
+    address: str | None = None,
+    batch_size: int | None = None,
+    progress: bool = False,
+    results_path: str | os.PathLike[str] | None = None,
+) -> WinRate:
+    """Play ``games`` random games with ``player`` and count the wins.
+
+    Parameters
+    ----------
+    width, height, mines : int
+        The board.
+    player : str or Player
+        A name in :data:`analyzer.players.PLAYERS`, or a player (it must pickle
+        when ``workers > 1`` or on Dask).
+    games : int
+        Number of games.
+    first_click : str
+        The first-click rule: ``"none"``, ``"safe"``, ``"opening"`` or ``"safe_zone:R"``.
+    first_cell : (row, col), str or None
+        The first cell revealed: ``(row, col)`` or ``"R,C"``, ``"corner"``
+        (``0,0``), ``"centre"`` (``height // 2, width // 2``), ``"random"`` (uniform,
+        the same for every player at a given seed), or ``None`` / ``"player"``:
+        the player's own first move (:mod:`analyzer.players` says which).
+    seed : int
+        Root of every game's seed (see the module notes).
+    workers : int
+        Processes (``backend="local"``; ``1`` plays in this process) or local
+        Dask workers; the result does not depend on it.
+    backend : {"local", "dask"}
+        ``"dask"`` runs the batches on ``dask.distributed``: the scheduler at
+        ``address``, or a local cluster (threads in this process for one worker,
+        processes for more).
+    address : str, optional
+        A Dask scheduler address (``"tcp://host:8786"``).
+    batch_size : int, optional
+        Games per task and per results line (default: about eight batches per
+        worker, at most 50 games each).
+    progress : bool
+        Show a progress bar (tqdm, when installed).
+    results_path : path, optional
+        Append each finished batch as a JSON line; batches already there are
+        not played again.
+
+    Returns
+    -------
+    WinRate
+
+    Raises
+    ------
+    SimulationError
+        Bad sizes, an unknown player, a bad first cell or backend.
+
+    Examples
+    --------
+    >>> rate = simulate(4, 4, 2, "probabilistic", 20, first_cell="corner", seed=1)
+    >>> rate.games, 0 <= rate.wins <= 20
+    (20, True)
+    >>> rate == simulate(4, 4, 2, "probabilistic", 20, first_cell=(0, 0), seed=1, batch_size=3)
+    True
+    """
+    try:
+        chosen = make_player(player)
+    except AnalyzerError as error:
+        raise SimulationError(str(error)) from None
+    games = _whole(games, "games", 1)
+    workers = _whole(workers, "workers", 1)
+    if backend not in BACKENDS:
+        raise SimulationError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
+    if address is not None and backend != "dask":
+        raise SimulationError("address is for backend 'dask'")
+    setup = _make_setup(width, height, mines, chosen, first_click, first_cell, seed)
+    if batch_size is None:
+        batch_size = max(1, min(50, games // (8 * workers)))
+    batch_size = _whole(batch_size, "batch_size", 1)
+
+    path = None if results_path is None else Path(results_path)
+    done, todo = _plan(games, [] if path is None else _read_results(path, setup), batch_size)
+    wins = sum(e["wins"] for e in done)
+    guesses = sum(e["guesses"] for e in done)
+    seconds = sum(e["seconds"] for e in done)
+    bar = _progress_bar(progress, games, sum(e["stop"] - e["start"] for e in done), setup)
+    if backend == "dask":
+        batches = _run_dask(setup, chosen, todo, workers, address) if todo else iter(())
+    else:
+        batches = _run_local(setup, chosen, todo, workers)
+    try:
+        for result in batches:
+            wins += result["wins"]
+            guesses += result["guesses"]
+            seconds += result["seconds"]
+            if path is not None:
+                _append(path, {"format": _FORMAT, "setup": setup.to_dict(), **result})
+            if bar is not None:
+                bar.update(result["stop"] - result["start"])
+    finally:
+        if bar is not None:
+            bar.close()
+    return WinRate(setup, wins, games, guesses, seconds)
+
+
+# ---------------------------------------------------------------------- CLI
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the options of ``analyzer simulate`` to ``parser`` (pair with :func:`run_args`)."""
+    parser.add_argument(
+        "--preset", default=None, help=f"one of {', '.join(PRESETS)} (or give --width/--height/--mines)"
+    )
+    parser.add_argument("--width", type=int, default=None)
+    parser.add_argument("--height", type=int, default=None)
+    parser.add_argument("--mines", type=int, default=None)
+    parser.add_argument(
+        "--player", default="probabilistic", help="random, local, subset, probabilistic or expert"
+    )
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument(
+        "--first-click", default="safe", help="none, safe, opening or safe_zone:R (default safe)"
+    )
+    parser.add_argument(
+        "--first-cell",
+        default="player",
+        help="R,C (0-based), corner, centre, random, or player: the player's own choice (default)",
+    )
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    parser.add_argument("--backend", default="local", help="local (processes) or dask")
+    parser.add_argument("--address", default=None, help="Dask scheduler address, for --backend dask")
+    parser.add_argument(
+        "--results", default=None, metavar="FILE", help="append batches as JSON lines; resume from them"
+    )
+    parser.add_argument("--batch-size", type=int, default=None)
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress bar (default: on a terminal)",
+    )
+
+
+def _board_from_args(args: argparse.Namespace) -> tuple[int, int, int]:
+    sizes = (args.width, args.height, args.mines)
+    if args.preset is not None:
+        if args.preset not in PRESETS:
+            raise SimulationError(f"unknown preset {args.preset!r}; expected one of {', '.join(PRESETS)}")
+        if any(v is not None for v in sizes):
+            raise SimulationError("give --preset or --width/--height/--mines, not both")
+        return PRESETS[args.preset]
+    if any(v is None for v in sizes):
+        raise SimulationError("give --preset NAME, or all of --width, --height and --mines")
+    return sizes  # type: ignore[return-value]
+
+
+def run_args(args: argparse.Namespace) -> int:
+    """Run ``analyzer simulate`` from parsed arguments; prints the result, returns 0.
+
+    Raises
+    ------
+    AnalyzerError
+        Bad input (the caller prints it as one line and exits 1).
+    """
+    width, height, mines = _board_from_args(args)
+    progress = sys.stderr.isatty() if args.progress is None else args.progress
+    start = time.perf_counter()
+    result = simulate(
+        width,
+        height,
+        mines,
+        args.player,
+        args.games,
+        first_click=args.first_click,
+        first_cell=args.first_cell,
+        seed=args.seed,
+        workers=args.workers,
+        backend=args.backend,
+        address=args.address,
+        batch_size=args.batch_size,
+        progress=progress,
+        results_path=args.results,
+    )
+    wall = time.perf_counter() - start
+    print(result.setup.describe())
+    print(result)
+    print(f"{wall:.1f} s wall clock")
+    return 0
+
+
+def cli_main(argv: Sequence[str] | None = None) -> int:
+    """``python -m analyzer.simulation``: the same as ``analyzer simulate``.
+
+    Bad input (an unknown player or preset, bad sizes) prints one line on
+    standard error and returns 1; malformed options are argparse's usage
+    errors (exit status 2).
+    """
+    from analyzer.cli import main
+
+    return main(["simulate", *(sys.argv[1:] if argv is None else argv)])
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(cli_main())
