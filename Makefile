@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup demo test test-all lint bench bench-placement clean
+.PHONY: setup demo test test-all lint bench bench-placement bench-games clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,9 @@ bench: $(STAMP)
 
 bench-placement: $(STAMP)
 	$(BIN)/python -m analyzer.bench_placement
+
+bench-games: $(STAMP)
+	$(BIN)/python -m analyzer.bench_games speed
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info
