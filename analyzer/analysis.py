@@ -143,24 +143,27 @@ class Analysis:
         values = [float("nan") if p is None else float(p) for p in self.cell_probabilities]
         return np.array(values, dtype=float).reshape(self.board.height, self.board.width)
 
-    def _unknown_cells_where(self, wanted: Fraction) -> tuple[Cell, ...]:
+    def _unknown_cells_where(self, certain_mine: bool) -> tuple[Cell, ...]:
         w = self.board.width
         cells = self.board.cells
+        # p is 0 when its numerator is; 1 when numerator equals denominator.
         return tuple(
             divmod(i, w)
             for i, p in enumerate(self.cell_probabilities)
-            if p == wanted and not (self.trust_flags and cells[i] == FLAG)
+            if p is not None
+            and (p.numerator == p.denominator if certain_mine else p.numerator == 0)
+            and not (self.trust_flags and cells[i] == FLAG)
         )
 
     @property
     def safe(self) -> tuple[Cell, ...]:
         """Unknown cells that are certainly free of mines, row-major."""
-        return self._unknown_cells_where(Fraction(0))
+        return self._unknown_cells_where(certain_mine=False)
 
     @property
     def mines(self) -> tuple[Cell, ...]:
         """Unknown cells that certainly hold a mine (trusted flags are not repeated here)."""
-        return self._unknown_cells_where(Fraction(1))
+        return self._unknown_cells_where(certain_mine=True)
 
     @property
     def expected_mines(self) -> Fraction:

@@ -479,11 +479,10 @@ def guess_order(board: Board, analysis: Analysis) -> list[int]:
 
 def _certain_reveals(board: Board, analysis: Analysis) -> list[Action]:
     cells = board.cells
-    zero = Fraction(0)
     return [
         _reveal(board, i, is_guess=False)
         for i, p in enumerate(analysis.cell_probabilities)
-        if p == zero and cells[i] == HIDDEN
+        if cells[i] == HIDDEN and p is not None and p.numerator == 0
     ]
 
 
