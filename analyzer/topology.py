@@ -50,20 +50,40 @@ def neighbour_table(topology: str, width: int, height: int) -> tuple[tuple[int, 
     """
     if topology not in TOPOLOGIES:
         raise ValueError(f"unknown topology {topology!r}; expected one of {TOPOLOGIES}")
+    if topology == "square":
+        # Rows of the padded array are already in row-major order: drop the padding.
+        array = _square_array(width, height)
+        counts = (array != width * height).sum(axis=1).tolist()
+        return tuple([tuple(row[:k]) for row, k in zip(array.tolist(), counts, strict=True)])
     table = []
     for r in range(height):
         for c in range(width):
             found = set()
             for dr, dc in _OFFSETS:
-                rr, cc = r + dr, c + dc
-                if topology == "torus":
-                    rr, cc = rr % height, cc % width
-                elif not (0 <= rr < height and 0 <= cc < width):
-                    continue
+                rr, cc = (r + dr) % height, (c + dc) % width
                 if (rr, cc) != (r, c):
                     found.add(rr * width + cc)
             table.append(tuple(sorted(found)))
     return tuple(table)
+
+
+def _square_array(width: int, height: int) -> np.ndarray:
+    """Neighbours on the square board, ``(N, 8)``, padded with ``N``, each row ascending.
+
+    The offsets go in row-major order, so the valid entries of a row ascend
+    (two offsets of one row land on the same index only when the board is two
+    wide, and then one of them is off the board).
+    """
+    n = width * height
+    rows, cols = np.divmod(np.arange(n, dtype=np.intp), width)
+    array = np.full((n, 8), n, dtype=np.intp)
+    for k, (dr, dc) in enumerate(_OFFSETS):
+        rr, cc = rows + dr, cols + dc
+        inside = (rr >= 0) & (rr < height) & (cc >= 0) & (cc < width)
+        array[:, k] = np.where(inside, rr * width + cc, n)
+    # Move the padding to the end of each row, keeping the order of the rest.
+    order = np.argsort(array == n, axis=1, kind="stable")
+    return np.take_along_axis(array, order, axis=1)
 
 
 @lru_cache(maxsize=64)
@@ -76,6 +96,10 @@ def neighbour_array(topology: str, width: int, height: int) -> np.ndarray:
     >>> neighbour_array("square", 2, 1).tolist()
     [[1, 2, 2, 2, 2, 2, 2, 2], [0, 2, 2, 2, 2, 2, 2, 2]]
     """
+    if topology == "square":
+        array = _square_array(width, height)
+        array.setflags(write=False)
+        return array
     table = neighbour_table(topology, width, height)
     n = width * height
     array = np.full((n, 8), n, dtype=np.intp)
