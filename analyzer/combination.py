@@ -19,7 +19,7 @@ from math import comb
 
 from analyzer.counting import ComponentCounts
 
-__all__ = ["Combined", "combine", "poly_mul"]
+__all__ = ["Combined", "combine", "poly_mul", "products_of_others", "binomial_row"]
 
 
 def poly_mul(a: list[int], b: list[int], limit: int) -> list[int]:
@@ -40,6 +40,25 @@ def poly_mul(a: list[int], b: list[int], limit: int) -> list[int]:
             if bj:
                 out[i + j] += ai * bj
     return out
+
+
+def products_of_others(polys: list[list[int]], limit: int) -> tuple[list[int], list[list[int]]]:
+    """The product of all polynomials, and for each one the product of all the others.
+
+    Prefix and suffix products give every "all but one" product with ``3k``
+    multiplications instead of ``k^2`` (and no division, which exact integer
+    polynomials do not allow in general). Degrees past ``limit`` are dropped.
+
+    >>> products_of_others([[1, 1], [1, 2], [0, 1]], limit=10)
+    ([0, 1, 3, 2], [[0, 1, 2], [0, 1, 1], [1, 3, 2]])
+    """
+    prefix = [[1]]
+    for p in polys:
+        prefix.append(poly_mul(prefix[-1], p, limit))
+    suffix = [[1]] * (len(polys) + 1)
+    for i in range(len(polys) - 1, -1, -1):
+        suffix[i] = poly_mul(polys[i], suffix[i + 1], limit)
+    return prefix[-1], [poly_mul(prefix[i], suffix[i + 1], limit) for i in range(len(polys))]
 
 
 def binomial_row(n: int, low: int, high: int) -> list[int]:
@@ -97,15 +116,7 @@ def combine(counts: list[ComponentCounts], background: int, mines_left: int) -> 
     (2, ((2,),), 1)
     """
     limit = mines_left
-    polys = [_trim(list(c.layouts), limit) for c in counts]
-    k = len(polys)
-    prefix = [[1]]
-    for p in polys:
-        prefix.append(poly_mul(prefix[-1], p, limit))
-    suffix = [[1]] * (k + 1)
-    for i in range(k - 1, -1, -1):
-        suffix[i] = poly_mul(p := polys[i], suffix[i + 1], limit) if p else [0]
-    full = prefix[k]
+    full, all_others = products_of_others([_trim(list(c.layouts), limit) for c in counts], limit)
     # Only C(B, j) for j = L - m with m a possible constrained mine count are
     # needed: one comb, then the ratio C(B, j + 1) = C(B, j) (B - j) / (j + 1).
     low = max(0, mines_left - (len(full) - 1))
@@ -119,8 +130,7 @@ def combine(counts: list[ComponentCounts], background: int, mines_left: int) -> 
     total = sum(constrained.values())
 
     numerators = []
-    for i, c in enumerate(counts):
-        others = poly_mul(prefix[i], suffix[i + 1], limit)
+    for c, others in zip(counts, all_others, strict=True):
         terms = [(extra, o) for extra, o in enumerate(others) if o]
         # Only mine counts the component can have carry weight.
         weights = [

@@ -43,9 +43,13 @@ class _Sweep:
         self.sizes = [sizes[g] for g in order]
         self.rhs = [rhs for _, rhs in problem.equations]
         self.steps = []
+        eqs_of: list[list[int]] = [[] for _ in sizes]
+        for e, (groups, _) in enumerate(problem.equations):
+            for g in groups:
+                eqs_of[g].append(e)
         open_eqs: list[int] = []
         for k, g in enumerate(order):
-            eqs = [e for e, (groups, _) in enumerate(problem.equations) if g in groups]
+            eqs = eqs_of[g]
             after = sorted(
                 [e for e in open_eqs if last[e] > k] + [e for e in eqs if first[e] == k and last[e] > k]
             )

@@ -22,7 +22,7 @@ from math import comb, prod
 
 import networkx as nx
 
-from analyzer.combination import poly_mul
+from analyzer.combination import products_of_others
 from analyzer.counting import ComponentCounts
 from analyzer.decomposition import ComponentProblem
 
@@ -149,32 +149,22 @@ def count_split(
         else:
             weight = prod(comb(sizes[g], v) for g, v in zip(cut, values, strict=True))
             mines = sum(values)
-            joined = [1]
-            for counted in counts:
-                joined = poly_mul(joined, list(counted.layouts), top)
+            joined, others = products_of_others([list(c.layouts) for c in counts], top)
             for m, n in enumerate(joined):
                 if n and m + mines <= top:
                     layouts[m + mines] += weight * n
             solutions += prod(counted.solutions for counted in counts)
-            kept.append((values, weight, mines, counts))
+            kept.append((values, weight, mines, counts, joined, others))
 
     def numerators(weights: Sequence[int]) -> tuple[int, ...]:
         w = list(weights) + [0] * (top + 1 - len(weights))
         out = [0] * len(sizes)
-        for values, weight, mines, counts in kept:
-            polys = [list(c.layouts) for c in counts]
-            prefix = [[1]]
-            for p in polys:
-                prefix.append(poly_mul(prefix[-1], p, top))
-            suffix = [[1]] * (len(polys) + 1)
-            for j in range(len(polys) - 1, -1, -1):
-                suffix[j] = poly_mul(polys[j], suffix[j + 1], top)
-            full = prefix[-1]
-            through = weight * sum(n * w[m + mines] for m, n in enumerate(full) if n and m + mines <= top)
+        for values, weight, mines, counts, joined, all_others in kept:
+            through = weight * sum(n * w[m + mines] for m, n in enumerate(joined) if n and m + mines <= top)
             for g, v in zip(cut, values, strict=True):
                 out[g] += v * through
             for j, counted in enumerate(counts):
-                others = [(r, o) for r, o in enumerate(poly_mul(prefix[j], suffix[j + 1], top)) if o]
+                others = [(r, o) for r, o in enumerate(all_others[j]) if o]
                 piece_weights = [
                     weight * sum(o * w[m + r + mines] for r, o in others if m + r + mines <= top)
                     if counted.layouts[m]
