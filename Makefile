@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/analyzer solve examples/cs70_figure2_4x4_6.mine
+	$(BIN)/analyzer solve analyzer/examples/cs70_figure2_4x4_6.mine
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
@@ -28,13 +28,13 @@ lint: $(STAMP)
 	$(BIN)/mypy analyzer
 
 bench: $(STAMP)
-	$(BIN)/python -m analyzer.bench solve
+	$(BIN)/python -m benchmarks.solve solve
 
 bench-placement: $(STAMP)
-	$(BIN)/python -m analyzer.bench_placement
+	$(BIN)/python -m benchmarks.placement --output docs/placement_timing.png
 
 bench-games: $(STAMP)
-	$(BIN)/python -m analyzer.bench_games speed
+	$(BIN)/python -m benchmarks.games speed
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

@@ -6,8 +6,8 @@
 Fraction(1, 2)
 """
 
-from analyzer.analysis import Analysis, ComponentSummary
-from analyzer.board import FLAG, HIDDEN, Board
+from analyzer import examples
+from analyzer.board.board import FLAG, HIDDEN, Board
 from analyzer.errors import (
     AnalyzerError,
     BoardParseError,
@@ -18,14 +18,16 @@ from analyzer.errors import (
     SimulationError,
     SolverTimeoutError,
 )
-from analyzer.game import FirstClickRule, Game
-from analyzer.placement import PLACEMENT_METHODS, place_mines
-from analyzer.players import PLAYERS, make_player
-from analyzer.simulation import WinRate, simulate
-from analyzer.solve import count_layouts, solve
+from analyzer.play.game import FirstClickRule, Game
+from analyzer.play.placement import PLACEMENT_METHODS, place_mines
+from analyzer.play.players import PLAYERS, make_player
+from analyzer.play.simulation import WinRate, simulate
+from analyzer.solver.analysis import Analysis, ComponentSummary
+from analyzer.solver.solve import count_layouts, solve
 
 __all__ = [
     "solve",
+    "examples",
     "count_layouts",
     "simulate",
     "WinRate",

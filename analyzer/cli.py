@@ -5,7 +5,7 @@
     (``*`` a certain mine, ``-`` a certain safe cell, ``F`` a flag), or with
     ``--json`` the exact fractions. ``-`` reads the board from standard input.
 ``analyzer simulate``
-    Win rates of a player (:mod:`analyzer.simulation`), e.g. ``analyzer simulate
+    Win rates of a player (:mod:`analyzer.play.simulation`), e.g. ``analyzer simulate
     --preset expert --player probabilistic --games 1000 --workers 2``.
 ``analyzer verify``
     Run the symbolic checks of :mod:`analyzer.verify` and print a table.
@@ -19,11 +19,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections.abc import Sequence
 
-from analyzer.board import Board
-from analyzer.counting import ENGINES
-from analyzer.errors import AnalyzerError
+from analyzer.board.board import Board
+from analyzer.errors import AnalyzerError, SimulationError
+from analyzer.play.simulation import PRESETS, simulate
+from analyzer.solver.counting import ENGINES
 
 __all__ = ["main"]
 
@@ -55,7 +57,7 @@ def _positive(text: str) -> float:
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
-    from analyzer.solve import solve
+    from analyzer.solver import solve
 
     text = _read(args.file)
     if args.format == "minesweepr":
@@ -84,20 +86,92 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     return 0
 
 
+# ------------------------------------------------------------------ simulate
+def _simulate_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--preset", default=None, help=f"one of {', '.join(PRESETS)} (or give --width/--height/--mines)"
+    )
+    parser.add_argument("--width", type=int, default=None)
+    parser.add_argument("--height", type=int, default=None)
+    parser.add_argument("--mines", type=int, default=None)
+    parser.add_argument(
+        "--player", default="probabilistic", help="random, local, subset, probabilistic or expert"
+    )
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument(
+        "--first-click", default="safe", help="none, safe, opening or safe_zone:R (default safe)"
+    )
+    parser.add_argument(
+        "--first-cell",
+        default="player",
+        help="R,C (0-based), corner, centre, random, or player: the player's own choice (default)",
+    )
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    parser.add_argument("--backend", default="local", help="local (processes) or dask")
+    parser.add_argument("--address", default=None, help="Dask scheduler address, for --backend dask")
+    parser.add_argument(
+        "--results", default=None, metavar="FILE", help="append batches as JSON lines; resume from them"
+    )
+    parser.add_argument("--batch-size", type=int, default=None)
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress bar (default: on a terminal)",
+    )
+
+
+def _board_from_args(args: argparse.Namespace) -> tuple[int, int, int]:
+    sizes = (args.width, args.height, args.mines)
+    if args.preset is not None:
+        if args.preset not in PRESETS:
+            raise SimulationError(f"unknown preset {args.preset!r}; expected one of {', '.join(PRESETS)}")
+        if any(v is not None for v in sizes):
+            raise SimulationError("give --preset or --width/--height/--mines, not both")
+        return PRESETS[args.preset]
+    if any(v is None for v in sizes):
+        raise SimulationError("give --preset NAME, or all of --width, --height and --mines")
+    return sizes  # type: ignore[return-value]
+
+
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    from analyzer.simulation import run_args
+    width, height, mines = _board_from_args(args)
+    progress = sys.stderr.isatty() if args.progress is None else args.progress
+    start = time.perf_counter()
+    result = simulate(
+        width,
+        height,
+        mines,
+        args.player,
+        args.games,
+        first_click=args.first_click,
+        first_cell=args.first_cell,
+        seed=args.seed,
+        workers=args.workers,
+        backend=args.backend,
+        address=args.address,
+        batch_size=args.batch_size,
+        progress=progress,
+        results_path=args.results,
+    )
+    wall = time.perf_counter() - start
+    print(result.setup.describe())
+    print(result)
+    print(f"{wall:.1f} s wall clock")
+    return 0
 
-    return run_args(args)
 
-
+# -------------------------------------------------------------------- verify
 def _cmd_verify(args: argparse.Namespace) -> int:
-    from analyzer.verify import main as verify_main
+    from analyzer.verify import format_table, run_checks
 
-    return verify_main(args.rest)
-
-
-# Subcommands whose own parsers read everything after their name.
-_DELEGATED = {"verify": _cmd_verify}
+    results = run_checks(args.check)
+    print(format_table(results, latex=args.latex))
+    failed = [r.name for r in results if not r.holds]
+    verdict = f"{len(results) - len(failed)} of {len(results)} checks hold"
+    print(verdict + (f"; failed: {', '.join(failed)}" if failed else ""))
+    return 1 if failed else 0
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -116,25 +190,31 @@ def _parser() -> argparse.ArgumentParser:
     solve.add_argument("--mines", type=int, default=None, help="mine total, for --format minesweepr")
     solve.set_defaults(run=_cmd_solve)
 
-    from analyzer.simulation import add_arguments
-
     simulate = sub.add_parser("simulate", help="win rates of a player by Monte Carlo, on all cores or Dask")
-    add_arguments(simulate)
+    _simulate_arguments(simulate)
     simulate.set_defaults(run=_cmd_simulate)
 
-    # Parsed by analyzer.verify.main itself (see _DELEGATED); listed here for --help.
-    sub.add_parser("verify", help="symbolic checks of the formulas the engine uses", add_help=False)
+    from analyzer.verify import CHECKS
+
+    verify = sub.add_parser(
+        "verify", help="symbolic checks (sympy) of the formulas the engine and the placement use"
+    )
+    verify.add_argument(
+        "--check",
+        action="append",
+        metavar="NAME",
+        choices=list(CHECKS),
+        help="run only this check (repeatable)",
+    )
+    verify.add_argument("--latex", action="store_true", help="print the statements in LaTeX")
+    verify.set_defaults(run=_cmd_verify)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = _parser()
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] in _DELEGATED:
-        args = argparse.Namespace(run=_DELEGATED[argv[0]], rest=argv[1:])
-    else:
-        args = parser.parse_args(argv)
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     try:
         return int(args.run(args))
     except (AnalyzerError, _CliError) as error:

@@ -9,10 +9,10 @@ import html
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from analyzer.board import FLAG, HIDDEN, Board
+from analyzer.board.board import FLAG, HIDDEN, Board
 
 if TYPE_CHECKING:
-    from analyzer.analysis import Analysis
+    from analyzer.solver.analysis import Analysis
 
 __all__ = ["board_html", "analysis_html", "analysis_text", "probability_colour"]
 
@@ -107,7 +107,7 @@ def analysis_text(analysis: Analysis) -> str:
     certain mines as ``*``, certain safe cells as ``-``; other cells show their
     percentage, never rounded to 0 or 100.
 
-    >>> from analyzer.solve import solve
+    >>> from analyzer.solver.solve import solve
     >>> print(analysis_text(solve("3x1x1\\nH1H\\n")))
      50%  [1]  50%
     >>> print(analysis_text(solve("4x1x1\\nH10H\\n")))

@@ -1,7 +1,7 @@
 """A brute-force oracle for mine probabilities, written from the rules alone.
 
 The solver is checked against this module, so it shares nothing with it but
-:class:`analyzer.board.Board` (parsing and neighbourhoods). It tries every set of
+:class:`analyzer.board.board.Board` (parsing and neighbourhoods). It tries every set of
 ``mines_left`` unknown cells (:func:`itertools.combinations`) and keeps those in
 which every revealed number equals its flagged neighbours plus the mines among
 its unknown neighbours. That is exponential on purpose: it is meant to be
@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 
-from analyzer.board import FLAG, HIDDEN, Board
+from analyzer.board.board import FLAG, HIDDEN, Board
 
 __all__ = [
     "MAX_UNKNOWN",

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
-from analyzer.board import FLAG, HIDDEN, Board
+from analyzer.board.board import FLAG, HIDDEN, Board
 
 __all__ = [
     "MAX_UNKNOWN",

@@ -1,4 +1,4 @@
-"""Tests of :mod:`analyzer.board`: text formats, value semantics, neighbourhoods, parse errors."""
+"""Tests of :mod:`analyzer.board.board`: text formats, value semantics, neighbourhoods, parse errors."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from strategies import game_boards, mine_texts, numbered_boards
 
 from analyzer import FLAG, HIDDEN, Board, BoardParseError
-from analyzer.topology import TOPOLOGIES
+from analyzer.board.topology import TOPOLOGIES
 
 boards = st.one_of(game_boards(), numbered_boards())
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from analyzer.cli import main
-from analyzer.synthetic import clue_lattice
+from analyzer.play.positions import clue_lattice
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = Path(__file__).resolve().parent.parent / "analyzer" / "examples"
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

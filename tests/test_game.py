@@ -1,4 +1,4 @@
-"""Tests of :mod:`analyzer.game`: first-click rules, flood fill, formats, actions, errors."""
+"""Tests of :mod:`analyzer.play.game`: first-click rules, flood fill, formats, actions, errors."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ import sys
 import numpy as np
 import pytest
 
-from analyzer.board import FLAG, HIDDEN, Board
+from analyzer.board.board import FLAG, HIDDEN, Board
+from analyzer.board.topology import neighbour_table
 from analyzer.errors import AnalyzerError, GameError
-from analyzer.game import ActionResult, FirstClickRule, Game, MoveCounts
-from analyzer.placement import PLACEMENT_METHODS, cell_frequency_test, place_mines
-from analyzer.topology import neighbour_table
+from analyzer.play.game import ActionResult, FirstClickRule, Game, MoveCounts
+from analyzer.play.placement import PLACEMENT_METHODS, cell_frequency_test, place_mines
 
 
 def _chebyshev(a, b):

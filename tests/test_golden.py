@@ -15,13 +15,13 @@ from bruteforce import brute_force
 from make_golden import ANSWERS, GOLDEN, compute_answers, to_json
 
 from analyzer import Board, solve
-from analyzer.counting import ENGINES as SOLVER_ENGINES
+from analyzer.solver.counting import ENGINES as SOLVER_ENGINES
 
 ENGINES = tuple(engine for engine in SOLVER_ENGINES if engine != "auto")
 ANSWER = json.loads(ANSWERS.read_text())
 NAMES = sorted(ANSWER)
 FLAGGED = sorted(name for name in NAMES if "untrusted" in ANSWER[name])
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = Path(__file__).resolve().parent.parent / "analyzer" / "examples"
 
 
 def _board(name: str) -> Board:

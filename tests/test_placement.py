@@ -1,4 +1,4 @@
-"""Tests of :mod:`analyzer.placement`: the methods, their errors, and their uniformity.
+"""Tests of :mod:`analyzer.play.placement`: the methods, their errors, and their uniformity.
 
 Uniformity is shown two ways:
 
@@ -20,9 +20,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from analyzer import placement
 from analyzer.errors import AnalyzerError, GameError
-from analyzer.placement import (
+from analyzer.play import placement
+from analyzer.play.placement import (
     PLACEMENT_METHODS,
     cell_frequency_test,
     chi_square_sf,
@@ -367,7 +367,7 @@ def test_cells_uniform_on_an_expert_board(method):
 def test_timing_study_runs_and_plots(tmp_path):
     import io
 
-    from analyzer import bench_placement
+    from benchmarks import placement as bench_placement
 
     out = io.StringIO()
     png = tmp_path / "docs" / "timing.png"

@@ -1,4 +1,4 @@
-"""Tests of :mod:`analyzer.players`: each player follows its rules.
+"""Tests of :mod:`analyzer.play.players`: each player follows its rules.
 
 The local rules are checked against the true layouts of real positions and
 against the exact solver (what they prove, the solver proves); the
@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from strategies import positions
 
 from analyzer import AnalyzerError, Board, Game, count_layouts, solve
-from analyzer.board import FLAG, HIDDEN
-from analyzer.players import (
+from analyzer.board.board import FLAG, HIDDEN
+from analyzer.play.players import (
     PLAYERS,
     Action,
     ExpertPlayer,

@@ -1,4 +1,4 @@
-"""Tests of :mod:`analyzer.simulation`: intervals, determinism, resume, Dask, CLI."""
+"""Tests of :mod:`analyzer.play.simulation`: intervals, determinism, resume, Dask, CLI."""
 
 from __future__ import annotations
 
@@ -10,14 +10,14 @@ import numpy as np
 import pytest
 
 from analyzer import Game
-from analyzer import simulation as sim
-from analyzer.players import LocalPlayer, RandomPlayer, make_player
-from analyzer.simulation import (
+from analyzer.cli import main as cli
+from analyzer.play import simulation as sim
+from analyzer.play.players import LocalPlayer, RandomPlayer, make_player
+from analyzer.play.simulation import (
     PRESETS,
     Setup,
     SimulationError,
     WinRate,
-    cli_main,
     play,
     play_indexed,
     simulate,
@@ -203,6 +203,10 @@ def test_dask_bad_address() -> None:
 
 
 # -------------------------------------------------------------------- CLI
+def cli_main(argv: list[str]) -> int:
+    return cli(["simulate", *argv])
+
+
 def test_cli_runs(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     status = cli_main(
         ["--width", "5", "--height", "5", "--mines", "3", "--player", "local", "--games", "12", "--seed", "2"]

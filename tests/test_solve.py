@@ -31,12 +31,12 @@ from analyzer import (
     SolverTimeoutError,
     solve,
 )
-from analyzer.analysis import ComponentSummary
-from analyzer.counting import ENGINES as SOLVER_ENGINES
+from analyzer.solver.analysis import ComponentSummary
+from analyzer.solver.counting import ENGINES as SOLVER_ENGINES
 
 # Every engine the solver offers, "auto" aside (it picks among the others).
 ENGINES = tuple(engine for engine in SOLVER_ENGINES if engine != "auto")
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = Path(__file__).resolve().parent.parent / "analyzer" / "examples"
 
 # Sized so that the default run of this file stays well under a minute; the
 # ``slow`` variants run the same checks on many more boards.

@@ -10,7 +10,8 @@ import pytest
 import sympy as sp
 
 from analyzer import solve, verify
-from analyzer.board import Board
+from analyzer.board.board import Board
+from analyzer.cli import main as cli_main
 from analyzer.verify import (
     CHECKS,
     STRATEGIES_6_3,
@@ -18,7 +19,6 @@ from analyzer.verify import (
     Step,
     check_identity,
     format_table,
-    main,
     run_checks,
 )
 
@@ -193,6 +193,10 @@ def test_format_table():
     assert "Sum(binomial(a, j)*binomial(b, -j + k), (j, 0, k)) = binomial(a + b, k)" in lines[2]
     assert lines[3].startswith("broken") and " NO " in lines[3]
     assert "\\binom" in format_table([verify.check_vandermonde()], latex=True)
+
+
+def main(argv: list[str]) -> int:
+    return cli_main(["verify", *argv])
 
 
 def test_main_exit_codes(capsys, monkeypatch):

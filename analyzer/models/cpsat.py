@@ -14,9 +14,9 @@ from collections.abc import Sequence
 
 from ortools.sat.python import cp_model
 
-from analyzer.counting import ComponentCounts, _Accumulator
-from analyzer.decomposition import ComponentProblem
 from analyzer.errors import SolverTimeoutError
+from analyzer.solver.counting.types import Accumulator, ComponentCounts
+from analyzer.solver.decomposition import ComponentProblem
 
 __all__ = ["build_model", "count_cpsat", "minimal_conflict"]
 
@@ -46,7 +46,7 @@ def build_model(
 
 
 class _Collector(cp_model.CpSolverSolutionCallback):
-    def __init__(self, xs: Sequence[cp_model.IntVar], acc: _Accumulator):
+    def __init__(self, xs: Sequence[cp_model.IntVar], acc: Accumulator):
         super().__init__()
         self._xs = xs
         self._acc = acc
@@ -73,7 +73,7 @@ def count_cpsat(problem: ComponentProblem, *, deadline: float | None = None) -> 
     (0, 3, 0, 0)
     """
     model, xs, _ = build_model(problem)
-    acc = _Accumulator(problem.sizes)
+    acc = Accumulator(problem.sizes)
     solver = _solver(deadline)
     solver.parameters.enumerate_all_solutions = True
     status = solver.solve(model, _Collector(xs, acc))

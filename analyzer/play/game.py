@@ -8,7 +8,7 @@ the solver takes. Values around it are immutable: :class:`FirstClickRule`,
 First-click rules
 -----------------
 A random game places its mines when the first cell is revealed, uniformly over
-the cells the rule leaves allowed (with :func:`analyzer.placement.place_mines`):
+the cells the rule leaves allowed (with :func:`analyzer.play.placement.place_mines`):
 
 ``"none"``
     No protection: the first click may hit a mine.
@@ -38,10 +38,10 @@ from typing import Any
 
 import numpy as np
 
-from analyzer.board import FLAG, HIDDEN, Board
+from analyzer.board.board import FLAG, HIDDEN, Board
+from analyzer.board.topology import TOPOLOGIES, chebyshev_ball, neighbour_table
 from analyzer.errors import GameError
-from analyzer.placement import PLACEMENT_METHODS, Cell, Layout, place_mines
-from analyzer.topology import TOPOLOGIES, chebyshev_ball, neighbour_table
+from analyzer.play.placement import PLACEMENT_METHODS, Cell, Layout, place_mines
 
 __all__ = ["Game", "FirstClickRule", "ActionResult", "MoveCounts", "STATUSES"]
 
@@ -206,14 +206,14 @@ class Game:
         ``"none"``, ``"safe"`` (default), ``"opening"`` or ``"safe_zone:R"`` (see
         :class:`FirstClickRule`).
     method : str
-        Placement method, a key of :data:`analyzer.placement.PLACEMENT_METHODS`.
+        Placement method, a key of :data:`analyzer.play.placement.PLACEMENT_METHODS`.
     seed : int, optional
         Seed of the game's :func:`numpy.random.default_rng`; the same seed and the
         same actions give the same game.
     rng : numpy.random.Generator, optional
         A generator to draw from instead of ``seed``.
     topology : str
-        How cells touch (see :mod:`analyzer.topology`).
+        How cells touch (see :mod:`analyzer.board.topology`).
 
     Raises
     ------
@@ -357,7 +357,7 @@ class Game:
     def from_layout(
         cls, width: int, height: int, layout: Iterable[Cell], *, topology: str = "square"
     ) -> Game:
-        """A game with the given mines, e.g. from :func:`analyzer.placement.place_mines`.
+        """A game with the given mines, e.g. from :func:`analyzer.play.placement.place_mines`.
 
         Raises
         ------
@@ -366,7 +366,7 @@ class Game:
 
         Examples
         --------
-        >>> from analyzer.placement import place_mines
+        >>> from analyzer.play.placement import place_mines
         >>> game = Game.from_layout(8, 8, place_mines(8, 8, 10, seed=0))
         >>> game.mine_count, game.status
         (10, 'playing')

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from analyzer.board import FLAG, Board, Cell
-from analyzer.errors import InvalidCellError
+from analyzer.board.board import FLAG, Board, Cell
+from analyzer.errors import BoardParseError, InvalidCellError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -73,6 +74,11 @@ class Analysis:
         (non-background) unknown cells.
     trust_flags : bool
         Whether flags were taken as known mines.
+    layout_counter : callable, optional
+        Counts the layouts of another board under the same options (what
+        :func:`analyzer.count_layouts` does); :func:`analyzer.solve` passes it
+        so that questions which re-solve (:meth:`number_distribution`) need no
+        import of the solver here.
     """
 
     board: Board
@@ -83,6 +89,7 @@ class Analysis:
     mine_count_distribution: dict[int, Fraction] = field(hash=False)
     trust_flags: bool
     cell_probabilities: tuple[Fraction | None, ...] = field(repr=False)
+    layout_counter: Callable[[Board], int] | None = field(default=None, repr=False, compare=False)
 
     def probability(self, row: int, col: int) -> Fraction:
         """Probability that the cell holds a mine (1 for a trusted flag).
@@ -115,13 +122,12 @@ class Analysis:
         revealed as ``k``, over :attr:`total`. The values add up to the
         probability that the cell is safe; numbers that cannot show are left out.
 
-        >>> from analyzer.solve import solve
+        >>> from analyzer import solve
         >>> solve("3x1x1\\nH1H\\n").number_distribution(0, 0)
         {0: Fraction(1, 2)}
         """
-        from analyzer.errors import BoardParseError
-        from analyzer.solve import count_layouts
-
+        if self.layout_counter is None:
+            raise ValueError("this Analysis was built without a layout counter; use analyzer.solve")
         p = self.probability(row, col)
         if p == 1:
             return {}
@@ -131,7 +137,7 @@ class Analysis:
                 revealed = self.board.replace({(row, col): k})
             except BoardParseError:  # the mines no longer fit in the unrevealed cells
                 break
-            layouts = count_layouts(revealed, trust_flags=self.trust_flags)
+            layouts = self.layout_counter(revealed)
             if layouts:
                 shows[k] = Fraction(layouts, self.total)
         return shows

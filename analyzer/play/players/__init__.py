@@ -71,7 +71,7 @@ extend the one they came from, and the memory is dropped otherwise;
 Examples
 --------
 >>> import numpy as np
->>> from analyzer.board import Board
+>>> from analyzer.board.board import Board
 >>> board = Board.from_text("2x2x1\\nHH\\n11\\n")
 >>> rng = np.random.default_rng(0)
 >>> make_player("probabilistic").choose(board, rng)
@@ -95,10 +95,10 @@ from typing import ClassVar
 
 import numpy as np
 
-from analyzer.analysis import Analysis
-from analyzer.board import FLAG, HIDDEN, Board, Cell
+from analyzer.board.board import FLAG, HIDDEN, Board, Cell
 from analyzer.errors import PlayerError
-from analyzer.solve import count_layouts, solve
+from analyzer.solver.analysis import Analysis
+from analyzer.solver.solve import count_layouts, solve
 
 __all__ = [
     "ACTION_KINDS",
@@ -136,7 +136,7 @@ class Action:
         The cell.
     is_guess : bool
         For a reveal: the player could not prove the cell safe (see each
-        player's definition in :mod:`analyzer.players`). Always false for a flag.
+        player's definition in :mod:`analyzer.play.players`). Always false for a flag.
 
     >>> Action("reveal", 2, 3, is_guess=True).cell
     (2, 3)
@@ -459,7 +459,7 @@ def guess_order(board: Board, analysis: Analysis) -> list[int]:
     or flagged) neighbours, fewest first, then row-major: the tie-break of the
     ``probabilistic`` player.
 
-    >>> from analyzer.solve import solve
+    >>> from analyzer.solver.solve import solve
     >>> board = Board.from_text("3x3x2\\nHHH\\nHHH\\nHHH\\n")
     >>> guess_order(board, solve(board))[:5]
     [0, 2, 6, 8, 1]
@@ -516,7 +516,7 @@ def reveal_outcomes(board: Board, analysis: Analysis, row: int, col: int) -> dic
     left out (only ``k`` between the certain mines and the unrevealed cells
     around are tried).
 
-    >>> from analyzer.solve import solve
+    >>> from analyzer.solver.solve import solve
     >>> board = Board.from_text("3x1x1\\nH1H\\n")
     >>> {k: Fraction(a.total, 2) for k, a in reveal_outcomes(board, solve(board), 0, 0).items()}
     {0: Fraction(1, 2)}
@@ -740,7 +740,7 @@ def endgame_search(board: Board, layouts: list[frozenset[int]], *, max_nodes: in
 class ExpertPlayer(Player):
     """Safe cells first; guesses weigh survival and progress; the end game searched exactly.
 
-    See :mod:`analyzer.players` for the heuristic.
+    See :mod:`analyzer.play.players` for the heuristic.
 
     Parameters
     ----------

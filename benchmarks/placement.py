@@ -1,7 +1,7 @@
 """Timing study of the mine placement methods.
 
-Run ``python -m analyzer.bench_placement`` (``--quick`` for small sizes, ``--help``
-for the options). It times every method of :data:`analyzer.placement.PLACEMENT_METHODS`
+Run ``python -m benchmarks.placement`` (``--quick`` for small sizes, ``--help``
+for the options). It times every method of :data:`analyzer.play.placement.PLACEMENT_METHODS`
 
 * on square boards ``n x n``, ``n = 0, 3, ..., 99``, with 15% of the cells mines
   (rounded down): the median time per placement over several repeats;
@@ -36,8 +36,8 @@ from typing import Any
 
 import numpy as np
 
-from analyzer import placement
-from analyzer.placement import PLACEMENT_METHODS
+from analyzer.play import placement
+from analyzer.play.placement import PLACEMENT_METHODS
 
 __all__ = [
     "DENSITY",
@@ -69,7 +69,8 @@ QUICK_SIZES = tuple(range(0, 31, 3))
 TO_CELLS = "to_cells"
 """Pseudo-method: turning sorted flat indices into the frozenset of cells."""
 
-_DEFAULT_OUTPUT = Path("docs") / "placement_timing.png"
+_DEFAULT_OUTPUT = Path(__file__).resolve().parent.parent / "results" / "placement_timing.png"
+"""Untracked by default; ``--output docs/placement_timing.png`` regenerates the README figure."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,7 +319,7 @@ def plot_timings(
         loglog.loglog(xs, top.seconds * 1e6 * xs / top.cells, ":", color="grey", label="slope 1 (O(N))")
         loglog.legend(fontsize="small")
     loglog.set(
-        title="log-log (circles: 1000 x 1000)" if big else "log-log",
+        title=f"log-log (circles: {big[0].width} x {big[0].height})" if big else "log-log",
         xlabel="cells N",
         ylabel="median \N{MICRO SIGN}s per placement",
     )
@@ -355,10 +356,10 @@ def _print_slopes(title: str, fitted: dict[str, float], out: Any) -> None:
 
 
 def main(argv: Sequence[str] | None = None, *, out: Any = None) -> int:
-    """Run the timing study (the command line of ``python -m analyzer.bench_placement``)."""
+    """Run the timing study (the command line of ``python -m benchmarks.placement``)."""
     out = sys.stdout if out is None else out
     parser = argparse.ArgumentParser(
-        prog="python -m analyzer.bench_placement", description="Time the mine placement methods."
+        prog="python -m benchmarks.placement", description="Time the mine placement methods."
     )
     parser.add_argument("--quick", action="store_true", help="small sizes (n <= 30), fewer repeats")
     parser.add_argument("--repeats", type=int, help="timing rounds per point (default 7, quick 3)")

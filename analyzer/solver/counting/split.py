@@ -22,9 +22,9 @@ from math import comb, prod
 
 import networkx as nx
 
-from analyzer.combination import products_of_others
-from analyzer.counting import ComponentCounts
-from analyzer.decomposition import ComponentProblem
+from analyzer.solver.counting.types import ComponentCounts
+from analyzer.solver.decomposition import ComponentProblem
+from analyzer.solver.polynomials import products_of_others
 
 __all__ = ["find_separator", "count_split", "MAX_SEPARATOR", "MAX_ASSIGNMENTS"]
 
@@ -101,9 +101,9 @@ def count_split(
     """Count ``problem`` by fixing the groups of ``cut`` and counting the pieces.
 
     ``count(problem, deadline=...)`` counts a piece (usually
-    :func:`analyzer.counting.count_component`, so pieces recurse and share its cache).
+    :func:`analyzer.solver.counting.count_component`, so pieces recurse and share its cache).
 
-    >>> from analyzer.counting import count_component, count_enumerate
+    >>> from analyzer.solver.counting import count_component, count_enumerate
     >>> chain = ComponentProblem((1, 2, 1, 2, 1), tuple(((g, g + 1), 1) for g in range(4)))
     >>> count_split(chain, (2,), count=count_component).layouts == count_enumerate(chain).layouts
     True

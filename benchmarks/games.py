@@ -1,4 +1,4 @@
-"""Win-rate studies and game speed: ``python -m analyzer.bench_games speed|reproduce``.
+"""Win-rate studies and game speed: ``python -m benchmarks.games speed|reproduce``.
 
 ``speed``
     Games per second of each player on each preset (safe first click in the
@@ -37,11 +37,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from analyzer.simulation import PRESETS, WinRate, simulate
+from analyzer.play.simulation import PRESETS, WinRate, simulate
 
 __all__ = ["Run", "plan", "run_plan", "to_markdown", "speed", "main"]
 
-_DOCS = Path("docs")
+_DOCS = Path(__file__).resolve().parent.parent / "results"
 _FAST = ("random", "local", "subset")
 
 
@@ -385,10 +385,8 @@ def speed(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """The command line of ``python -m analyzer.bench_games``."""
-    parser = argparse.ArgumentParser(
-        prog="python -m analyzer.bench_games", description=__doc__.splitlines()[0]
-    )
+    """The command line of ``python -m benchmarks.games``."""
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.games", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     sp = sub.add_parser("speed", help="games per second per player and preset")
     sp.add_argument("--players", default="random,local,subset,probabilistic,expert")
@@ -449,7 +447,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     start = time.perf_counter()
     results = run_plan(runs, seed=args.seed, workers=args.workers, results_path=args.results, log=sys.stderr)
     command = (
-        f"python -m analyzer.bench_games reproduce --games {args.games} --games-solver {args.games_solver} "
+        f"python -m benchmarks.games reproduce --games {args.games} --games-solver {args.games_solver} "
         f"--games-expert {args.games_expert} --workers {args.workers} --seed {args.seed}"
     )
     if args.solver_on_expert is not None:

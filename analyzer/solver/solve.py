@@ -1,11 +1,11 @@
 """``solve``: exact mine probabilities of a board.
 
-The pipeline (one module a stage): :mod:`analyzer.constraints` turns clues into
-equations over groups; :mod:`analyzer.decomposition` splits them into
-independent components; :mod:`analyzer.counting` (or CP-SAT, in
+The pipeline (one module a stage): :mod:`analyzer.solver.constraints` turns clues into
+equations over groups; :mod:`analyzer.solver.decomposition` splits them into
+independent components; :mod:`analyzer.solver.counting` (or CP-SAT, in
 :mod:`analyzer.models.cpsat`) counts each component's layouts by mine count;
-:mod:`analyzer.combination` joins components and background under the mine
-total; the result is an :class:`~analyzer.analysis.Analysis`.
+:mod:`analyzer.solver.combination` joins components and background under the mine
+total; the result is an :class:`~analyzer.solver.analysis.Analysis`.
 """
 
 from __future__ import annotations
@@ -13,15 +13,16 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from fractions import Fraction
+from functools import partial
 
-from analyzer.analysis import Analysis, ComponentSummary
-from analyzer.board import FLAG, Board
-from analyzer.combination import Combined, combine
-from analyzer.constraints import ConstraintSystem, Group, build_constraints
-from analyzer.counting import ENGINES, ComponentCounts, count_component
-from analyzer.decomposition import Component, ComponentProblem, components
-from analyzer.deduction import Deduced, deduce
+from analyzer.board.board import FLAG, Board
 from analyzer.errors import InconsistentBoardError, SolverTimeoutError
+from analyzer.solver.analysis import Analysis, ComponentSummary
+from analyzer.solver.combination import Combined, combine
+from analyzer.solver.constraints import ConstraintSystem, Group, build_constraints
+from analyzer.solver.counting import ENGINES, ComponentCounts, count_component
+from analyzer.solver.decomposition import Component, ComponentProblem, components
+from analyzer.solver.deduction import Deduced, deduce
 
 __all__ = ["solve", "count_layouts"]
 
@@ -150,6 +151,7 @@ def solve(
         },
         trust_flags=trust_flags,
         cell_probabilities=tuple(cell_p),
+        layout_counter=partial(count_layouts, trust_flags=trust_flags, engine=engine),
     )
 
 
@@ -162,7 +164,7 @@ def count_layouts(
 ) -> int:
     """The number of mine layouts consistent with a board; 0 when there is none.
 
-    The same count as :attr:`Analysis.total <analyzer.analysis.Analysis.total>`,
+    The same count as :attr:`Analysis.total <analyzer.solver.analysis.Analysis.total>`,
     through the same stages, but without the probabilities, and without the
     search for the clues in conflict that makes :func:`solve` slow to fail:
     for a player asking "could this cell show a 3?" of many boards.

@@ -21,9 +21,10 @@ import time
 from collections.abc import Sequence
 from math import comb
 
-from analyzer.counting import ComponentCounts, search_order
-from analyzer.decomposition import ComponentProblem
 from analyzer.errors import SolverTimeoutError
+from analyzer.solver.counting.order import search_order
+from analyzer.solver.counting.types import ComponentCounts
+from analyzer.solver.decomposition import ComponentProblem
 
 __all__ = ["count_frontier"]
 
@@ -90,7 +91,7 @@ class _Sweep:
 def count_frontier(problem: ComponentProblem, *, deadline: float | None = None) -> ComponentCounts:
     """Count a component with the frontier dynamic programme.
 
-    Returns the same counts as :func:`analyzer.counting.count_enumerate`; the
+    Returns the same counts as :func:`analyzer.solver.counting.count_enumerate`; the
     per-group numerators are computed on demand by
     :meth:`ComponentCounts.group_numerators` from the stored forward layers.
 

@@ -1,9 +1,9 @@
-"""From a :class:`~analyzer.board.Board` to linear equations over groups of cells.
+"""From a :class:`~analyzer.board.board.Board` to linear equations over groups of cells.
 
 Each revealed number with unknown neighbours becomes an equation: the number of
 mines among its unknown neighbours equals the number minus its flagged
 neighbours. The global mine count is one more equation, over every unknown cell;
-it is handled by the combination step (:mod:`analyzer.combination`), which sums
+it is handled by the combination step (:mod:`analyzer.solver.combination`), which sums
 over the components and the background.
 
 Unknown cells that appear in exactly the same equations are interchangeable, so
@@ -18,9 +18,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analyzer.board import FLAG, HIDDEN, Board, Cell
+from analyzer.board.board import FLAG, HIDDEN, Board, Cell
+from analyzer.board.topology import neighbour_array
 from analyzer.errors import InconsistentBoardError
-from analyzer.topology import neighbour_array
 
 __all__ = ["Clue", "Group", "ConstraintSystem", "build_constraints"]
 

@@ -17,7 +17,7 @@ are sharper than their separate intervals suggest).
 Guesses
 -------
 A guess is a reveal the player reports it could not prove safe
-(:attr:`analyzer.players.Action.is_guess`). The first reveal of a game counts as
+(:attr:`analyzer.play.players.Action.is_guess`). The first reveal of a game counts as
 a guess only under ``first_click="none"``: any other rule makes it safe.
 
 Results files
@@ -31,13 +31,11 @@ finished game when a run is interrupted.
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import os
-import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -47,8 +45,8 @@ from typing import Any
 import numpy as np
 
 from analyzer.errors import AnalyzerError, SimulationError
-from analyzer.game import FirstClickRule, Game
-from analyzer.players import Player, make_player
+from analyzer.play.game import FirstClickRule, Game
+from analyzer.play.players import Player, make_player
 
 __all__ = [
     "PRESETS",
@@ -63,9 +61,6 @@ __all__ = [
     "game_seed",
     "play_indexed",
     "simulate",
-    "add_arguments",
-    "run_args",
-    "cli_main",
 ]
 
 PRESETS: dict[str, tuple[int, int, int]] = {
@@ -237,7 +232,7 @@ def play(
     game : Game
         A game not yet finished.
     player : Player
-        Reset first (:meth:`~analyzer.players.Player.reset`).
+        Reset first (:meth:`~analyzer.play.players.Player.reset`).
     rng : numpy.random.Generator
         The player's randomness.
     first_cell : (row, col), optional
@@ -251,7 +246,7 @@ def play(
     Examples
     --------
     >>> import numpy as np
-    >>> from analyzer.players import make_player
+    >>> from analyzer.play.players import make_player
     >>> game = Game.new(9, 9, 10, first_click="opening", seed=1)
     >>> record = play(game, make_player("probabilistic"), rng=np.random.default_rng(0), first_cell=(4, 4))
     >>> record.status == game.status, record.guesses >= 0
@@ -310,7 +305,7 @@ def _resolve_first_cell(
 def play_indexed(setup: Setup, player: Player, index: int) -> GameRecord:
     """Play game ``index`` of ``setup`` (the same game whoever plays it, wherever).
 
-    >>> from analyzer.players import make_player
+    >>> from analyzer.play.players import make_player
     >>> setup = Setup(4, 4, 3, "safe", "random", "LocalPlayer()", 5)
     >>> play_indexed(setup, make_player("local"), 2) == play_indexed(setup, make_player("local"), 2)
     True
@@ -534,7 +529,7 @@ def simulate(
     width, height, mines : int
         The board.
     player : str or Player
-        A name in :data:`analyzer.players.PLAYERS`, or a player (it must pickle
+        A name in :data:`analyzer.play.players.PLAYERS`, or a player (it must pickle
         when ``workers > 1`` or on Dask).
     games : int
         Number of games.
@@ -544,7 +539,7 @@ def simulate(
         The first cell revealed: ``(row, col)`` or ``"R,C"``, ``"corner"``
         (``0,0``), ``"centre"`` (``height // 2, width // 2``), ``"random"`` (uniform,
         the same for every player at a given seed), or ``None`` / ``"player"``:
-        the player's own first move (:mod:`analyzer.players` says which).
+        the player's own first move (:mod:`analyzer.play.players` says which).
     seed : int
         Root of every game's seed (see the module notes).
     workers : int
@@ -620,103 +615,3 @@ def simulate(
         if bar is not None:
             bar.close()
     return WinRate(setup, wins, games, guesses, seconds)
-
-
-# ---------------------------------------------------------------------- CLI
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add the options of ``analyzer simulate`` to ``parser`` (pair with :func:`run_args`)."""
-    parser.add_argument(
-        "--preset", default=None, help=f"one of {', '.join(PRESETS)} (or give --width/--height/--mines)"
-    )
-    parser.add_argument("--width", type=int, default=None)
-    parser.add_argument("--height", type=int, default=None)
-    parser.add_argument("--mines", type=int, default=None)
-    parser.add_argument(
-        "--player", default="probabilistic", help="random, local, subset, probabilistic or expert"
-    )
-    parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument(
-        "--first-click", default="safe", help="none, safe, opening or safe_zone:R (default safe)"
-    )
-    parser.add_argument(
-        "--first-cell",
-        default="player",
-        help="R,C (0-based), corner, centre, random, or player: the player's own choice (default)",
-    )
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--workers", type=int, default=1, help="processes (default 1)")
-    parser.add_argument("--backend", default="local", help="local (processes) or dask")
-    parser.add_argument("--address", default=None, help="Dask scheduler address, for --backend dask")
-    parser.add_argument(
-        "--results", default=None, metavar="FILE", help="append batches as JSON lines; resume from them"
-    )
-    parser.add_argument("--batch-size", type=int, default=None)
-    parser.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="progress bar (default: on a terminal)",
-    )
-
-
-def _board_from_args(args: argparse.Namespace) -> tuple[int, int, int]:
-    sizes = (args.width, args.height, args.mines)
-    if args.preset is not None:
-        if args.preset not in PRESETS:
-            raise SimulationError(f"unknown preset {args.preset!r}; expected one of {', '.join(PRESETS)}")
-        if any(v is not None for v in sizes):
-            raise SimulationError("give --preset or --width/--height/--mines, not both")
-        return PRESETS[args.preset]
-    if any(v is None for v in sizes):
-        raise SimulationError("give --preset NAME, or all of --width, --height and --mines")
-    return sizes  # type: ignore[return-value]
-
-
-def run_args(args: argparse.Namespace) -> int:
-    """Run ``analyzer simulate`` from parsed arguments; prints the result, returns 0.
-
-    Raises
-    ------
-    AnalyzerError
-        Bad input (the caller prints it as one line and exits 1).
-    """
-    width, height, mines = _board_from_args(args)
-    progress = sys.stderr.isatty() if args.progress is None else args.progress
-    start = time.perf_counter()
-    result = simulate(
-        width,
-        height,
-        mines,
-        args.player,
-        args.games,
-        first_click=args.first_click,
-        first_cell=args.first_cell,
-        seed=args.seed,
-        workers=args.workers,
-        backend=args.backend,
-        address=args.address,
-        batch_size=args.batch_size,
-        progress=progress,
-        results_path=args.results,
-    )
-    wall = time.perf_counter() - start
-    print(result.setup.describe())
-    print(result)
-    print(f"{wall:.1f} s wall clock")
-    return 0
-
-
-def cli_main(argv: Sequence[str] | None = None) -> int:
-    """``python -m analyzer.simulation``: the same as ``analyzer simulate``.
-
-    Bad input (an unknown player or preset, bad sizes) prints one line on
-    standard error and returns 1; malformed options are argparse's usage
-    errors (exit status 2).
-    """
-    from analyzer.cli import main
-
-    return main(["simulate", *(sys.argv[1:] if argv is None else argv)])
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(cli_main())

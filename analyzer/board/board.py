@@ -17,8 +17,8 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from analyzer.board.topology import TOPOLOGIES, neighbour_table
 from analyzer.errors import BoardParseError
-from analyzer.topology import TOPOLOGIES, neighbour_table
 
 __all__ = ["Board", "HIDDEN", "FLAG", "Cell"]
 
@@ -51,7 +51,7 @@ class Board:
         Row-major cell values: ``0``-``8`` revealed numbers, :data:`HIDDEN` or
         :data:`FLAG`.
     topology : str
-        How cells touch (see :mod:`analyzer.topology`); ``"square"`` by default.
+        How cells touch (see :mod:`analyzer.board.topology`); ``"square"`` by default.
 
     Examples
     --------

@@ -1,4 +1,4 @@
-"""Benchmarks (scripts, not tests): ``python -m analyzer.bench solve|engines``.
+"""Benchmarks (scripts, not tests): ``python -m benchmarks.solve solve|engines``.
 
 ``solve``
     Times :func:`analyzer.solve` on a suite of boards (the bundled examples,
@@ -27,15 +27,15 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from analyzer.board import FLAG, HIDDEN, Board
-from analyzer.counting import clear_cache
+from analyzer.board.board import FLAG, HIDDEN, Board
 from analyzer.errors import SolverTimeoutError
-from analyzer.solve import solve
-from analyzer.synthetic import chain, clue_lattice, double_chain, mid_game, wide_frontier
+from analyzer.play.positions import chain, clue_lattice, double_chain, mid_game, wide_frontier
+from analyzer.solver.counting import clear_cache
+from analyzer.solver.solve import solve
 
 __all__ = ["suite", "main"]
 
-_EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+_EXAMPLES = Path(__file__).resolve().parent.parent / "analyzer" / "examples"
 
 
 @dataclass(frozen=True)
@@ -184,7 +184,7 @@ def _ms(seconds: float) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m analyzer.bench", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.solve", description=__doc__.split("\n")[0])
     parser.add_argument("what", choices=("solve", "engines"))
     parser.add_argument("--repeat", type=int, default=3, help="timings per board (median kept)")
     parser.add_argument("--boards", type=int, default=10, help="random boards per class")

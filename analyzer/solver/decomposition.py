@@ -2,7 +2,7 @@
 
 Groups and clues form a bipartite graph (a group is joined to each clue it
 appears in). Its connected components share no cell and no clue, so each can be
-counted on its own and the results joined by :mod:`analyzer.combination`.
+counted on its own and the results joined by :mod:`analyzer.solver.combination`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from analyzer.constraints import ConstraintSystem
+from analyzer.solver.constraints import ConstraintSystem
 
 __all__ = ["ComponentProblem", "Component", "components"]
 
@@ -53,8 +53,8 @@ def components(system: ConstraintSystem) -> tuple[Component, ...]:
 
     Examples
     --------
-    >>> from analyzer.board import Board
-    >>> from analyzer.constraints import build_constraints
+    >>> from analyzer.board.board import Board
+    >>> from analyzer.solver.constraints import build_constraints
     >>> system = build_constraints(Board.from_text("7x1x2\\nH1HHH1H\\n"))
     >>> [(c.groups, c.clues) for c in components(system)]
     [((0,), (0,)), ((1,), (1,))]

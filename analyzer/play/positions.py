@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from analyzer.board import FLAG, HIDDEN, Board
+from analyzer.board.board import FLAG, HIDDEN, Board
 
 __all__ = ["reveal_true_numbers", "mid_game", "clue_lattice", "chain", "double_chain", "wide_frontier"]
 
@@ -56,7 +56,7 @@ def mid_game(
     >>> board.width, board.mines, sum(v >= 0 for v in board.cells) >= 35
     (9, 10, True)
     """
-    from analyzer.game import Game
+    from analyzer.play.game import Game
 
     rng = np.random.default_rng(seed)
     game = Game.new(width, height, mines, first_click="opening", rng=rng)

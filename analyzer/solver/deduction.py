@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import gcd
 
-from analyzer.constraints import Clue, ConstraintSystem, Group
+from analyzer.solver.constraints import Clue, ConstraintSystem, Group
 
 __all__ = ["Deduced", "deduce", "MAX_ELIMINATION_GROUPS"]
 
@@ -51,8 +51,8 @@ def deduce(system: ConstraintSystem, *, elimination: bool = True) -> Deduced | N
     The 0 clears cells 2 and 3 (flat indices); the subset rule between the two
     1s then clears cell 0; cells 1 and 5 share one mine, which stays to count:
 
-    >>> from analyzer.board import Board
-    >>> from analyzer.constraints import build_constraints
+    >>> from analyzer.board.board import Board
+    >>> from analyzer.solver.constraints import build_constraints
 
     >>> deduced = deduce(build_constraints(Board.from_text("4x2x2\\nHHHH\\n1H10\\n")))
     >>> [(group.cells, value) for group, value in deduced.fixed]

@@ -43,26 +43,24 @@ safe_first_move_prior  yes    symbolic proof  binomial(N - 2, M - 1)/binomial(N 
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import math
 import random
-import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple
 
 import sympy as sp
 
-from analyzer.board import FLAG, HIDDEN, Board
-from analyzer.topology import neighbour_table
+from analyzer import examples as bundled
+from analyzer.board.board import FLAG, HIDDEN, Board
+from analyzer.board.topology import neighbour_table
 
 if TYPE_CHECKING:
-    from analyzer.analysis import Analysis
+    from analyzer.solver.analysis import Analysis
 
 __all__ = [
     "CHECKS",
@@ -83,7 +81,6 @@ __all__ = [
     "check_strategy_count",
     "check_vandermonde",
     "format_table",
-    "main",
     "run_checks",
 ]
 
@@ -865,7 +862,6 @@ def check_component_product() -> CheckResult:
 
 
 # ----------------------------------------------------------- board-based checks
-_EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 _RANDOM_BOARDS = 40
 
 
@@ -903,9 +899,7 @@ def _random_board(seed: int) -> Board:
 
 @cache
 def _default_boards() -> tuple[tuple[str, Board], ...]:
-    examples = tuple(
-        (path.name, Board.from_text(path.read_text())) for path in sorted(_EXAMPLES.glob("*.mine"))
-    )
+    examples = tuple((name, Board.from_text(bundled.read(name))) for name in bundled.names())
     randoms = tuple((f"random board (seed {seed})", _random_board(seed)) for seed in range(_RANDOM_BOARDS))
     return examples + randoms
 
@@ -922,7 +916,7 @@ def _labelled(boards: Iterable[Board | str] | None) -> tuple[tuple[str, Board], 
 
 @cache
 def _solve(board: Board) -> Analysis:
-    from analyzer.solve import solve
+    from analyzer.solver.solve import solve
 
     return solve(board)
 
@@ -1138,42 +1132,3 @@ def format_table(results: Iterable[CheckResult], *, latex: bool = False) -> str:
         "  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True)).rstrip()
         for line in lines
     )
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Command line ``analyzer verify``: print the table; 0 if every check holds, 1 otherwise.
-
-    Options: ``--check NAME`` (repeatable) runs only those checks; ``--latex``
-    prints the statements in LaTeX. Bad arguments exit with status 2 (argparse).
-
-    Examples
-    --------
-    >>> main(["--check", "safe_first_move_prior"])
-    name                   holds  method          statement
-    ---------------------  -----  --------------  -----------------------------------------------------
-    safe_first_move_prior  yes    symbolic proof  binomial(N - 2, M - 1)/binomial(N - 1, M) = M/(N - 1)
-    1 of 1 checks hold
-    0
-    """
-    parser = argparse.ArgumentParser(
-        prog="analyzer verify", description="Symbolic verification (sympy) of the formulas the engine uses."
-    )
-    parser.add_argument(
-        "--check",
-        action="append",
-        metavar="NAME",
-        choices=list(CHECKS),
-        help="run only this check (repeatable)",
-    )
-    parser.add_argument("--latex", action="store_true", help="print the statements in LaTeX")
-    args = parser.parse_args(argv)
-    results = run_checks(args.check)
-    print(format_table(results, latex=args.latex))
-    failed = [r.name for r in results if not r.holds]
-    verdict = f"{len(results) - len(failed)} of {len(results)} checks hold"
-    print(verdict + (f"; failed: {', '.join(failed)}" if failed else ""))
-    return 1 if failed else 0
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

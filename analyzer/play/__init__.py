@@ -1,0 +1,1 @@
+"""Playing: mine placement, the game engine, players and Monte Carlo simulation."""

@@ -1,0 +1,117 @@
+"""Count a component by backtracking over its groups' mine counts.
+
+No fixed cost: the best engine while a component has few solutions. The search
+is iterative (an explicit stack, one level per group), so components of any
+number of groups need no change to Python's recursion limit.
+"""
+
+from __future__ import annotations
+
+import time
+
+from analyzer.errors import SolverTimeoutError
+from analyzer.solver.counting.order import search_order
+from analyzer.solver.counting.types import Accumulator, BudgetExceeded, ComponentCounts
+from analyzer.solver.decomposition import ComponentProblem
+
+__all__ = ["count_enumerate"]
+
+
+def count_enumerate(
+    problem: ComponentProblem, *, deadline: float | None = None, max_nodes: int | None = None
+) -> ComponentCounts:
+    """Count a component by backtracking over group values, with bound pruning.
+
+    Each equation keeps the mines it still needs and the room left in its
+    unassigned groups; a value outside ``[need - room, need]`` is never tried,
+    so every leaf is a solution.
+
+    Parameters
+    ----------
+    problem : ComponentProblem
+    deadline : float, optional
+        A ``time.monotonic()`` instant past which :class:`SolverTimeoutError` is raised.
+    max_nodes : int, optional
+        Give up (raise :class:`~analyzer.solver.counting.types.BudgetExceeded`)
+        after visiting this many search nodes.
+
+    Examples
+    --------
+    Two groups of sizes 1 and 2 that hold one mine between them:
+
+    >>> counts = count_enumerate(ComponentProblem((1, 2), (((0, 1), 1),)))
+    >>> counts.layouts, counts.group_mines, counts.solutions
+    ((0, 3, 0, 0), ((0, 1, 0, 0), (0, 2, 0, 0)), 2)
+    """
+    sizes = problem.sizes
+    n = len(sizes)
+    acc = Accumulator(sizes)
+    order = search_order(problem)
+    eqs_of: list[list[int]] = [[] for _ in range(n)]
+    need = []
+    room = []
+    for e, (groups, rhs) in enumerate(problem.equations):
+        need.append(rhs)
+        room.append(sum(sizes[g] for g in groups))
+        for g in groups:
+            eqs_of[g].append(e)
+    values = [0] * n
+    if n == 0:
+        acc.add(values)
+        return acc.result("enumerate")
+    # Level k holds group order[k]; ``current[k]`` is its value now, ``upper[k]``
+    # the last value to try. Entering a level takes the group's cells out of
+    # the room of its equations; leaving puts them back.
+    current = [0] * n
+    upper = [-1] * n
+    nodes = 0
+    k = 0
+    entering = True
+    while k >= 0:
+        g = order[k]
+        eqs = eqs_of[g]
+        size = sizes[g]
+        if entering:
+            nodes += 1
+            if nodes & 1023 == 0:
+                if deadline is not None and time.monotonic() > deadline:
+                    raise SolverTimeoutError("time limit reached while enumerating a component")
+                if max_nodes is not None and nodes > max_nodes:
+                    raise BudgetExceeded
+            lo, hi = 0, size
+            for e in eqs:
+                ne = need[e]
+                if ne < hi:
+                    hi = ne
+                if ne - (room[e] - size) > lo:
+                    lo = ne - (room[e] - size)
+            if lo > hi:
+                k -= 1
+                entering = False
+                continue
+            for e in eqs:
+                room[e] -= size
+                need[e] -= lo
+            current[k] = lo
+            upper[k] = hi
+        else:
+            # Back from level k + 1: move to this group's next value, or leave.
+            x = current[k]
+            if x >= upper[k]:
+                for e in eqs:
+                    need[e] += x
+                    room[e] += size
+                values[g] = 0
+                k -= 1
+                continue
+            for e in eqs:
+                need[e] -= 1
+            current[k] = x + 1
+        values[g] = current[k]
+        if k + 1 == n:
+            acc.add(values)
+            entering = False
+        else:
+            k += 1
+            entering = True
+    return acc.result("enumerate")
