@@ -1,0 +1,145 @@
+"""The player protocol: an :class:`Action`, the :class:`Player` base class and its helpers."""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from analyzer.board.board import HIDDEN, Board, Cell
+from analyzer.errors import PlayerError
+
+__all__ = ["ACTION_KINDS", "Action", "Player", "extends", "hidden_cells", "reveal_action"]
+
+
+ACTION_KINDS = ("reveal", "flag")
+"""The kinds of :class:`Action` a player returns."""
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One move: reveal or flag ``(row, col)``.
+
+    Attributes
+    ----------
+    kind : str
+        ``"reveal"`` or ``"flag"``.
+    row, col : int
+        The cell.
+    is_guess : bool
+        For a reveal: the player could not prove the cell safe (see each
+        player's definition in :mod:`analyzer.play.players`). Always false for a flag.
+
+    >>> Action("reveal", 2, 3, is_guess=True).cell
+    (2, 3)
+    >>> Action("chord", 0, 0)
+    Traceback (most recent call last):
+    ...
+    analyzer.errors.PlayerError: unknown action kind 'chord'; expected reveal or flag
+    """
+
+    kind: str
+    row: int
+    col: int
+    is_guess: bool = False
+
+    def __post_init__(self) -> None:
+        if self.kind not in ACTION_KINDS:
+            raise PlayerError(f"unknown action kind {self.kind!r}; expected reveal or flag")
+        if self.kind == "flag" and self.is_guess:
+            raise PlayerError("a flag is never a guess")
+
+    @property
+    def cell(self) -> Cell:
+        return (self.row, self.col)
+
+
+# --------------------------------------------------------------- the protocol
+class Player:
+    """Base class of the players: :meth:`choose` the next :class:`Action` for a board.
+
+    Subclasses implement :meth:`_think`, which returns a list of actions: either
+    moves the player has proved (reveals of certainly safe cells, flags of
+    certain mines), all of which are queued and played one per call, or a single
+    guess. Memory is only ever proved moves, so it stays right while the board
+    gains information; a board that does not extend the remembered one clears it.
+    """
+
+    name: ClassVar[str] = ""
+
+    def __post_init__(self) -> None:
+        self._plan: deque[Action] = deque()
+        self._seen: Board | None = None
+
+    def reset(self) -> None:
+        """Forget what was remembered from earlier boards (call between games)."""
+        self._plan = deque()
+        self._seen = None
+
+    def choose(self, board: Board, rng: np.random.Generator) -> Action:
+        """The next action on ``board``.
+
+        Parameters
+        ----------
+        board : Board
+            The position, with at least one hidden, unflagged cell.
+        rng : numpy.random.Generator
+            Randomness for players that draw.
+
+        Raises
+        ------
+        PlayerError
+            If the board has no hidden, unflagged cell.
+        """
+        if HIDDEN not in board.cells:
+            raise PlayerError("the board has no hidden, unflagged cell to play")
+        if self._plan and not extends(board, self._seen):
+            self._plan.clear()
+        cells = board.cells
+        w = board.width
+        while self._plan:
+            action = self._plan.popleft()
+            if cells[action.row * w + action.col] == HIDDEN:
+                self._seen = board
+                return action
+        actions = self._think(board, rng)
+        first = actions[0]
+        if len(actions) > 1:
+            self._plan.extend(actions[1:])
+        self._seen = board
+        return first
+
+    def _think(self, board: Board, rng: np.random.Generator) -> list[Action]:
+        raise NotImplementedError
+
+    def __getstate__(self) -> dict[str, object]:
+        state = dict(self.__dict__)
+        state["_plan"] = deque()
+        state["_seen"] = None
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+
+
+def extends(board: Board, seen: Board | None) -> bool:
+    """Whether ``board`` is ``seen`` with more cells revealed or flagged (nothing undone)."""
+    if seen is None or (board.width, board.height, board.mines, board.topology) != (
+        seen.width,
+        seen.height,
+        seen.mines,
+        seen.topology,
+    ):
+        return False
+    return all(old == new for old, new in zip(seen.cells, board.cells, strict=True) if old != HIDDEN)
+
+
+def hidden_cells(board: Board) -> list[int]:
+    return [i for i, v in enumerate(board.cells) if v == HIDDEN]
+
+
+def reveal_action(board: Board, index: int, *, is_guess: bool) -> Action:
+    row, col = divmod(index, board.width)
+    return Action("reveal", row, col, is_guess)

@@ -1,0 +1,242 @@
+"""Look-ahead for the ``expert`` player: the outcomes of a reveal, and an exact end-game expectimax."""
+
+from __future__ import annotations
+
+import math
+from itertools import combinations
+
+from analyzer.board.board import FLAG, HIDDEN, Board
+from analyzer.solver.analysis import Analysis
+from analyzer.solver.solve import count_layouts, solve
+
+__all__ = ["reveal_outcomes", "endgame_layouts", "endgame_search"]
+
+
+def reveal_outcomes(board: Board, analysis: Analysis, row: int, col: int) -> dict[int, Analysis]:
+    """The analysis of the board after ``(row, col)`` is revealed as each number it can show.
+
+    ``outcomes[k].total / analysis.total`` is the exact probability that the
+    cell is safe and shows ``k``: the values of
+    :meth:`~analyzer.Analysis.number_distribution`. Numbers no layout allows are
+    left out (only ``k`` between the certain mines and the unrevealed cells
+    around are tried).
+
+    >>> from fractions import Fraction
+    >>> from analyzer.solver.solve import solve
+    >>> board = Board.from_text("3x1x1\\nH1H\\n")
+    >>> {k: Fraction(a.total, 2) for k, a in reveal_outcomes(board, solve(board), 0, 0).items()}
+    {0: Fraction(1, 2)}
+    """
+    index = board.index(row, col)
+    cells = board.cells
+    probabilities = analysis.cell_probabilities
+    around = board.neighbour_table[index]
+    low = sum(1 for j in around if probabilities[j] == 1)
+    high = sum(1 for j in around if cells[j] < 0 and probabilities[j] != 0)
+    outcomes = {}
+    for k in range(low, high + 1):
+        shown = board.replace({(row, col): k})
+        if count_layouts(shown, trust_flags=analysis.trust_flags):  # else no layout shows k here
+            outcomes[k] = solve(shown, trust_flags=analysis.trust_flags)
+    return outcomes
+
+
+def endgame_layouts(board: Board, *, limit: int) -> list[frozenset[int]] | None:
+    """Every mine layout over the hidden, unflagged cells consistent with the board.
+
+    Flags are taken as mines. Layouts are frozensets of flat indices; ``None``
+    when there are more than ``limit`` (the search stops as soon as it knows).
+
+    >>> endgame_layouts(Board.from_text("3x1x1\\nH1H\\n"), limit=10)
+    [frozenset({2}), frozenset({0})]
+    >>> endgame_layouts(Board.from_text("3x1x1\\nH1H\\n"), limit=1) is None
+    True
+    """
+    cells = board.cells
+    table = board.neighbour_table
+    mines_left = board.mines - cells.count(FLAG)
+    needs: dict[int, int] = {}
+    members: dict[int, list[int]] = {}
+    for i, v in enumerate(cells):
+        if v > 0 or v == 0:
+            hidden = [j for j in table[i] if cells[j] == HIDDEN]
+            if hidden:
+                needs[i] = v - sum(1 for j in table[i] if cells[j] == FLAG)
+                members[i] = hidden
+    # Frontier cells in an order that closes clues early: breadth first along clues.
+    order: list[int] = []
+    placed: set[int] = set()
+    for clue in sorted(members):
+        for j in members[clue]:
+            if j not in placed:
+                placed.add(j)
+                order.append(j)
+    background = [i for i, v in enumerate(cells) if v == HIDDEN and i not in placed]
+    clues_of: dict[int, list[int]] = {}
+    for clue, hidden in members.items():
+        for j in hidden:
+            clues_of.setdefault(j, []).append(clue)
+    need = dict(needs)
+    open_count = {clue: len(hidden) for clue, hidden in members.items()}
+    if any(n < 0 or n > open_count[c] for c, n in need.items()):
+        return []
+    found: list[frozenset[int]] = []
+    chosen: list[int] = []
+
+    def search(pos: int, used: int) -> bool:
+        if pos == len(order):
+            rest = mines_left - used
+            if 0 <= rest <= len(background):
+                if len(found) + math.comb(len(background), rest) > limit:
+                    return False
+                base = frozenset(chosen)
+                for extra in combinations(background, rest):
+                    found.append(base | frozenset(extra))
+            return True
+        cell = order[pos]
+        remaining = len(order) - pos - 1 + len(background)
+        for mine in (0, 1):
+            if used + mine > mines_left or used + mine + remaining < mines_left:
+                continue
+            ok = True
+            touched = clues_of[cell]
+            for clue in touched:
+                need[clue] -= mine
+                open_count[clue] -= 1
+                if need[clue] < 0 or need[clue] > open_count[clue]:
+                    ok = False
+            if ok:
+                if mine:
+                    chosen.append(cell)
+                carry_on = search(pos + 1, used + mine)
+                if mine:
+                    chosen.pop()
+            else:
+                carry_on = True
+            for clue in touched:
+                need[clue] += mine
+                open_count[clue] += 1
+            if not carry_on:
+                return False
+        return True
+
+    if not search(0, 0):
+        return None
+    return found
+
+
+class _Budget(Exception):
+    pass
+
+
+def endgame_search(board: Board, layouts: list[frozenset[int]], *, max_nodes: int) -> tuple[int, int] | None:
+    """The reveal that maximises the chance of winning, by exact expectimax.
+
+    Every layout in ``layouts`` is equally likely. A move reveals a hidden cell
+    (and, on a zero, the flood fill around it, as the game does); the value of
+    a position is the number of its layouts on which the best play wins.
+    Revealing a cell that no remaining layout mines is never worse than
+    anything else (it only adds information), so the search takes such cells
+    without branching.
+
+    Parameters
+    ----------
+    board : Board
+    layouts : list of frozenset of int
+        From :func:`endgame_layouts`.
+    max_nodes : int
+        Positions to evaluate before giving up.
+
+    Returns
+    -------
+    (int, int) or None
+        The best first cell (flat index; among equals the one fewest layouts
+        mine, then the first in row-major order) and the number of layouts on
+        which best play wins; ``None`` when the search ran past ``max_nodes``.
+
+    Examples
+    --------
+    One mine in three cells: revealing the middle leaves a 50/50 (wins on 1 of
+    the 2 layouts where it is safe), revealing an end wins on both.
+
+    >>> board = Board.from_text("3x1x1\\nHHH\\n")
+    >>> layouts = endgame_layouts(board, limit=10)
+    >>> endgame_search(board, layouts, max_nodes=100)
+    (0, 2)
+    """
+    cells = board.cells
+    table = board.neighbour_table
+    unknown = tuple(i for i, v in enumerate(cells) if v == HIDDEN)
+    flags = frozenset(i for i, v in enumerate(cells) if v == FLAG)
+    numbers: list[dict[int, int]] = []
+    for layout in layouts:
+        mine_set = layout | flags
+        numbers.append({i: sum(1 for j in table[i] if j in mine_set) for i in unknown if i not in layout})
+    memo: dict[tuple[frozenset[int], frozenset[int]], int] = {}
+    nodes = [0]
+
+    def outcome(li: int, start: int, revealed: frozenset[int]) -> tuple[tuple[int, int], ...]:
+        shown = numbers[li]
+        seen = {start}
+        stack = [start]
+        out = []
+        while stack:
+            i = stack.pop()
+            out.append((i, shown[i]))
+            if shown[i] == 0:
+                for j in table[i]:
+                    if cells[j] == HIDDEN and j not in revealed and j not in seen:
+                        seen.add(j)
+                        stack.append(j)
+        out.sort()
+        return tuple(out)
+
+    def after(cell: int, live: frozenset[int], revealed: frozenset[int]) -> int:
+        branches: dict[tuple[tuple[int, int], ...], list[int]] = {}
+        for li in live:
+            if cell not in layouts[li]:
+                branches.setdefault(outcome(li, cell, revealed), []).append(li)
+        total = 0
+        for key, group in branches.items():
+            total += value(revealed | {i for i, _ in key}, frozenset(group))
+        return total
+
+    def value(revealed: frozenset[int], live: frozenset[int]) -> int:
+        if len(live) == 1:
+            return 1
+        key = (revealed, live)
+        if key in memo:
+            return memo[key]
+        nodes[0] += 1
+        if nodes[0] > max_nodes:
+            raise _Budget
+        hidden = [i for i in unknown if i not in revealed]
+        mined = {i: sum(1 for li in live if i in layouts[li]) for i in hidden}
+        safe = [i for i in hidden if mined[i] == 0]
+        if safe:
+            best = after(safe[0], live, revealed)
+        else:
+            best = 0
+            for i in sorted(hidden, key=lambda i: (mined[i], i)):
+                bound = len(live) - mined[i]
+                if bound <= best:
+                    break
+                best = max(best, after(i, live, revealed))
+        memo[key] = best
+        return best
+
+    everything = frozenset(range(len(layouts)))
+    if not layouts:
+        return None
+    try:
+        mined = {i: sum(1 for layout in layouts if i in layout) for i in unknown}
+        best_cell, best = -1, -1
+        for i in sorted(unknown, key=lambda i: (mined[i], i)):
+            if len(layouts) - mined[i] <= best:
+                break
+            v = after(i, everything, frozenset())
+            if v > best:
+                best_cell, best = i, v
+    except _Budget:
+        return None
+    return best_cell, best
