@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Any
 
 from hypothesis import strategies as st
 
 from analyzer.board.board import FLAG, HIDDEN, Board
+from analyzer.solver.decomposition import ComponentProblem
 
 __all__ = [
     "MAX_UNKNOWN",
@@ -241,3 +243,28 @@ def _nudged_boards(draw: st.DrawFn) -> Board:
 def numbered_boards() -> st.SearchStrategy[Board]:
     """Boards that often admit no layout: random numbers, or a real position nudged."""
     return st.one_of(_random_number_boards(), _nudged_boards())
+
+
+# ------------------------------------------------- component problems
+@st.composite
+def problems(draw: st.DrawFn) -> ComponentProblem:
+    """A random component problem that at least one solution satisfies."""
+    n = draw(st.integers(1, 9))
+    sizes = tuple(draw(st.lists(st.integers(1, 3), min_size=n, max_size=n)))
+    truth = [draw(st.integers(0, s)) for s in sizes]
+    equations = []
+    for _ in range(draw(st.integers(1, 8))):
+        groups = tuple(sorted(draw(st.sets(st.integers(0, n - 1), min_size=1, max_size=min(n, 4)))))
+        equations.append((groups, sum(truth[g] for g in groups)))
+    # Every group must sit in an equation, as in a real component.
+    covered = {g for groups, _ in equations for g in groups}
+    for g in range(n):
+        if g not in covered:
+            equations.append(((g,), truth[g]))
+    return ComponentProblem(sizes, tuple(equations))
+
+
+def numerators_at_random_weights(counted: Any, problem: ComponentProblem, seed: int) -> tuple[int, ...]:
+    rng = random.Random(seed)
+    weights = [rng.randrange(1, 10**6) for _ in range(sum(problem.sizes) + 1)]
+    return counted.group_numerators(weights)

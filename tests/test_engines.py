@@ -7,46 +7,21 @@ solved with and without them.
 
 from __future__ import annotations
 
-import random
 from math import comb
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import numerators_at_random_weights as _numerators
+from strategies import problems
 
 import analyzer
 from analyzer.models.cpsat import count_cpsat
 from analyzer.play.positions import chain, clue_lattice, double_chain, mid_game, wide_frontier
-from analyzer.solver.constraints import build_constraints
 from analyzer.solver.counting import cache_info, clear_cache, count_component, count_enumerate
 from analyzer.solver.counting.frontier import count_frontier
 from analyzer.solver.counting.split import count_split, find_separator
 from analyzer.solver.decomposition import ComponentProblem
-from analyzer.solver.deduction import _eliminate, deduce
-
-
-@st.composite
-def problems(draw: st.DrawFn) -> ComponentProblem:
-    """A random component problem that at least one solution satisfies."""
-    n = draw(st.integers(1, 9))
-    sizes = tuple(draw(st.lists(st.integers(1, 3), min_size=n, max_size=n)))
-    truth = [draw(st.integers(0, s)) for s in sizes]
-    equations = []
-    for _ in range(draw(st.integers(1, 8))):
-        groups = tuple(sorted(draw(st.sets(st.integers(0, n - 1), min_size=1, max_size=min(n, 4)))))
-        equations.append((groups, sum(truth[g] for g in groups)))
-    # Every group must sit in an equation, as in a real component.
-    covered = {g for groups, _ in equations for g in groups}
-    for g in range(n):
-        if g not in covered:
-            equations.append(((g,), truth[g]))
-    return ComponentProblem(sizes, tuple(equations))
-
-
-def _numerators(counted, problem: ComponentProblem, seed: int) -> tuple[int, ...]:
-    rng = random.Random(seed)
-    weights = [rng.randrange(1, 10**6) for _ in range(sum(problem.sizes) + 1)]
-    return counted.group_numerators(weights)
 
 
 @settings(max_examples=150, deadline=None)
@@ -68,25 +43,6 @@ def test_layouts_are_binomial_weights_of_solutions() -> None:
     # Two groups of sizes 2 and 3 sharing one mine: C(2,1) + C(3,1) layouts.
     problem = ComponentProblem((2, 3), (((0, 1), 1),))
     assert count_enumerate(problem).layouts[1] == comb(2, 1) + comb(3, 1)
-
-
-def test_split_cuts_a_chain_at_its_middle() -> None:
-    problem = ComponentProblem((1,) * 9, tuple(((g, g + 1), 1) for g in range(8)))
-    assert find_separator(problem) == (4,)
-    counted = count_split(problem, (4,), count=count_enumerate)
-    assert counted.engine == "split"
-    assert counted.layouts == count_enumerate(problem).layouts
-
-
-def test_split_checks_clues_that_lie_inside_the_cut() -> None:
-    # x0 + x1 = 1 lies wholly in the cut {0, 1}; pieces hang off each side.
-    problem = ComponentProblem(
-        (1, 1, 1, 1, 1, 1),
-        (((0, 1), 1), ((0, 2), 1), ((2, 3), 1), ((1, 4), 1), ((4, 5), 1)),
-    )
-    counted = count_split(problem, (0, 1), count=count_enumerate)
-    assert counted.layouts == count_enumerate(problem).layouts
-    assert _numerators(counted, problem, 1) == _numerators(count_enumerate(problem), problem, 1)
 
 
 def _boards_where_everything_runs() -> list[analyzer.Board]:
@@ -117,35 +73,6 @@ def test_deductions_split_and_sweep_change_no_answer(trust_flags: bool) -> None:
             engines_seen.update(c.engine for c in got.components)
     # The suite really exercised each mechanism.
     assert {"split", "deduction", "frontier", "enumerate"} <= engines_seen
-
-
-def test_deductions_fix_only_certain_cells() -> None:
-    for seed in range(40):
-        board = mid_game(16, 16, 40, progress=0.3 + 0.01 * seed, seed=seed)
-        deduced = deduce(build_constraints(board))
-        assert deduced is not None
-        analysis = analyzer.solve(board, engine="frontier", deductions=False)
-        for group, value in deduced.fixed:
-            for i in group.cells:
-                expected = value / group.size
-                assert analysis.cell_probabilities[i] == expected
-
-
-def test_elimination_finds_what_single_clues_cannot() -> None:
-    # x0 + x1 = 1, x1 + x2 = 1, x0 + x1 + x2 = 2: only elimination fixes all three.
-    assert _eliminate([({0, 1}, 1), ({1, 2}, 1), ({0, 1, 2}, 2)], [1, 1, 1]) == [(0, 1), (1, 0), (2, 1)]
-    # Overlapping, not nested: x0 + x1 = 1 and x1 + x2 = 0 gives x0 = 1.
-    assert (0, 1) in _eliminate([({0, 1}, 1), ({1, 2}, 0)], [1, 1, 1])
-    # A contradiction: x0 + x1 = 2 and x0 + x1 = 1.
-    assert _eliminate([({0, 1}, 2), ({0, 1}, 1)], [1, 1]) is None
-
-
-def test_deduction_contradiction_still_names_the_clues() -> None:
-    # The two 1s cannot both hold with the 0 between them: deductions see it
-    # first, and the error still names a minimal set of clues.
-    with pytest.raises(analyzer.InconsistentBoardError, match="clue") as raised:
-        analyzer.solve("3x2x2\nHHH\n202\n")
-    assert raised.value.clues
 
 
 def test_cache_reuses_counts_across_positions() -> None:
@@ -180,3 +107,24 @@ def test_big_board_agrees_with_and_without_deductions() -> None:
     assert (
         analyzer.solve(board).cell_probabilities == analyzer.solve(board, deductions=False).cell_probabilities
     )
+
+
+def test_cache_is_bounded_by_bytes() -> None:
+    from analyzer.solver.counting.cache import ComponentCache
+    from analyzer.solver.counting.frontier import count_frontier
+    from analyzer.solver.counting.types import ComponentCounts
+
+    problem = ComponentProblem((2, 3, 2), (((0, 1), 2), ((1, 2), 2)))
+    counts = count_frontier(problem)
+    assert counts.retained_bytes > 0 and counts.estimated_bytes() > counts.retained_bytes
+    size = counts.estimated_bytes()
+    cache = ComponentCache(max_bytes=3 * size)
+    for k in range(10):
+        cache.put((f"e{k}", problem), counts)
+        assert cache.info()["bytes"] <= 3 * size
+    assert cache.info()["size"] < 10
+    assert cache.get(("e9", problem)) is counts  # the newest is kept
+    assert cache.get(("e0", problem)) is None  # the oldest went first
+    small = ComponentCache(max_bytes=10)
+    small.put(("enumerate", problem), ComponentCounts((0, 1), 1, "enumerate", ((0, 1),)))
+    assert small.info()["size"] == 0  # larger than the whole bound: not kept

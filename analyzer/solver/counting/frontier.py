@@ -144,7 +144,22 @@ def count_frontier(problem: ComponentProblem, *, deadline: float | None = None) 
         solutions=final[1],
         engine="frontier",
         numerator_function=numerators,
+        retained_bytes=_layers_bytes(layers),
     )
+
+
+def _layers_bytes(layers: list[dict[tuple[int, ...], tuple[list[int], int]]]) -> int:
+    """An estimate of the memory the forward layers hold (kept for the numerators).
+
+    Per state: its dict slot and key tuple, the (poly, count) pair and the
+    polynomial's list with one int object per coefficient.
+    """
+    total = 0
+    for layer in layers:
+        for state, (poly, _) in layer.items():
+            top = max(poly, default=0)
+            total += 200 + 8 * len(state) + len(poly) * (8 + 28 + (top.bit_length() + 7) // 8)
+    return total
 
 
 def _backward(

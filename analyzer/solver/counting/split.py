@@ -180,4 +180,8 @@ def count_split(
         solutions=solutions,
         engine="split",
         numerator_function=numerators,
+        retained_bytes=sum(
+            sum(c.estimated_bytes() for c in counts) + 64 * (len(joined) + sum(len(o) for o in others))
+            for _, _, _, counts, joined, others in kept
+        ),
     )

@@ -1,0 +1,73 @@
+"""Joining components and the background: the dynamic programme against direct enumeration."""
+
+from __future__ import annotations
+
+import itertools
+from math import comb
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import problems
+
+from analyzer.solver.combination import combine
+from analyzer.solver.counting import count_enumerate
+from analyzer.solver.decomposition import ComponentProblem
+from analyzer.solver.polynomials import poly_mul, products_of_others
+
+
+def _solutions(problem: ComponentProblem) -> list[tuple[int, ...]]:
+    return [
+        values
+        for values in itertools.product(*(range(s + 1) for s in problem.sizes))
+        if all(sum(values[g] for g in groups) == rhs for groups, rhs in problem.equations)
+    ]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(problems(), min_size=1, max_size=3), st.integers(0, 6), st.data())
+def test_combination_equals_enumerating_every_joint_layout(
+    parts: list[ComponentProblem], background: int, data: st.DataObject
+) -> None:
+    constrained = sum(sum(p.sizes) for p in parts)
+    mines_left = data.draw(st.integers(0, constrained + background))
+    combined = combine([count_enumerate(p) for p in parts], background, mines_left)
+    # Direct: every choice of one solution per component, weighted by its cell
+    # layouts, times C(background, the mines left over).
+    total = 0
+    numerators = [[0] * len(p.sizes) for p in parts]
+    background_numerator = 0
+    for choice in itertools.product(*(_solutions(p) for p in parts)):
+        mines = sum(sum(values) for values in choice)
+        weight = 1
+        for p, values in zip(parts, choice, strict=True):
+            for size, x in zip(p.sizes, values, strict=True):
+                weight *= comb(size, x)
+        rest = mines_left - mines
+        if rest < 0 or rest > background:
+            continue
+        total += weight * comb(background, rest)
+        background_numerator += weight * comb(background - 1, rest - 1) if background and rest else 0
+        for i, values in enumerate(choice):
+            for g, x in enumerate(values):
+                numerators[i][g] += weight * x * comb(background, rest)
+    assert combined.total == total
+    assert [list(row) for row in combined.group_numerators] == numerators
+    assert combined.background_numerator == background_numerator
+    assert sum(combined.constrained_mines.values()) == total
+
+
+@given(
+    st.lists(st.lists(st.integers(0, 5), min_size=1, max_size=4), min_size=1, max_size=5), st.integers(0, 12)
+)
+def test_products_of_others_are_the_products_of_all_but_one(polys: list[list[int]], limit: int) -> None:
+    full, others = products_of_others(polys, limit)
+    expected_full = [1]
+    for p in polys:
+        expected_full = poly_mul(expected_full, p, limit)
+    assert full == expected_full
+    for i in range(len(polys)):
+        expected = [1]
+        for j, p in enumerate(polys):
+            if j != i:
+                expected = poly_mul(expected, p, limit)
+        assert others[i] == expected
