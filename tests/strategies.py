@@ -23,6 +23,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from analyzer.board.board import FLAG, HIDDEN, Board
+from analyzer.play.game import Game
 from analyzer.solver.decomposition import ComponentProblem
 
 __all__ = [
@@ -53,35 +54,6 @@ class Position:
     def wrong_flags(self) -> tuple[Cell, ...]:
         """Flags on cells that hold no mine."""
         return tuple(cell for cell in self.board.flagged_cells() if cell not in self.layout)
-
-
-class _Game:
-    """Just enough Minesweeper to make positions: reveal with flood fill, flag."""
-
-    def __init__(self, width: int, height: int, layout: frozenset[Cell], topology: str):
-        self.width, self.height, self.layout, self.topology = width, height, layout, topology
-        template = Board(width, height, 0, (HIDDEN,) * (width * height), topology)
-        self.around = {(r, c): template.neighbours(r, c) for r in range(height) for c in range(width)}
-        self.view = {cell: HIDDEN for cell in self.around}
-
-    def reveal(self, cell: Cell) -> None:
-        assert cell not in self.layout, "the game only clicks safe cells"
-        stack = [cell]
-        while stack:
-            here = stack.pop()
-            if self.view[here] != HIDDEN:
-                continue
-            number = sum(1 for n in self.around[here] if n in self.layout)
-            self.view[here] = number
-            if number == 0:
-                stack.extend(n for n in self.around[here] if self.view[n] == HIDDEN)
-
-    def hidden(self) -> list[Cell]:
-        return sorted(cell for cell, v in self.view.items() if v == HIDDEN)
-
-    def board(self) -> Board:
-        cells = tuple(self.view[(r, c)] for r in range(self.height) for c in range(self.width))
-        return Board(self.width, self.height, len(self.layout), cells, self.topology)
 
 
 @st.composite
@@ -122,22 +94,26 @@ def positions(
     candidates = [(r, c) for r in range(height) for c in range(width) if (r, c) not in kept_free]
     layout = frozenset(rng.sample(candidates, mine_count))
 
-    game = _Game(width, height, layout, topology)
-    game.reveal(first)
-    for _ in range(draw(st.integers(0, 4), label="more clicks")):
-        safe = [cell for cell in game.hidden() if cell not in layout]
-        if safe:
-            game.reveal(rng.choice(safe))
-    while len(game.hidden()) > max_unknown:
-        game.reveal(rng.choice([cell for cell in game.hidden() if cell not in layout]))
+    game = Game.from_layout(width, height, layout, topology=topology)
 
-    board = game.board()
+    def hidden() -> list[Cell]:
+        return sorted(game.board.hidden_cells())
+
+    game.reveal(*first)
+    for _ in range(draw(st.integers(0, 4), label="more clicks")):
+        safe = [cell for cell in hidden() if cell not in layout]
+        if safe:
+            game.reveal(*rng.choice(safe))
+    while len(hidden()) > max_unknown:
+        game.reveal(*rng.choice([cell for cell in hidden() if cell not in layout]))
+
+    board = game.board
     changes: dict[Cell, int] = {}
     if flags:
         true_flags = draw(st.integers(0, (mine_count + 1) // 2), label="true flags")
         changes |= dict.fromkeys(rng.sample(sorted(layout), true_flags), FLAG)
     if wrong_flags:
-        safe = [cell for cell in game.hidden() if cell not in layout]
+        safe = [cell for cell in hidden() if cell not in layout]
         room = min(len(safe), mine_count - len(changes))
         changes |= dict.fromkeys(rng.sample(safe, draw(st.integers(0, room), label="wrong flags")), FLAG)
     return Position(board.replace(changes), layout)

@@ -49,6 +49,7 @@ from typing import Any
 
 import numpy as np
 
+from analyzer.board.board import Cell
 from analyzer.errors import GameError
 
 __all__ = [
@@ -70,9 +71,6 @@ __all__ = [
     "pair_frequency_test",
     "chi_square_sf",
 ]
-
-Cell = tuple[int, int]
-"""A cell as ``(row, column)``, 0-based, row 0 at the top."""
 
 Layout = frozenset[Cell]
 """A layout of mines: the cells holding a mine."""
