@@ -18,6 +18,7 @@ from analyzer.errors import (
     SimulationError,
     SolverTimeoutError,
 )
+from analyzer.play import metrics
 from analyzer.play.game import FirstClickRule, Game
 from analyzer.play.placement import PLACEMENT_METHODS, place_mines
 from analyzer.play.players import PLAYERS, make_player
@@ -28,6 +29,7 @@ from analyzer.solver.solve import count_layouts, solve
 __all__ = [
     "solve",
     "examples",
+    "metrics",
     "count_layouts",
     "simulate",
     "WinRate",

@@ -174,6 +174,122 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+# --------------------------------------------------------------------- stats
+def _cmd_stats(args: argparse.Namespace) -> int:
+    from analyzer.play.metrics import METRICS, metrics_sample
+
+    width, height, mines = _board_from_args(args)
+    first = None if args.first_cell is None else _cell(args.first_cell)
+    start = time.perf_counter()
+    sample = metrics_sample(
+        width,
+        height,
+        mines,
+        args.boards,
+        first_click=args.first_click,
+        first_cell=first,
+        seed=args.seed,
+        workers=args.workers,
+    )
+    seconds = time.perf_counter() - start
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "width": width,
+                    "height": height,
+                    "mines": mines,
+                    "boards": sample.boards,
+                    "first_click": sample.first_click,
+                    "seed": args.seed,
+                    "summary": {m: sample.summary(m) for m in METRICS},
+                    "histogram": {m: sample.histogram(m) for m in METRICS},
+                }
+            )
+        )
+        return 0
+    where = "" if sample.first_cell is None else f" at {sample.first_cell[0]},{sample.first_cell[1]}"
+    print(
+        f"{width}x{height}/{mines}, {sample.boards} random layouts, first click {sample.first_click}{where}, "
+        f"seed {args.seed} ({seconds:.1f} s)"
+    )
+    print(f"{'metric':<9} {'mean':>8} {'sd':>7} {'min':>5} {'q1':>6} {'median':>7} {'q3':>6} {'max':>5}")
+    for metric in METRICS:
+        s = sample.summary(metric)
+        print(
+            f"{metric:<9} {s['mean']:8.3f} {s['sd']:7.3f} {s['min']:5.0f} {s['q1']:6.1f} "
+            f"{s['median']:7.1f} {s['q3']:6.1f} {s['max']:5.0f}"
+        )
+    histogram = sample.histogram(args.histogram)
+    low, high = min(histogram), max(histogram)
+    step = max(1, -(-(high - low + 1) // 30))  # at most 30 bars
+    bins: dict[int, int] = {}
+    for value, count in histogram.items():
+        start_of = low + (value - low) // step * step
+        bins[start_of] = bins.get(start_of, 0) + count
+    top = max(bins.values())
+    label = "value" if step == 1 else f"values, bins of {step}"
+    print(f"\nhistogram of {args.histogram} (boards per {label})")
+    for value, count in sorted(bins.items()):
+        span = f"{value}" if step == 1 else f"{value}-{value + step - 1}"
+        print(f"{span:>9} {count:8d} {'#' * max(1, round(40 * count / top))}")
+    return 0
+
+
+def _cell(text: str) -> tuple[int, int]:
+    parts = text.split(",")
+    if len(parts) != 2 or not all(p.strip().isascii() and p.strip().isdigit() for p in parts):
+        raise _CliError(f"expected a cell as R,C (0-based), got {text[:80]!r}")
+    return (int(parts[0]), int(parts[1]))
+
+
+# ---------------------------------------------------------------------- play
+def _cmd_play(args: argparse.Namespace) -> int:
+    from analyzer.play.game import Game
+    from analyzer.play.replay import replay
+
+    path = args.layout
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(1 << 20)
+    except OSError as error:
+        raise _CliError(f"cannot read {path!r}: {error.strerror or error}") from None
+    kind = args.format
+    if kind == "auto":
+        kind = "mbf" if path.lower().endswith(".mbf") else "text"
+    if kind == "mbf":
+        game = Game.from_mbf(data)
+    else:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise _CliError(f"cannot read {path!r} as layout text; give --format mbf for MBF bytes") from None
+        game = Game.from_layout_text(text)
+    first = None if args.first_cell is None else _cell(args.first_cell)
+    if first is not None and not (0 <= first[0] < game.height and 0 <= first[1] < game.width):
+        raise _CliError(f"first cell {first!r} is outside the {game.width}x{game.height} board")
+    print(f"{game.width}x{game.height}, {game.mine_count} mines; player {args.player}, seed {args.seed}")
+    guesses = 0
+    last = None
+    for move in replay(game, args.player, seed=args.seed, first_cell=first):
+        last = move
+        action = move.action
+        p = move.probability
+        label = "flag  " if action.kind == "flag" else "reveal"
+        kind_of = (
+            "guess" if action.kind == "reveal" and p != 0 else "safe" if action.kind == "reveal" else "mine"
+        )
+        guesses += kind_of == "guess"
+        extra = f", opened {move.revealed}" if move.revealed > 1 else ""
+        print(
+            f"{move.number:4d}  {label} ({action.row}, {action.col})  P(mine) = {p} ({float(p):.1%})"
+            f"  {kind_of}{extra}"
+        )
+    status = game.status if last is None else last.status
+    print(f"{status} after {0 if last is None else last.number} moves, {guesses} guesses")
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="analyzer", description="Exact statistics of Minesweeper.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -193,6 +309,38 @@ def _parser() -> argparse.ArgumentParser:
     simulate = sub.add_parser("simulate", help="win rates of a player by Monte Carlo, on all cores or Dask")
     _simulate_arguments(simulate)
     simulate.set_defaults(run=_cmd_simulate)
+
+    stats = sub.add_parser("stats", help="3BV, openings and islands of many random layouts")
+    stats.add_argument(
+        "--preset", default=None, help=f"one of {', '.join(PRESETS)} (or --width/--height/--mines)"
+    )
+    stats.add_argument("--width", type=int, default=None)
+    stats.add_argument("--height", type=int, default=None)
+    stats.add_argument("--mines", type=int, default=None)
+    stats.add_argument("--boards", type=int, default=10_000, help="random layouts (default 10000)")
+    stats.add_argument("--first-click", default="none", help="none (default), safe, opening or safe_zone:R")
+    stats.add_argument(
+        "--first-cell", default=None, metavar="R,C", help="for a first-click rule (default 0,0)"
+    )
+    stats.add_argument("--seed", type=int, default=0)
+    stats.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    stats.add_argument("--histogram", choices=("bbbv", "openings", "islands"), default="bbbv")
+    stats.add_argument("--json", action="store_true", help="summary and histograms as JSON")
+    stats.set_defaults(run=_cmd_stats)
+
+    play = sub.add_parser("play", help="replay a layout (MBF or layout text) with a player, move by move")
+    play.add_argument(
+        "--layout", required=True, metavar="FILE", help="an .mbf file, or layout text (* mine, . safe)"
+    )
+    play.add_argument(
+        "--format", choices=("auto", "mbf", "text"), default="auto", help="default: by extension"
+    )
+    play.add_argument(
+        "--player", default="probabilistic", help="random, local, subset, probabilistic or expert"
+    )
+    play.add_argument("--first-cell", default=None, metavar="R,C", help="reveal this cell first")
+    play.add_argument("--seed", type=int, default=0, help="the player's randomness")
+    play.set_defaults(run=_cmd_play)
 
     from analyzer.verify import CHECKS
 
