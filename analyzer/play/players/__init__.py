@@ -49,6 +49,11 @@ Players
     within a dozen games of 1000 elsewhere (``docs/win_rates.md``); the margin,
     candidates and score were not tuned beyond a few hundred trial games.
 
+``optimal``
+    Perfect play on small boards: every move maximises the exact probability
+    of winning, by the search of :mod:`analyzer.play.optimal` (boards of at most
+    ``max_layouts`` layouts; larger ones are refused). It never flags.
+
 First moves
 -----------
 On a board with nothing revealed (when :func:`analyzer.simulate` is
@@ -77,7 +82,7 @@ Examples
 >>> make_player("probabilistic").choose(board, rng)
 Action(kind='reveal', row=0, col=0, is_guess=True)
 >>> sorted(PLAYERS)
-['expert', 'local', 'probabilistic', 'random', 'subset']
+['expert', 'local', 'optimal', 'probabilistic', 'random', 'subset']
 >>> player = make_player("local")
 >>> board = Board.from_text("3x2x1\\nHHH\\n110\\n")
 >>> [player.choose(board, rng) for _ in range(2)]  # the same board: the plan is kept
@@ -91,6 +96,7 @@ from analyzer.play.players.base import ACTION_KINDS, Action, Player
 from analyzer.play.players.endgame import endgame_layouts, endgame_search, reveal_outcomes
 from analyzer.play.players.expert import ExpertPlayer
 from analyzer.play.players.guessing import RandomPlayer
+from analyzer.play.players.optimal import OptimalPlayer
 from analyzer.play.players.probabilistic import ProbabilisticPlayer, guess_order
 from analyzer.play.players.rules import LocalDeductions, LocalPlayer, SubsetPlayer, local_deductions
 
@@ -105,6 +111,7 @@ __all__ = [
     "SubsetPlayer",
     "ProbabilisticPlayer",
     "ExpertPlayer",
+    "OptimalPlayer",
     "PLAYERS",
     "make_player",
     "local_deductions",
@@ -115,7 +122,8 @@ __all__ = [
 ]
 
 PLAYERS: dict[str, type[Player]] = {
-    cls.name: cls for cls in (RandomPlayer, LocalPlayer, SubsetPlayer, ProbabilisticPlayer, ExpertPlayer)
+    cls.name: cls
+    for cls in (RandomPlayer, LocalPlayer, SubsetPlayer, ProbabilisticPlayer, ExpertPlayer, OptimalPlayer)
 }
 """The players by name."""
 

@@ -1,0 +1,332 @@
+"""Tests of :mod:`analyzer.play.optimal` (perfect play) and :mod:`analyzer.play.exact` (exact win rates).
+
+The search is checked against a brute-force expectimax written from the rules
+alone (every hidden cell tried at every state, layouts as Python sets, the
+Game's flood fill redone by hand; no memo, no symmetry, no certain-cell
+shortcut) on every board up to 3x3 and 2x4, every mine count and first-click
+rule; against published exact values for 4x4 and 5x4; and the exact win rates
+of the players against Monte Carlo games of :func:`analyzer.simulate`.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from itertools import combinations
+from typing import ClassVar
+
+import numpy as np
+import pytest
+
+from analyzer import GameError, PlayerError, SimulationError, make_player, simulate
+from analyzer.board.board import Board
+from analyzer.play.exact import exact_win_rate, move_distribution
+from analyzer.play.optimal import OptimalSearch, optimal, symmetries
+from analyzer.play.players import Action, Player
+from analyzer.play.simulation import wilson_interval
+
+RULES = ("none", "safe", "opening")
+
+
+# ----------------------------------------------------------- brute force
+def _neighbours(width: int, height: int, index: int) -> frozenset[int]:
+    row, col = divmod(index, width)
+    return frozenset(
+        r * width + c
+        for r in range(row - 1, row + 2)
+        for c in range(col - 1, col + 2)
+        if (r, c) != (row, col) and 0 <= r < height and 0 <= c < width
+    )
+
+
+def _open(
+    width: int, height: int, layout: frozenset[int], view: tuple[int | None, ...], cell: int
+) -> tuple[int | None, ...]:
+    """Reveal safe ``cell`` in ``layout``: a zero opens its neighbours, and so on."""
+    shown = list(view)
+    todo = [cell]
+    while todo:
+        i = todo.pop()
+        if shown[i] is not None:
+            continue
+        around = _neighbours(width, height, i)
+        shown[i] = len(around & layout)
+        if shown[i] == 0:
+            todo.extend(around)
+    return tuple(shown)
+
+
+def brute_value(
+    width: int, height: int, mines: int, view: tuple[int | None, ...], layouts: list[frozenset[int]]
+) -> Fraction:
+    """The probability that perfect play wins from ``view``, ``layouts`` equally likely."""
+    hidden = [i for i, v in enumerate(view) if v is None]
+    if len(hidden) == mines or len(layouts) == 1:
+        return Fraction(1)
+    best = Fraction(0)
+    for cell in hidden:
+        groups: dict[tuple[int | None, ...], list[frozenset[int]]] = defaultdict(list)
+        for layout in layouts:
+            if cell not in layout:
+                groups[_open(width, height, layout, view, cell)].append(layout)
+        value = sum(
+            (len(g) * brute_value(width, height, mines, v, g) for v, g in groups.items()), Fraction(0)
+        ) / len(layouts)
+        best = max(best, value)
+    return best
+
+
+def brute_optimal(width: int, height: int, mines: int, rule: str, first: int) -> Fraction:
+    n = width * height
+    zone = {"none": set(), "safe": {first}, "opening": {first} | _neighbours(width, height, first)}[rule]
+    allowed = [frozenset(c) for c in combinations([i for i in range(n) if i not in zone], mines)]
+    if mines == n:
+        return Fraction(1)
+    groups: dict[tuple[int | None, ...], list[frozenset[int]]] = defaultdict(list)
+    for layout in allowed:
+        if first not in layout:
+            groups[_open(width, height, layout, (None,) * n, first)].append(layout)
+    return sum(
+        (len(g) * brute_value(width, height, mines, v, g) for v, g in groups.items()), Fraction(0)
+    ) / len(allowed)
+
+
+SMALL_BOARDS = [(1, 1), (2, 1), (3, 1), (2, 2), (3, 2), (4, 1), (4, 2), (3, 3), (2, 3), (2, 4)]
+
+
+def _fits(width: int, height: int, mines: int, rule: str) -> bool:
+    zone = {
+        "none": 0,
+        "safe": 1,
+        "opening": len(_neighbours(width, height, (height // 2) * width + width // 2)) + 1,
+    }
+    return mines <= width * height - zone[rule]
+
+
+@cache
+def _search(width: int, height: int, mines: int) -> OptimalSearch:
+    return OptimalSearch(width, height, mines)
+
+
+@pytest.mark.parametrize(("width", "height"), SMALL_BOARDS)
+@pytest.mark.parametrize("rule", RULES)
+def test_search_equals_brute_force_on_every_small_board(width: int, height: int, rule: str) -> None:
+    for mines in range(width * height + 1):
+        if not _fits(width, height, mines, rule):
+            with pytest.raises(GameError, match="room for at most"):
+                optimal(width, height, mines, first_click=rule)
+            continue
+        result = optimal(width, height, mines, first_click=rule, search=_search(width, height, mines))
+        for (row, col), value in result.cell_values.items():
+            expected = brute_optimal(width, height, mines, rule, row * width + col)
+            assert value == expected, (width, height, mines, rule, (row, col))
+        assert result.probability == max(result.cell_values.values())
+        assert set(result.best_cells) == {c for c, v in result.cell_values.items() if v == result.probability}
+
+
+# --------------------------------------------------------- published values
+def test_published_4x4_with_4_mines() -> None:
+    # codegolf.stackexchange.com/questions/34276 ("Optimal minesweeper on the largest
+    # board"): on an empty 4x4 board with 4 mines the best moves are the eight edge
+    # cells beside the corners, "961 wins out of 1820 possibilities" (no first-click
+    # protection: a first click on a mine loses).
+    search = OptimalSearch(4, 4, 4)
+    result = optimal(4, 4, 4, first_click="none", search=search)
+    assert result.probability == Fraction(961, 1820)
+    assert result.best_cells == ((0, 1), (0, 2), (1, 0), (1, 3), (2, 0), (2, 3), (3, 1), (3, 2))
+    # Under a safe first click the same 961 layouts are won, out of the C(15, 4) = 1365 that remain.
+    assert optimal(4, 4, 4, first_click="safe", first_cell=(0, 1), search=search).probability == Fraction(
+        961, 1365
+    )
+
+
+def test_published_5x4_position() -> None:
+    # The same page: 5 columns, 4 rows, 5 mines, a 1 at (1, 1) and a 3 at (2, 1):
+    # "Best moves are [(0, 2)]. 285 wins out of 360 possibilities."
+    search = OptimalSearch(5, 4, 5)
+    view = np.full(20, -1, dtype=np.int8)
+    view[1 * 5 + 1], view[2 * 5 + 1] = 1, 3
+    layouts = search.consistent(view)
+    assert len(layouts) == 360
+    assert search.win_count(view, layouts) == 285
+    values = search.guess_values(view, layouts, [i for i in range(20) if view[i] < 0], cut=False)
+    assert [i for i, v in values.items() if v == max(values.values())] == [0 * 5 + 2]
+
+
+# -------------------------------------------------------------- properties
+@pytest.mark.parametrize(("width", "height", "mines"), [(4, 2, 2), (3, 4, 3), (4, 3, 3), (5, 2, 2)])
+def test_transposed_boards_have_the_same_value(width: int, height: int, mines: int) -> None:
+    for rule in RULES:
+        a = optimal(width, height, mines, first_click=rule)
+        b = optimal(height, width, mines, first_click=rule)
+        assert a.probability == b.probability
+        assert {(c, r) for r, c in a.best_cells} == set(b.best_cells)
+
+
+def test_symmetries() -> None:
+    assert len(symmetries(4, 4)) == 8 and len(symmetries(4, 3)) == 4 and len(symmetries(1, 1)) == 1
+    for perm in symmetries(4, 3):
+        assert sorted(perm) == list(range(12))
+
+
+def test_rules_order_and_extremes() -> None:
+    for mines in range(1, 8):
+        none = optimal(3, 3, mines, first_click="none").probability
+        safe = optimal(3, 3, mines, first_click="safe").probability
+        assert none <= safe
+    assert optimal(3, 3, 0, first_click="none").probability == 1
+    assert optimal(3, 3, 9, first_click="none").probability == 1
+    assert optimal(3, 3, 8, first_click="safe").probability == 1
+
+
+def test_result_fields() -> None:
+    result = optimal(3, 3, 2, first_click="safe")
+    assert result.states > 0 and result.seconds >= 0 and len(result.cell_values) == 9
+    assert "6/7" in str(result) and result.first_click == "safe"
+    assert result.percent == pytest.approx(100 * 6 / 7)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: optimal(3, 3, 2, first_click="safe_zone:2"), "supports first-click rules"),
+        (lambda: optimal(3, 3, 2, first_click="sometimes"), "unknown first-click rule"),
+        (lambda: optimal(3, 3, 8, first_click="opening"), "room for at most 0 mines"),
+        (lambda: optimal(3, 3, 2, first_cell=(3, 0)), "outside the 3x3 board"),
+        (lambda: optimal(3, 3, 2, first_cell="0,0"), "bad first cell"),
+        (lambda: optimal(3, 3, 10), "more mines"),
+        (lambda: optimal(0, 3, 1), "width must be"),
+        (lambda: optimal(9, 8, 3), "holds at most 64"),
+        (lambda: optimal(8, 8, 20), "too many layouts"),
+        (lambda: optimal(3, 3, 2, search=OptimalSearch(3, 3, 1)), "search given"),
+    ],
+)
+def test_bad_input(call, message: str) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(GameError, match=message):
+        call()
+
+
+# ------------------------------------------------------------------ player
+def test_optimal_player_is_registered_and_plays_perfectly() -> None:
+    player = make_player("optimal")
+    assert player.name == "optimal"
+    for width, height, mines in [(3, 3, 2), (4, 2, 3), (4, 3, 3)]:
+        best = optimal(width, height, mines, first_click="safe")
+        exact = exact_win_rate(player, width, height, mines, first_click="safe")
+        assert exact.probability == best.probability
+        for cell in best.cell_values:
+            fixed = exact_win_rate(player, width, height, mines, first_click="safe", first_cell=cell)
+            assert fixed.probability == best.cell_values[cell]
+
+
+def test_optimal_player_under_each_rule() -> None:
+    for rule in RULES:
+        best = optimal(4, 3, 3, first_click=rule)
+        player = make_player("optimal", first_click=rule)
+        assert exact_win_rate(player, 4, 3, 3, first_click=rule).probability == best.probability
+
+
+def test_optimal_player_refuses_what_it_cannot_hold() -> None:
+    board = Board.from_text("9x9x10\n" + "HHHHHHHHH\n" * 9)
+    with pytest.raises(PlayerError, match="at most 1000000 layouts"):
+        make_player("optimal").choose(board, np.random.default_rng(0))
+    with pytest.raises(PlayerError, match="first-click rules"):
+        make_player("optimal", first_click="safe_zone:2")
+    with pytest.raises(PlayerError, match="max_layouts"):
+        make_player("optimal", max_layouts=0)
+    with pytest.raises(PlayerError, match="at most 1000000 layouts"):
+        simulate(9, 9, 10, "optimal", 1, first_cell="corner")
+
+
+def test_optimal_player_ignores_flags() -> None:
+    board = Board.from_text("3x3x2\nF1H\nHHH\nHHH\n")
+    action = make_player("optimal").choose(board, np.random.default_rng(0))
+    assert action.kind == "reveal" and board[action.cell] == -1
+
+
+# ------------------------------------------------------------ exact rates
+def test_move_distribution_of_random_players() -> None:
+    board = Board.from_text("3x1x1\nH1H\n")
+    moves = move_distribution(make_player("local"), board)
+    assert sorted((a.cell, p) for a, p in moves.items()) == [
+        ((0, 0), Fraction(1, 2)),
+        ((0, 2), Fraction(1, 2)),
+    ]
+
+
+def test_random_player_by_hand() -> None:
+    # 2x2 with one mine, first click safe at a corner: the corner shows 1; then the
+    # random player must pick the two safe cells among three: 2/3 * 1/2.
+    assert exact_win_rate("random", 2, 2, 1, first_cell=(0, 0)).probability == Fraction(1, 3)
+    # Its own first move is a uniformly random cell; every cell of 2x2 is a corner.
+    assert exact_win_rate("random", 2, 2, 1).probability == Fraction(1, 3)
+
+
+def test_no_player_beats_perfect_play() -> None:
+    for mines in (2, 3):
+        best = optimal(3, 3, mines, first_click="safe")
+        for name in ("random", "local", "subset", "probabilistic", "expert"):
+            for cell in ((0, 0), (0, 1)):
+                rate = exact_win_rate(name, 3, 3, mines, first_cell=cell).probability
+                assert rate <= best.cell_values[cell], (name, mines, cell)
+
+
+@dataclass(eq=False)
+class _Uniform(Player):
+    name: ClassVar[str] = "uniform"
+
+    def _think(self, board: Board, rng: np.random.Generator) -> list[Action]:
+        rng.random()
+        return [Action("reveal", 0, 0)]
+
+
+def test_players_that_draw_otherwise_are_refused() -> None:
+    with pytest.raises(PlayerError, match="rng.random"):
+        exact_win_rate(_Uniform(), 2, 2, 1, first_cell=(1, 1))
+
+
+def test_exact_rate_bad_input() -> None:
+    with pytest.raises(SimulationError, match="unknown player"):
+        exact_win_rate("greedy", 3, 3, 2)
+    with pytest.raises(SimulationError, match="outside"):
+        exact_win_rate("random", 3, 3, 2, first_cell=(5, 5))
+    with pytest.raises(SimulationError, match="support first-click rules"):
+        exact_win_rate("random", 7, 7, 2, first_click="safe_zone:2")
+    with pytest.raises(SimulationError, match="too many layouts"):
+        exact_win_rate("random", 8, 8, 20)
+
+
+# Monte Carlo agreement: the exact rate inside the Wilson interval of simulated games.
+# The default run uses 99.9% intervals on 1,000 games a setup (a fixed seed, so the
+# check is deterministic); the slow run 95% intervals on 100,000 games.
+AGREEMENT = [
+    ("random", 3, 3, 2, "safe", "random"),
+    ("local", 3, 3, 2, "safe", "player"),
+    ("subset", 4, 3, 2, "opening", "corner"),
+    ("probabilistic", 4, 4, 4, "safe", "corner"),
+    ("expert", 3, 3, 2, "none", "centre"),
+    ("optimal", 4, 3, 2, "safe", "player"),
+]
+
+
+@pytest.mark.parametrize(("player", "width", "height", "mines", "rule", "first"), AGREEMENT)
+def test_exact_rates_agree_with_simulation(
+    player: str, width: int, height: int, mines: int, rule: str, first: str
+) -> None:
+    exact = exact_win_rate(player, width, height, mines, first_click=rule, first_cell=first)
+    rate = simulate(width, height, mines, player, 1000, first_click=rule, first_cell=first, seed=11)
+    low, high = wilson_interval(rate.wins, rate.games, z=3.2905)
+    assert low <= float(exact.probability) <= high, (str(exact), str(rate))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("player", "width", "height", "mines", "rule", "first"), AGREEMENT)
+def test_exact_rates_agree_with_100000_games(
+    player: str, width: int, height: int, mines: int, rule: str, first: str
+) -> None:
+    exact = exact_win_rate(player, width, height, mines, first_click=rule, first_cell=first)
+    rate = simulate(width, height, mines, player, 100_000, first_click=rule, first_cell=first, seed=12)
+    low, high = wilson_interval(rate.wins, rate.games)
+    assert low <= float(exact.probability) <= high, (str(exact), str(rate))
