@@ -19,7 +19,9 @@ from analyzer.errors import (
     SolverTimeoutError,
 )
 from analyzer.play import metrics
+from analyzer.play.exact import ExactWinRate, exact_win_rate
 from analyzer.play.game import FirstClickRule, Game
+from analyzer.play.optimal import OptimalResult, optimal
 from analyzer.play.placement import PLACEMENT_METHODS, place_mines
 from analyzer.play.players import PLAYERS, make_player
 from analyzer.play.simulation import WinRate, simulate
@@ -33,6 +35,10 @@ __all__ = [
     "count_layouts",
     "simulate",
     "WinRate",
+    "optimal",
+    "OptimalResult",
+    "exact_win_rate",
+    "ExactWinRate",
     "PLAYERS",
     "make_player",
     "Analysis",

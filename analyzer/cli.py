@@ -7,6 +7,11 @@
 ``analyzer simulate``
     Win rates of a player (:mod:`analyzer.play.simulation`), e.g. ``analyzer simulate
     --preset expert --player probabilistic --games 1000 --workers 2``.
+``analyzer optimal``
+    The exact probability of winning under perfect play (:mod:`analyzer.play.optimal`),
+    e.g. ``analyzer optimal --width 4 --height 4 --mines 4 --first-click safe``: the
+    value of every first cell, the best ones, and with ``--players`` each player's
+    exact win rate (:mod:`analyzer.play.exact`).
 ``analyzer verify``
     Run the symbolic checks of :mod:`analyzer.verify` and print a table.
 
@@ -159,6 +164,65 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     print(result.setup.describe())
     print(result)
     print(f"{wall:.1f} s wall clock")
+    return 0
+
+
+# ------------------------------------------------------------------- optimal
+def _cmd_optimal(args: argparse.Namespace) -> int:
+    from analyzer.play.exact import exact_win_rate
+    from analyzer.play.optimal import OptimalSearch, optimal
+
+    first = None if args.first_cell is None else _cell(args.first_cell)
+    search = OptimalSearch(args.width, args.height, args.mines)
+    result = optimal(
+        args.width, args.height, args.mines, first_click=args.first_click, first_cell=first, search=search
+    )
+    players = [p.strip() for p in args.players.split(",") if p.strip()] if args.players else []
+    where = f"{first[0]},{first[1]}" if first is not None else "random"
+    rates = {
+        name: exact_win_rate(
+            name,
+            args.width,
+            args.height,
+            args.mines,
+            first_click=args.first_click,
+            first_cell=where,
+            search=search,
+        )
+        for name in players
+    }
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "width": result.width,
+                    "height": result.height,
+                    "mines": result.mines,
+                    "first_click": result.first_click,
+                    "probability": str(result.probability),
+                    "best_cells": [list(c) for c in result.best_cells],
+                    "cell_values": {f"{r},{c}": str(v) for (r, c), v in sorted(result.cell_values.items())},
+                    "states": result.states,
+                    "seconds": result.seconds,
+                    "players": {
+                        name: {"first_cell": where, "probability": str(r.probability)}
+                        for name, r in rates.items()
+                    },
+                }
+            )
+        )
+        return 0
+    print(result)
+    if first is None:
+        print("win % by first cell:")
+        for row in range(result.height):
+            print(
+                " ".join(f"{100 * float(result.cell_values[(row, col)]):7.3f}" for col in range(result.width))
+            )
+    for name, rate in rates.items():
+        gap = result.probability - rate.probability if first is not None else None
+        note = "" if gap is None else f", {100 * float(gap):.4f} points below perfect play"
+        print(f"{name:>13} (first cell {where}): {rate.probability} = {rate.percent:.4f}%{note}")
     return 0
 
 
@@ -343,6 +407,22 @@ def _parser() -> argparse.ArgumentParser:
     play.set_defaults(run=_cmd_play)
 
     from analyzer.verify import CHECKS
+
+    best = sub.add_parser("optimal", help="exact win probability under perfect play on a small board")
+    best.add_argument("--width", type=int, required=True)
+    best.add_argument("--height", type=int, required=True)
+    best.add_argument("--mines", type=int, required=True)
+    best.add_argument("--first-click", default="safe", help="none, safe (default) or opening")
+    best.add_argument(
+        "--first-cell", default=None, help="R,C (0-based); default: every cell, the best reported"
+    )
+    best.add_argument(
+        "--players",
+        default=None,
+        help="comma-separated players whose exact win rate to add (at --first-cell, or a random first cell)",
+    )
+    best.add_argument("--json", action="store_true", help="exact fractions as JSON")
+    best.set_defaults(run=_cmd_optimal)
 
     verify = sub.add_parser(
         "verify", help="symbolic checks (sympy) of the formulas the engine and the placement use"

@@ -10,6 +10,7 @@ of the players against Monte Carlo games of :func:`analyzer.simulate`.
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
@@ -296,6 +297,10 @@ def test_exact_rate_bad_input() -> None:
         exact_win_rate("random", 7, 7, 2, first_click="safe_zone:2")
     with pytest.raises(SimulationError, match="too many layouts"):
         exact_win_rate("random", 8, 8, 20)
+    with pytest.raises(SimulationError, match="stopped after 10 boards"):
+        exact_win_rate("random", 4, 4, 3, first_cell=(0, 0), max_boards=10)
+    with pytest.raises(SimulationError, match="max_boards must be"):
+        exact_win_rate("random", 4, 4, 3, max_boards=0)
 
 
 # Monte Carlo agreement: the exact rate inside the Wilson interval of simulated games.
@@ -330,3 +335,28 @@ def test_exact_rates_agree_with_100000_games(
     rate = simulate(width, height, mines, player, 100_000, first_click=rule, first_cell=first, seed=12)
     low, high = wilson_interval(rate.wins, rate.games)
     assert low <= float(exact.probability) <= high, (str(exact), str(rate))
+
+
+# --------------------------------------------------------------------- CLI
+def test_cli_optimal(capsys: pytest.CaptureFixture[str]) -> None:
+    from analyzer.cli import main
+
+    assert (
+        main(["optimal", "--width", "3", "--height", "3", "--mines", "2", "--players", "probabilistic"]) == 0
+    )
+    out = capsys.readouterr().out
+    assert "optimal play wins 6/7" in out and "win % by first cell" in out
+    assert "probabilistic (first cell random)" in out
+    assert (
+        main(["optimal", "--width", "3", "--height", "3", "--mines", "2", "--first-cell", "1,1", "--json"])
+        == 0
+    )
+    data = json.loads(capsys.readouterr().out)
+    assert data["probability"] == "17/28" and data["best_cells"] == [[1, 1]]
+    assert (
+        main(["optimal", "--width", "3", "--height", "3", "--mines", "2", "--first-click", "safe_zone:2"])
+        == 1
+    )
+    assert "supports first-click rules" in capsys.readouterr().err
+    assert main(["optimal", "--width", "8", "--height", "8", "--mines", "20"]) == 1
+    assert "too many layouts" in capsys.readouterr().err

@@ -155,8 +155,9 @@ def move_distribution(player: Player, board: Board) -> dict[Action, Fraction]:
 class _Walk:
     """The player's game tree over the layouts of one board size, memoised on the board."""
 
-    def __init__(self, player: Player, search: OptimalSearch) -> None:
+    def __init__(self, player: Player, search: OptimalSearch, max_boards: int | None = None) -> None:
         self.player = player
+        self.max_boards = max_boards
         self.search = search
         self.memo: dict[tuple[int, ...], Fraction] = {}
         self.safe_total = search.cells - search.mines
@@ -197,6 +198,10 @@ class _Walk:
         found = self.memo.get(cells)
         if found is not None:
             return found
+        if self.max_boards is not None and len(self.memo) >= self.max_boards:
+            raise SimulationError(
+                f"exact win rate of {self.player!r} stopped after {self.max_boards} boards (max_boards)"
+            )
         total = Fraction(0)
         for action, weight in move_distribution(self.player, self.board(cells)).items():
             index = action.row * self.search.width + action.col
@@ -228,6 +233,7 @@ def exact_win_rate(
     first_click: str | FirstClickRule = "safe",
     first_cell: str | tuple[int, int] | None = None,
     search: OptimalSearch | None = None,
+    max_boards: int | None = None,
 ) -> ExactWinRate:
     """The exact probability that ``player`` wins a random game: no sampling.
 
@@ -245,6 +251,9 @@ def exact_win_rate(
         ``None`` / ``"player"`` (the player's own first move, its draws averaged).
     search : OptimalSearch, optional
         The board's layouts to reuse (they are built otherwise).
+    max_boards : int, optional
+        Give up (a :class:`~analyzer.errors.SimulationError`) after evaluating
+        this many distinct boards: players that guess at random visit many.
 
     Returns
     -------
@@ -286,7 +295,11 @@ def exact_win_rate(
         raise SimulationError(str(error)) from None
     if (search.width, search.height, search.mines) != (setup.width, setup.height, setup.mines):
         raise SimulationError("the search given is for another board")
-    walk = _Walk(chosen, search)
+    if max_boards is not None and (
+        isinstance(max_boards, bool) or not isinstance(max_boards, int) or max_boards < 1
+    ):
+        raise SimulationError(f"max_boards must be an integer >= 1, got {max_boards!r}")
+    walk = _Walk(chosen, search, max_boards)
     empty = tuple([HIDDEN] * search.cells)
     firsts: dict[int, Fraction]
     if setup.first_cell == "player":
