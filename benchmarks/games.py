@@ -4,6 +4,14 @@
     Games per second of each player on each preset (safe first click in the
     corner), in one process: the median over ``--repeats`` runs of ``--games``
     games (fewer for the slow players: see ``--help``).
+``race``
+    CPU milliseconds per game of a player against the C++ peer MineSweeperProb
+    (PSEQ), side by side in the same run on the same setups: the three presets
+    with a safe first click in the corner and with an opening at the peer's
+    cell (its ``@[3,3]`` on 9x9 and 16x16 is our (2, 2), ``@[4,4]`` on 30x16 our
+    (3, 3)). The peer runs when the environment variable ``MSP_BINARY`` names a
+    built ``MineSweeperSolver`` (built by whoever runs the benchmark; nothing of
+    it is kept here); its CPU time is that of its worker process.
 ``reproduce``
     The three studies of ``docs/win_rates.md``, written there as Markdown
     tables (and ``docs/win_rates_4x4.png``):
@@ -384,6 +392,124 @@ def speed(
     return rows
 
 
+RACE_SETUPS = (
+    ("beginner", "safe", (0, 0)),
+    ("intermediate", "safe", (0, 0)),
+    ("expert", "safe", (0, 0)),
+    ("beginner", "opening", (2, 2)),
+    ("intermediate", "opening", (2, 2)),
+    ("expert", "opening", (3, 3)),
+)
+"""The peer's published setups: SFAR at @[1,1], SNR at @[3,3] (9x9, 16x16) and @[4,4] (30x16)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RaceRow:
+    preset: str
+    first_click: str
+    first_cell: tuple[int, int]
+    player: str
+    games: int
+    cpu_ms: float
+    wins: int
+    peer_games: int = 0
+    peer_cpu_ms: float = float("nan")
+    peer_wins: int = 0
+
+
+def _peer_config(preset: str, first_click: str, cell: tuple[int, int], strategy: str) -> str:
+    width, height, mines = PRESETS[preset]
+    rule = {"safe": "SFAR", "opening": "SNR"}[first_click]
+    return f"FL@[{cell[0] + 1},{cell[1] + 1}]-{strategy}-{width}-{height}-T{mines}-{rule}"
+
+
+def run_peer(binary: str, config: str, games: int) -> tuple[int, float]:
+    """Run MineSweeperProb on one setup; returns (wins, CPU seconds of its processes)."""
+    import json
+    import resource
+    import subprocess
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run([binary, config, str(games), "1"], capture_output=True, text=True, timeout=3600)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise RuntimeError(f"{binary} {config} exited {done.returncode}: {done.stderr.strip()[:200]}")
+    result = json.loads(done.stdout.strip().splitlines()[-1])["result"]
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return int(result["pass"]), cpu
+
+
+def race(
+    player: str,
+    games: dict[str, int],
+    *,
+    repeats: int = 3,
+    seed: int = 0,
+    peer: str | None = None,
+    strategy: str = "PSEQ",
+    log: Any = None,
+) -> list[RaceRow]:
+    """CPU ms per game of ``player`` (one process) and, with ``peer``, of MineSweeperProb on the same setups.
+
+    Each side's figure is the median over ``repeats`` runs of ``games[preset]``
+    games; wins are summed over the runs.
+    """
+    rows = []
+    for preset, rule, cell in RACE_SETUPS:
+        width, height, mines = PRESETS[preset]
+        n = games[preset]
+        ours, our_wins = [], 0
+        simulate(width, height, mines, player, 2, first_click=rule, first_cell=cell, seed=seed)  # compile
+        for r in range(repeats):
+            start = time.process_time()
+            result = simulate(
+                width, height, mines, player, n, first_click=rule, first_cell=cell, seed=seed + r
+            )
+            ours.append(1000 * (time.process_time() - start) / n)
+            our_wins += result.wins
+        row = RaceRow(preset, rule, cell, player, n * repeats, statistics.median(ours), our_wins)
+        if peer:
+            theirs, their_wins = [], 0
+            config = _peer_config(preset, rule, cell, strategy)
+            for _ in range(repeats):
+                wins, cpu = run_peer(peer, config, n)
+                theirs.append(1000 * cpu / n)
+                their_wins += wins
+            row = RaceRow(
+                *[
+                    getattr(row, f)
+                    for f in ("preset", "first_click", "first_cell", "player", "games", "cpu_ms", "wins")
+                ],
+                peer_games=n * repeats,
+                peer_cpu_ms=statistics.median(theirs),
+                peer_wins=their_wins,
+            )
+        if log is not None:
+            print(f"  done {preset} {rule}", file=log, flush=True)
+        rows.append(row)
+    return rows
+
+
+def race_table(rows: Sequence[RaceRow], strategy: str) -> str:
+    """The race as a Markdown table."""
+    lines = [
+        f"| setup | ours: {rows[0].player if rows else ''}, CPU ms/game | win % (games) "
+        f"| MineSweeperProb {strategy}, CPU ms/game | win % (games) | ratio |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for row in rows:
+        setup = f"{row.preset} {row.first_click} at {row.first_cell}"
+        ours = f"{100 * row.wins / row.games:.2f} ({row.games})"
+        if row.peer_games:
+            theirs = f"{100 * row.peer_wins / row.peer_games:.2f} ({row.peer_games})"
+            ratio = f"{row.cpu_ms / row.peer_cpu_ms:.2f}x"
+            peer_ms = f"{row.peer_cpu_ms:.3f}"
+        else:
+            theirs = ratio = peer_ms = "-"
+        lines.append(f"| {setup} | {row.cpu_ms:.3f} | {ours} | {peer_ms} | {theirs} | {ratio} |")
+    return "\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line of ``python -m benchmarks.games``."""
     parser = argparse.ArgumentParser(prog="python -m benchmarks.games", description=__doc__.splitlines()[0])
@@ -393,6 +519,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     sp.add_argument("--presets", default=",".join(PRESETS))
     sp.add_argument("--repeats", type=int, default=3)
     sp.add_argument("--scale", type=float, default=1.0, help="multiply the games per timing run")
+    rc = sub.add_parser("race", help="CPU ms per game against MineSweeperProb (set MSP_BINARY)")
+    rc.add_argument("--player", default="probabilistic")
+    rc.add_argument("--strategy", default="PSEQ", help="the peer's strategy string (PSEQ, PSEQ-D16, ...)")
+    rc.add_argument("--games", default="beginner=20000,intermediate=5000,expert=1000")
+    rc.add_argument("--repeats", type=int, default=3)
+    rc.add_argument("--seed", type=int, default=0)
     rp = sub.add_parser("reproduce", help="the win-rate studies, written to docs/win_rates.md")
     rp.add_argument("--games", type=int, default=2000, help="games per configuration: random, local, subset")
     rp.add_argument("--games-solver", type=int, default=1000, help="games per configuration: probabilistic")
@@ -412,6 +544,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     rp.add_argument("--results", default="results/win_rates.jsonl", help="JSON lines, to resume from")
     rp.add_argument("--output", type=Path, default=_DOCS / "win_rates.md")
     args = parser.parse_args(argv)
+
+    if args.command == "race":
+        import os
+
+        games = {k: int(v) for k, v in (part.split("=") for part in args.games.split(","))}
+        peer = os.environ.get("MSP_BINARY")
+        print(
+            f"CPU ms per game, one process each, median of {args.repeats} runs"
+            + (f"; peer {peer}" if peer else "; MSP_BINARY not set: ours only")
+        )
+        rows = race(
+            args.player, games, repeats=args.repeats, seed=args.seed, peer=peer, strategy=args.strategy
+        )
+        print(race_table(rows, args.strategy))
+        return 0
 
     if args.command == "speed":
         players = [p for p in args.players.split(",") if p]

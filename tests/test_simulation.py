@@ -142,11 +142,11 @@ def test_results_file_resume(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     played: list[tuple[int, int]] = []
     real = sim._run_batch
 
-    def counting(setup, player, start, stop):
+    def counting(setup, player, start, stop, use_fast=False):
         played.append((start, stop))
         if len(played) == 3:
             raise KeyboardInterrupt  # interrupted in the middle of the third batch
-        return real(setup, player, start, stop)
+        return real(setup, player, start, stop, use_fast)
 
     monkeypatch.setattr(sim, "_run_batch", counting)
     with pytest.raises(KeyboardInterrupt):
@@ -158,7 +158,7 @@ def test_results_file_resume(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
         handle.write('{"format": 1, "setup": {"wid')
 
     played.clear()
-    monkeypatch.setattr(sim, "_run_batch", lambda *a: (played.append(a[2:]), real(*a))[1])
+    monkeypatch.setattr(sim, "_run_batch", lambda *a: (played.append(a[2:4]), real(*a))[1])
     resumed = simulate(*args, **kwargs, results_path=path)
     assert resumed == fresh
     assert played == [(16, 24), (24, 32), (32, 40)]  # finished batches are not played again

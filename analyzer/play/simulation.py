@@ -45,7 +45,9 @@ from typing import Any
 import numpy as np
 
 from analyzer.errors import AnalyzerError, SimulationError
+from analyzer.play import fast
 from analyzer.play.game import FirstClickRule, Game
+from analyzer.play.placement import place_mines
 from analyzer.play.players import Player, make_player
 
 __all__ = [
@@ -60,6 +62,8 @@ __all__ = [
     "play",
     "game_seed",
     "play_indexed",
+    "play_indexed_fast",
+    "has_fast_form",
     "simulate",
 ]
 
@@ -317,12 +321,61 @@ def play_indexed(setup: Setup, player: Player, index: int) -> GameRecord:
     return play(game, player, rng=np.random.default_rng(player_seq), first_cell=first)
 
 
-def _run_batch(setup: Setup, player: Player, start: int, stop: int) -> dict[str, Any]:
+def play_indexed_fast(setup: Setup, player: Player, index: int) -> GameRecord:
+    """Game ``index`` of ``setup`` played by the compiled form of ``player`` (:mod:`analyzer.play.fast`).
+
+    The layout is drawn exactly as :func:`play_indexed` draws it (same seeds,
+    same first-click rule, same placement), so both play the same game.
+
+    >>> from analyzer.play.players import make_player
+    >>> setup = Setup(9, 9, 10, "safe", "0,0", "ProbabilisticPlayer()", 3)
+    >>> fast = [play_indexed_fast(setup, make_player("probabilistic"), i) for i in range(20)]
+    >>> exact = [play_indexed(setup, make_player("probabilistic"), i) for i in range(20)]
+    >>> [(f.status, f.guesses) for f in fast] == [(e.status, e.guesses) for e in exact]
+    True
+    """
+    start = time.perf_counter()
+    width, height = setup.width, setup.height
+    board_seq, _ = game_seed(setup.seed, index).spawn(2)
+    board_rng = np.random.default_rng(board_seq)
+    first = _resolve_first_cell(setup.first_cell, width, height, board_rng)
+    rule = FirstClickRule.parse(setup.first_click)
+    nbr = fast.neighbours_of("square", width, height)
+    if first is None:
+        cell = fast.first_choice(player.name, "square", width, height, setup.mines)
+    else:
+        cell = first[0] * width + first[1]
+    zone = rule.protected_cells("square", width, height, *divmod(cell, width))
+    layout = place_mines(
+        width,
+        height,
+        setup.mines,
+        method="sequential",
+        exclude=[divmod(j, width) for j in zone],
+        rng=board_rng,
+    )
+    is_mine = np.zeros(width * height, dtype=np.bool_)
+    for row, col in layout:
+        is_mine[row * width + col] = True
+    played = fast.play_game(player.name, is_mine, nbr, cell, first_is_guess=rule.radius is None)
+    if played is None:  # a position too hard to enumerate: the exact engine plays this same game
+        return play_indexed(setup, player, index)
+    won, guesses, reveals, _ = played
+    return GameRecord("won" if won else "lost", guesses, reveals, 0, time.perf_counter() - start)
+
+
+def has_fast_form(player: Player) -> bool:
+    """Whether ``player`` plays through the compiled engine by default (its class and options)."""
+    return player.name in fast.FAST_PLAYERS and repr(player) == repr(make_player(player.name))
+
+
+def _run_batch(setup: Setup, player: Player, start: int, stop: int, use_fast: bool = False) -> dict[str, Any]:
     """Games ``start..stop-1``: wins, guesses, seconds (a top-level function, for pickling)."""
     wins = guesses = 0
     seconds = 0.0
+    one = play_indexed_fast if use_fast else play_indexed
     for index in range(start, stop):
-        record = play_indexed(setup, player, index)
+        record = one(setup, player, index)
         wins += record.is_won
         guesses += record.guesses
         seconds += record.seconds
@@ -442,13 +495,15 @@ def _append(path: Path, entry: dict[str, Any]) -> None:
 
 
 # ---------------------------------------------------------------- running
-def _run_local(setup: Setup, player: Player, todo: list[range], workers: int) -> Iterator[dict[str, Any]]:
+def _run_local(
+    setup: Setup, player: Player, todo: list[range], workers: int, use_fast: bool
+) -> Iterator[dict[str, Any]]:
     if workers == 1:
         for batch in todo:
-            yield _run_batch(setup, player, batch.start, batch.stop)
+            yield _run_batch(setup, player, batch.start, batch.stop, use_fast)
         return
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(_run_batch, setup, player, b.start, b.stop) for b in todo]
+        futures = [pool.submit(_run_batch, setup, player, b.start, b.stop, use_fast) for b in todo]
         try:
             for future in as_completed(futures):
                 yield future.result()
@@ -459,7 +514,7 @@ def _run_local(setup: Setup, player: Player, todo: list[range], workers: int) ->
 
 
 def _run_dask(
-    setup: Setup, player: Player, todo: list[range], workers: int, address: str | None
+    setup: Setup, player: Player, todo: list[range], workers: int, address: str | None, use_fast: bool
 ) -> Iterator[dict[str, Any]]:
     try:
         from distributed import Client, LocalCluster
@@ -486,7 +541,9 @@ def _run_dask(
         except (OSError, TimeoutError) as error:
             raise SimulationError(f"cannot reach the Dask scheduler at {address!r}: {error}") from None
     try:
-        futures = [client.submit(_run_batch, setup, player, b.start, b.stop, pure=False) for b in todo]
+        futures = [
+            client.submit(_run_batch, setup, player, b.start, b.stop, use_fast, pure=False) for b in todo
+        ]
         for future in dask_completed(futures):
             yield future.result()
     finally:
@@ -521,6 +578,7 @@ def simulate(
     batch_size: int | None = None,
     progress: bool = False,
     results_path: str | os.PathLike[str] | None = None,
+    exact: bool = False,
 ) -> WinRate:
     """Play ``games`` random games with ``player`` and count the wins.
 
@@ -559,6 +617,11 @@ def simulate(
     results_path : path, optional
         Append each finished batch as a JSON line; batches already there are
         not played again.
+    exact : bool
+        Play every move through the exact engine (Fractions), even for players
+        with a compiled form (:data:`analyzer.play.fast.FAST_PLAYERS`, used by
+        default). Both play the same games; the compiled form makes the same
+        guesses up to ties within 1e-12 (the tests check it game by game).
 
     Returns
     -------
@@ -588,8 +651,9 @@ def simulate(
     if address is not None and backend != "dask":
         raise SimulationError("address is for backend 'dask'")
     setup = _make_setup(width, height, mines, chosen, first_click, first_cell, seed)
+    use_fast = not exact and has_fast_form(chosen)
     if batch_size is None:
-        batch_size = max(1, min(50, games // (8 * workers)))
+        batch_size = max(1, min(2000 if use_fast else 50, games // (8 * workers)))
     batch_size = _whole(batch_size, "batch_size", 1)
 
     path = None if results_path is None else Path(results_path)
@@ -599,9 +663,9 @@ def simulate(
     seconds = sum(e["seconds"] for e in done)
     bar = _progress_bar(progress, games, sum(e["stop"] - e["start"] for e in done), setup)
     if backend == "dask":
-        batches = _run_dask(setup, chosen, todo, workers, address) if todo else iter(())
+        batches = _run_dask(setup, chosen, todo, workers, address, use_fast) if todo else iter(())
     else:
-        batches = _run_local(setup, chosen, todo, workers)
+        batches = _run_local(setup, chosen, todo, workers, use_fast)
     try:
         for result in batches:
             wins += result["wins"]

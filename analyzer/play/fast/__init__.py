@@ -1,0 +1,109 @@
+"""The fast play engine: compiled (numba) probabilities and game loops, checked by the exact engine.
+
+The exact pipeline (:func:`analyzer.solve`) stays the reference for analysis;
+this engine answers the same question in float64 for play, where a game asks
+it dozens of times. :func:`fast_probabilities` gives every cell's mine
+probability; :func:`play_game` plays a whole game with a player's policy in
+compiled code. :func:`analyzer.simulate` uses it by default for the players in
+:data:`FAST_PLAYERS` (``exact=True`` plays through the exact engine instead).
+
+>>> from analyzer import Board, solve
+>>> board = Board.from_text("4x3x4\\nHHHH\\nFHHH\\n2H2H\\n")
+>>> fast = fast_probabilities(board)
+>>> exact = solve(board).to_numpy()
+>>> bool(abs(fast - exact)[~np.isnan(exact)].max() < 1e-12)
+True
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from analyzer.board.board import FLAG, HIDDEN, Board
+from analyzer.board.topology import neighbour_array
+from analyzer.errors import InconsistentBoardError, SolverTimeoutError
+from analyzer.play.fast import kernels
+
+__all__ = ["FAST_PLAYERS", "fast_probabilities", "play_game", "first_choice", "neighbours_of"]
+
+FAST_PLAYERS = ("probabilistic",)
+"""Players with a compiled form (the others play through the exact engine)."""
+
+
+def neighbours_of(topology: str, width: int, height: int) -> np.ndarray:
+    """The board's neighbour array as the kernels take it (int64, padded with ``N``)."""
+    return np.ascontiguousarray(neighbour_array(topology, width, height), dtype=np.int64)
+
+
+def fast_probabilities(
+    board: Board, *, trust_flags: bool = True, max_nodes: int = kernels.DEFAULT_MAX_NODES
+) -> np.ndarray:
+    """Every cell's mine probability in float64, shape (height, width), NaN where revealed.
+
+    Certainly safe cells are exactly 0.0 and certain mines exactly 1.0 (decided
+    by exact feasibility, not by rounding); other values agree with
+    :func:`analyzer.solve` to about 1e-12.
+
+    Raises
+    ------
+    InconsistentBoardError
+        When no layout fits the board (use :func:`analyzer.solve` to name the clues).
+    SolverTimeoutError
+        When a component needs more than ``max_nodes`` search nodes (the fast
+        engine enumerates; the exact engine's frontier programme does not).
+    """
+    cells = np.array(board.cells, dtype=np.int8)
+    if not trust_flags:
+        cells[cells == FLAG] = HIDDEN
+    prob = np.empty(cells.shape[0])
+    nbr = neighbours_of(board.topology, board.width, board.height)
+    status = kernels.probabilities(cells, nbr, board.mines, prob, max_nodes)
+    if status == 0:
+        raise InconsistentBoardError("no mine layout is consistent with this board", clues=())
+    if status < 0:
+        raise SolverTimeoutError(
+            f"the fast engine gave up after {max_nodes} search nodes; "
+            "analyzer.solve counts such boards exactly"
+        )
+    out = np.where(cells >= 0, np.nan, prob)
+    return out.reshape(board.height, board.width)
+
+
+def first_choice(player: str, topology: str, width: int, height: int, mines: int) -> int:
+    """The cell (flat index) ``player`` opens on a board with nothing revealed."""
+    if player not in FAST_PLAYERS:
+        raise ValueError(f"no fast form of player {player!r}; expected one of {FAST_PLAYERS}")
+    n = width * height
+    state = np.full(n, HIDDEN, dtype=np.int8)
+    prob = np.full(n, mines / n)
+    return int(kernels.lowest_probability_cell(state, neighbours_of(topology, width, height), prob))
+
+
+def play_game(
+    player: str,
+    is_mine: np.ndarray,
+    nbr: np.ndarray,
+    first: int,
+    *,
+    first_is_guess: bool,
+    max_nodes: int = kernels.DEFAULT_MAX_NODES,
+) -> tuple[bool, int, int, list[int]] | None:
+    """Play one game from its first click with ``player``'s compiled policy.
+
+    Returns ``(won, guesses, reveals, guessed cells)``; the first click is the
+    first guessed cell (and counts as a guess when ``first_is_guess``). Returns
+    None when a position of the game was too hard to enumerate within
+    ``max_nodes``: the caller plays that game with the exact engine instead.
+    """
+    if player not in FAST_PLAYERS:
+        raise ValueError(f"no fast form of player {player!r}; expected one of {FAST_PLAYERS}")
+    mask = np.ascontiguousarray(is_mine, dtype=np.bool_)
+    trace = np.empty(mask.shape[0] + 1, dtype=np.int64)
+    won, guesses, reveals, traced = kernels.play_probabilistic(
+        mask, nbr, int(mask.sum()), first, first_is_guess, trace, max_nodes
+    )
+    if won == -1:
+        return None
+    if won < 0:  # pragma: no cover - a real game is always consistent
+        raise InconsistentBoardError("the fast engine found no layout for a real game", clues=())
+    return bool(won), int(guesses), int(reveals), trace[:traced].tolist()

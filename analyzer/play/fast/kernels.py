@@ -1,0 +1,735 @@
+"""Compiled kernels (numba) of the fast play engine: mine probabilities in float64 and the game loop.
+
+A position is a flat ``int8`` array ``state``: ``-1`` a hidden cell, ``-2`` a
+flag (a trusted mine), ``0..8`` a revealed number. Neighbourhoods come from
+:func:`analyzer.board.topology.neighbour_array` (``N`` pads a short row), so
+every topology the board knows works here too.
+
+:func:`probabilities` follows the exact solver's pipeline with floats: each
+number with hidden neighbours is an equation; hidden cells next to the same
+numbers form a group; numbers that share a group form a component; each
+component is enumerated (a backtracking search over its groups' mine counts,
+with the bounds of every equation pruning it) into layouts by mine count and
+mines by group; a dynamic programme over mine counts joins the components with
+the background, whose weights ``C(B, L - m)`` are taken in log space and
+rescaled, so 100x100 boards neither overflow nor underflow the totals. Which
+cells are *certainly* safe or mines is decided apart, by exact boolean
+feasibility of the same sums, so a rounding error can never make a guess look
+safe. The exact engine (:func:`analyzer.solve`) checks these floats in the tests.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+HIDDEN = -1
+FLAG = -2
+SAFE = -3  # internal: a hidden cell the single-number rules proved safe
+DEFAULT_MAX_NODES = 2_000_000
+"""Search nodes one probability computation may visit before it gives up (status -1)."""
+_MAXB = 9  # group sizes are at most 8 (a group's cells all touch one number)
+
+
+@njit(cache=True)
+def _binomials() -> np.ndarray:  # pragma: no cover - compiled
+    table = np.zeros((_MAXB + 1, _MAXB + 1))
+    for n in range(_MAXB + 1):
+        table[n, 0] = 1.0
+        for k in range(1, n + 1):
+            table[n, k] = table[n - 1, k - 1] + (table[n - 1, k] if k <= n - 1 else 0.0)
+    return table
+
+
+@njit(cache=True)
+def _find(parent: np.ndarray, a: int) -> int:  # pragma: no cover - compiled
+    while parent[a] != a:
+        parent[a] = parent[parent[a]]
+        a = parent[a]
+    return a
+
+
+@njit(cache=True)
+def _log_comb(n: int, k: int) -> float:  # pragma: no cover - compiled
+    return math.lgamma(n + 1.0) - math.lgamma(k + 1.0) - math.lgamma(n - k + 1.0)
+
+
+@njit(cache=True)
+def probabilities(
+    position: np.ndarray, nbr: np.ndarray, total_mines: int, prob: np.ndarray, max_nodes: int
+) -> int:
+    """Fill ``prob`` with each hidden cell's mine probability (flags 1, revealed cells -1).
+
+    Returns 1, or 0 when no layout is consistent with the position, or -1 when
+    the enumeration passed ``max_nodes`` search nodes (the exact engine, whose
+    frontier programme does not enumerate, is the one to ask then). A certainly
+    safe cell gets exactly 0.0 and a certain mine exactly 1.0; any other cell
+    gets a value strictly between.
+
+    The single-number rules run first: the mines and safe cells they prove
+    leave the equations, which keeps the components small.
+    """
+    n = position.shape[0]
+    state = position.copy()
+    if not _closure(state, nbr):
+        return 0
+    deg = nbr.shape[1]
+    binom = _binomials()
+    for i in range(n):
+        prob[i] = -1.0
+    # ---- equations (clues with hidden neighbours) and each hidden cell's clues
+    clue_cell = np.empty(n, np.int64)
+    need = np.empty(n, np.int64)
+    cell_clues = np.full((n, deg), -1, np.int64)
+    cell_nclues = np.zeros(n, np.int64)
+    n_clues = 0
+    flags = 0
+    hidden = 0
+    for i in range(n):
+        v = state[i]
+        if v == FLAG:
+            flags += 1
+            prob[i] = 1.0
+        elif v == SAFE:
+            prob[i] = 0.0
+        elif v == HIDDEN:
+            hidden += 1
+        elif v >= 0:
+            h = 0
+            f = 0
+            for k in range(deg):
+                j = nbr[i, k]
+                if j < n:
+                    if state[j] == HIDDEN:
+                        h += 1
+                    elif state[j] == FLAG:
+                        f += 1
+            r = v - f
+            if r < 0 or r > h:
+                return 0
+            if h > 0:
+                clue_cell[n_clues] = i
+                need[n_clues] = r
+                for k in range(deg):
+                    j = nbr[i, k]
+                    if j < n and state[j] == HIDDEN:
+                        cell_clues[j, cell_nclues[j]] = n_clues
+                        cell_nclues[j] += 1
+                n_clues += 1
+    mines_left = total_mines - flags
+    if mines_left < 0 or mines_left > hidden:
+        return 0
+    # ---- groups: hidden cells with the same clues (all share their first clue)
+    group_of = np.full(n, -1, np.int64)
+    group_size = np.zeros(n, np.int64)
+    group_clue0 = np.empty(n, np.int64)
+    n_groups = 0
+    frontier = 0
+    for j in range(n):
+        if state[j] != HIDDEN or cell_nclues[j] == 0 or group_of[j] >= 0:
+            continue
+        g = n_groups
+        n_groups += 1
+        group_of[j] = g
+        group_size[g] = 1
+        group_clue0[g] = cell_clues[j, 0]
+        frontier += 1
+        c0 = clue_cell[cell_clues[j, 0]]
+        for k in range(deg):
+            other = nbr[c0, k]
+            if other >= n or other <= j or group_of[other] >= 0 or state[other] != HIDDEN:
+                continue
+            if cell_nclues[other] != cell_nclues[j]:
+                continue
+            same = True
+            for t in range(cell_nclues[j]):
+                if cell_clues[other, t] != cell_clues[j, t]:
+                    same = False
+                    break
+            if same:
+                group_of[other] = g
+                group_size[g] += 1
+                frontier += 1
+    background = hidden - frontier
+    # ---- clue -> groups
+    clue_ngroups = np.zeros(max(n_clues, 1), np.int64)
+    clue_groups = np.empty((max(n_clues, 1), deg), np.int64)
+    group_nclues = np.zeros(max(n_groups, 1), np.int64)
+    group_clues = np.empty((max(n_groups, 1), deg), np.int64)
+    seen_group = np.zeros(max(n_groups, 1), np.bool_)
+    for j in range(n):
+        g = group_of[j]
+        if g < 0 or seen_group[g]:
+            continue
+        seen_group[g] = True
+        for t in range(cell_nclues[j]):
+            c = cell_clues[j, t]
+            clue_groups[c, clue_ngroups[c]] = g
+            clue_ngroups[c] += 1
+            group_clues[g, group_nclues[g]] = c
+            group_nclues[g] += 1
+    # ---- components: union the clues of each group
+    parent = np.arange(max(n_clues, 1))
+    for g in range(n_groups):
+        a = _find(parent, group_clues[g, 0])
+        for t in range(1, group_nclues[g]):
+            b = _find(parent, group_clues[g, t])
+            if a != b:
+                parent[b] = a
+    comp_of_root = np.full(max(n_clues, 1), -1, np.int64)
+    n_comps = 0
+    clue_comp = np.empty(max(n_clues, 1), np.int64)
+    for c in range(n_clues):
+        r = _find(parent, c)
+        if comp_of_root[r] < 0:
+            comp_of_root[r] = n_comps
+            n_comps += 1
+        clue_comp[c] = comp_of_root[r]
+    group_comp = np.empty(max(n_groups, 1), np.int64)
+    comp_ngroups = np.zeros(max(n_comps, 1), np.int64)
+    comp_top = np.zeros(max(n_comps, 1), np.int64)
+    for g in range(n_groups):
+        k = clue_comp[group_clues[g, 0]]
+        group_comp[g] = k
+        comp_ngroups[k] += 1
+        comp_top[k] += group_size[g]
+    # groups of each component, local index
+    comp_start = np.zeros(max(n_comps, 1) + 1, np.int64)
+    for k in range(n_comps):
+        comp_start[k + 1] = comp_start[k] + comp_ngroups[k]
+    fill = comp_start[:-1].copy()
+    comp_groups = np.empty(max(n_groups, 1), np.int64)
+    local = np.empty(max(n_groups, 1), np.int64)
+    for g in range(n_groups):
+        k = group_comp[g]
+        comp_groups[fill[k]] = g
+        local[g] = fill[k] - comp_start[k]
+        fill[k] += 1
+    # ---- enumerate each component: layouts and group mines by mine count
+    width = frontier + 1
+    lay = np.zeros((max(n_comps, 1), width))
+    gmines = np.zeros((max(n_groups, 1), width))
+    possible = np.zeros((max(n_comps, 1), width), np.bool_)
+    gpos = np.zeros((max(n_groups, 1), width), np.bool_)
+    gneg = np.zeros((max(n_groups, 1), width), np.bool_)
+    rem = need.copy()
+    room = np.zeros(max(n_clues, 1), np.int64)
+    for c in range(n_clues):
+        for t in range(clue_ngroups[c]):
+            room[c] += group_size[clue_groups[c, t]]
+    nodes_used = 0
+    for k in range(n_comps):
+        s0 = comp_start[k]
+        ng = comp_ngroups[k]
+        order = _order(comp_groups[s0 : s0 + ng], group_nclues, group_clues, clue_ngroups, clue_groups)
+        visited = _enumerate(
+            order,
+            group_size,
+            group_nclues,
+            group_clues,
+            rem,
+            room,
+            binom,
+            lay[k],
+            gmines,
+            possible[k],
+            gpos,
+            gneg,
+            max_nodes - nodes_used,
+        )
+        if visited < 0:
+            return -1
+        nodes_used += visited
+        if not possible[k].any():
+            return 0
+        top = 0.0
+        for m in range(width):
+            if lay[k, m] > top:
+                top = lay[k, m]
+        if top > 0:
+            for m in range(width):
+                lay[k, m] /= top
+            for t in range(ng):
+                g = comp_groups[s0 + t]
+                for m in range(width):
+                    gmines[g, m] /= top
+    # ---- combine: prefix/suffix products over components (floats and feasibility)
+    full, others, full_ok, others_ok, others_deg = _products(lay, possible, n_comps, comp_top, mines_left)
+    fl = full.shape[0]
+    logw = np.full(fl + 1, -np.inf)
+    wmax = -np.inf
+    for m in range(fl):
+        r = mines_left - m
+        if 0 <= r <= background and full_ok[m]:
+            logw[m] = _log_comb(background, r)
+            if logw[m] > wmax:
+                wmax = logw[m]
+    if wmax == -np.inf:
+        return 0
+    w = np.zeros(fl + 1)
+    for m in range(fl):
+        if logw[m] > -np.inf:
+            w[m] = math.exp(logw[m] - wmax)
+    total = 0.0
+    for m in range(fl):
+        total += full[m] * w[m]
+    # background cells
+    if background > 0:
+        num = 0.0
+        any_mine = False
+        any_safe = False
+        for m in range(fl):
+            if w[m] > 0 or (logw[m] > -np.inf):
+                r = mines_left - m
+                num += full[m] * w[m] * r / background
+                if r > 0:
+                    any_mine = True
+                if r < background:
+                    any_safe = True
+        p = num / total
+        p = _clamp(p, any_mine, any_safe)
+        for j in range(n):
+            if state[j] == HIDDEN and cell_nclues[j] == 0:
+                prob[j] = p
+    # frontier groups
+    weights = np.zeros(width)
+    wok = np.zeros(width, np.bool_)
+    gp = np.zeros(max(n_groups, 1))
+    for k in range(n_comps):
+        top = min(comp_top[k], fl - 1)
+        for mi in range(top + 1):
+            acc = 0.0
+            okm = False
+            if possible[k, mi]:
+                for j in range(min(others_deg[k] + 1, fl - mi)):
+                    if others_ok[k, j] and logw[mi + j] > -np.inf:
+                        acc += others[k, j] * w[mi + j]
+                        okm = True
+            weights[mi] = acc
+            wok[mi] = okm
+        s0 = comp_start[k]
+        for t in range(comp_ngroups[k]):
+            g = comp_groups[s0 + t]
+            num = 0.0
+            any_mine = False
+            any_safe = False
+            for mi in range(top + 1):
+                if wok[mi]:
+                    num += gmines[g, mi] * weights[mi]
+                    any_mine = any_mine or gpos[g, mi]
+                    any_safe = any_safe or gneg[g, mi]
+            gp[g] = _clamp(num / (group_size[g] * total), any_mine, any_safe)
+    for j in range(n):
+        if group_of[j] >= 0:
+            prob[j] = gp[group_of[j]]
+        elif state[j] == FLAG:
+            prob[j] = 1.0
+    return 1
+
+
+@njit(cache=True)
+def _order(
+    groups: np.ndarray,
+    group_nclues: np.ndarray,
+    group_clues: np.ndarray,
+    clue_ngroups: np.ndarray,
+    clue_groups: np.ndarray,
+) -> np.ndarray:  # pragma: no cover - compiled
+    """Groups in an order that closes equations early (most constrained first)."""
+    ng = groups.shape[0]
+    out = np.empty(ng, np.int64)
+    done = np.zeros(ng, np.bool_)
+    # unassigned groups left in each clue (clues are global ids)
+    left = clue_ngroups.copy()
+    for step in range(ng):
+        best = -1
+        best_key0 = 1 << 30
+        best_key1 = 0
+        for t in range(ng):
+            if done[t]:
+                continue
+            g = groups[t]
+            key0 = 1 << 30
+            for u in range(group_nclues[g]):
+                c = group_clues[g, u]
+                if left[c] < key0:
+                    key0 = left[c]
+            key1 = group_nclues[g]
+            if key0 < best_key0 or (key0 == best_key0 and key1 > best_key1):
+                best = t
+                best_key0 = key0
+                best_key1 = key1
+        done[best] = True
+        g = groups[best]
+        out[step] = g
+        for u in range(group_nclues[g]):
+            left[group_clues[g, u]] -= 1
+    return out
+
+
+@njit(cache=True)
+def _enumerate(
+    order: np.ndarray,
+    group_size: np.ndarray,
+    group_nclues: np.ndarray,
+    group_clues: np.ndarray,
+    rem: np.ndarray,
+    room: np.ndarray,
+    binom: np.ndarray,
+    lay: np.ndarray,
+    gmines: np.ndarray,
+    possible: np.ndarray,
+    gpos: np.ndarray,
+    gneg: np.ndarray,
+    max_nodes: int,
+) -> int:  # pragma: no cover - compiled
+    """Backtrack over the groups' mine counts; every leaf is a solution of the equations.
+
+    Returns the search nodes visited, or -1 past ``max_nodes``.
+    """
+    ng = order.shape[0]
+    cur = np.zeros(ng, np.int64)
+    upper = np.zeros(ng, np.int64)
+    nodes = 0
+    k = 0
+    entering = True
+    while k >= 0:
+        g = order[k]
+        size = group_size[g]
+        if entering:
+            nodes += 1
+            if nodes > max_nodes:
+                return -1
+            lo = 0
+            hi = size
+            for u in range(group_nclues[g]):
+                c = group_clues[g, u]
+                if rem[c] < hi:
+                    hi = rem[c]
+                if rem[c] - (room[c] - size) > lo:
+                    lo = rem[c] - (room[c] - size)
+            if lo > hi:
+                k -= 1
+                entering = False
+                continue
+            for u in range(group_nclues[g]):
+                c = group_clues[g, u]
+                room[c] -= size
+                rem[c] -= lo
+            cur[k] = lo
+            upper[k] = hi
+        else:
+            x = cur[k]
+            if x >= upper[k]:
+                for u in range(group_nclues[g]):
+                    c = group_clues[g, u]
+                    rem[c] += x
+                    room[c] += size
+                k -= 1
+                continue
+            for u in range(group_nclues[g]):
+                rem[group_clues[g, u]] -= 1
+            cur[k] = x + 1
+        if k + 1 == ng:
+            weight = 1.0
+            m = 0
+            for t in range(ng):
+                weight *= binom[group_size[order[t]], cur[t]]
+                m += cur[t]
+            lay[m] += weight
+            possible[m] = True
+            for t in range(ng):
+                h = order[t]
+                x = cur[t]
+                if x > 0:
+                    gmines[h, m] += weight * x
+                    gpos[h, m] = True
+                if x < group_size[h]:
+                    gneg[h, m] = True
+            entering = False
+        else:
+            k += 1
+            entering = True
+    return nodes
+
+
+@njit(cache=True)
+def _products(
+    lay: np.ndarray, possible: np.ndarray, n_comps: int, comp_top: np.ndarray, limit: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
+    """All components' product, and each one's product of the others (prefix x suffix), to degree ``limit``.
+
+    Loops run over the degrees each partial product can reach, not the whole
+    frontier, so one component costs nothing here.
+    """
+    total_top = 0
+    for k in range(n_comps):
+        total_top += comp_top[k]
+    size = min(total_top, limit) + 1
+    prefix = np.zeros((n_comps + 1, size))
+    prefix_ok = np.zeros((n_comps + 1, size), np.bool_)
+    prefix_deg = np.zeros(n_comps + 1, np.int64)
+    prefix[0, 0] = 1.0
+    prefix_ok[0, 0] = True
+    for k in range(n_comps):
+        prefix_deg[k + 1] = min(prefix_deg[k] + comp_top[k], size - 1)
+        _mul(
+            prefix[k],
+            prefix_ok[k],
+            prefix_deg[k],
+            lay[k],
+            possible[k],
+            comp_top[k],
+            prefix[k + 1],
+            prefix_ok[k + 1],
+        )
+    suffix = np.zeros((n_comps + 1, size))
+    suffix_ok = np.zeros((n_comps + 1, size), np.bool_)
+    suffix_deg = np.zeros(n_comps + 1, np.int64)
+    suffix[n_comps, 0] = 1.0
+    suffix_ok[n_comps, 0] = True
+    for k in range(n_comps - 1, -1, -1):
+        suffix_deg[k] = min(suffix_deg[k + 1] + comp_top[k], size - 1)
+        _mul(
+            suffix[k + 1],
+            suffix_ok[k + 1],
+            suffix_deg[k + 1],
+            lay[k],
+            possible[k],
+            comp_top[k],
+            suffix[k],
+            suffix_ok[k],
+        )
+    others = np.zeros((max(n_comps, 1), size))
+    others_ok = np.zeros((max(n_comps, 1), size), np.bool_)
+    others_deg = np.zeros(max(n_comps, 1), np.int64)
+    for k in range(n_comps):
+        others_deg[k] = min(prefix_deg[k] + suffix_deg[k + 1], size - 1)
+        for a in range(prefix_deg[k] + 1):
+            if not prefix_ok[k, a]:
+                continue
+            for b in range(min(suffix_deg[k + 1] + 1, size - a)):
+                if suffix_ok[k + 1, b]:
+                    others[k, a + b] += prefix[k, a] * suffix[k + 1, b]
+                    others_ok[k, a + b] = True
+    return prefix[n_comps], others, prefix_ok[n_comps], others_ok, others_deg
+
+
+@njit(cache=True)
+def _mul(
+    a: np.ndarray,
+    a_ok: np.ndarray,
+    a_deg: int,
+    b: np.ndarray,
+    b_ok: np.ndarray,
+    b_top: int,
+    out: np.ndarray,
+    out_ok: np.ndarray,
+) -> None:  # pragma: no cover - compiled
+    size = out.shape[0]
+    for i in range(min(a_deg + 1, size)):
+        if not a_ok[i]:
+            continue
+        for j in range(min(b_top + 1, size - i)):
+            if b_ok[j]:
+                out[i + j] += a[i] * b[j]
+                out_ok[i + j] = True
+
+
+@njit(cache=True)
+def _closure(state: np.ndarray, nbr: np.ndarray) -> bool:  # pragma: no cover - compiled
+    """The single-number rules to a fixpoint, in place: proved mines become FLAG, proved safe cells SAFE.
+
+    Returns False when a number cannot be satisfied.
+    """
+    n = state.shape[0]
+    deg = nbr.shape[1]
+    changed = True
+    while changed:
+        changed = False
+        for i in range(n):
+            v = state[i]
+            if v < 0:
+                continue
+            h = 0
+            f = 0
+            for k in range(deg):
+                j = nbr[i, k]
+                if j < n:
+                    if state[j] == HIDDEN:
+                        h += 1
+                    elif state[j] == FLAG:
+                        f += 1
+            if f > v or v - f > h:
+                return False
+            if h == 0:
+                continue
+            mark = SAFE if f == v else FLAG if v - f == h else 0
+            if mark:
+                for k in range(deg):
+                    j = nbr[i, k]
+                    if j < n and state[j] == HIDDEN:
+                        state[j] = mark
+                changed = True
+    return True
+
+
+@njit(cache=True)
+def _clamp(p: float, can_be_mine: bool, can_be_safe: bool) -> float:  # pragma: no cover - compiled
+    if not can_be_mine:
+        return 0.0
+    if not can_be_safe:
+        return 1.0
+    if p <= 0.0:
+        return 5e-324
+    if p >= 1.0:
+        return 1.0 - 1e-16
+    return p
+
+
+# ------------------------------------------------------------------ the game
+@njit(cache=True)
+def _open(
+    start: int, is_mine: np.ndarray, count: np.ndarray, nbr: np.ndarray, state: np.ndarray, stack: np.ndarray
+) -> int:  # pragma: no cover - compiled
+    """Reveal a safe hidden cell and flood-fill from zeros; returns the cells revealed."""
+    n = state.shape[0]
+    top = 0
+    stack[top] = start
+    top += 1
+    opened = 0
+    while top:
+        top -= 1
+        i = stack[top]
+        if state[i] != HIDDEN:
+            continue
+        state[i] = count[i]
+        opened += 1
+        if count[i] == 0:
+            for k in range(nbr.shape[1]):
+                j = nbr[i, k]
+                if j < n and state[j] == HIDDEN and not is_mine[j]:
+                    stack[top] = j
+                    top += 1
+    return opened
+
+
+@njit(cache=True)
+def _unrevealed_neighbours(state: np.ndarray, nbr: np.ndarray, i: int) -> int:  # pragma: no cover - compiled
+    n = state.shape[0]
+    c = 0
+    for k in range(nbr.shape[1]):
+        j = nbr[i, k]
+        if j < n and state[j] < 0:
+            c += 1
+    return c
+
+
+@njit(cache=True)
+def lowest_probability_cell(state: np.ndarray, nbr: np.ndarray, prob: np.ndarray) -> int:
+    """The hidden cell of lowest probability; ties (1e-12) to fewest unrevealed neighbours, then index."""
+    best = -1
+    best_p = 2.0
+    best_u = 99
+    for i in range(state.shape[0]):
+        if state[i] != HIDDEN:
+            continue
+        p = prob[i]
+        if p < best_p - 1e-12:
+            best = i
+            best_p = p
+            best_u = _unrevealed_neighbours(state, nbr, i)
+        elif p <= best_p + 1e-12:
+            u = _unrevealed_neighbours(state, nbr, i)
+            if u < best_u:
+                best = i
+                best_p = min(p, best_p)
+                best_u = u
+    return best
+
+
+@njit(cache=True)
+def play_probabilistic(
+    is_mine: np.ndarray,
+    nbr: np.ndarray,
+    mines: int,
+    first: int,
+    first_is_guess: bool,
+    trace: np.ndarray,
+    max_nodes: int,
+) -> tuple[int, int, int, int]:
+    """Play one game with the ``probabilistic`` player's policy.
+
+    Returns ``(won, guesses, reveals, traced)``: ``trace`` receives the cells
+    guessed, in order (the first click included), ``traced`` of them. ``won``
+    is 1 or 0, or -1 when a position was too hard to enumerate within
+    ``max_nodes`` (the caller replays the game with the exact engine).
+
+    Certainly safe cells are revealed before any guess, first those the
+    single-number rules prove, then those the full probabilities prove; the
+    position before each guess is therefore the same as the exact player's
+    (revealing a safe cell never makes another one unsafe), and the guess is the
+    same cell up to ties within 1e-12.
+    """  # pragma: no cover - compiled
+    n = is_mine.shape[0]
+    deg = nbr.shape[1]
+    count = np.zeros(n, np.int8)
+    for i in range(n):
+        if is_mine[i]:
+            for k in range(deg):
+                j = nbr[i, k]
+                if j < n:
+                    count[j] += 1
+    state = np.full(n, HIDDEN, np.int8)
+    stack = np.empty(n * (deg + 1), np.int64)
+    safe = np.empty(n, np.int64)
+    prob = np.empty(n)
+    known = np.empty(n, np.int8)
+    to_open = n - mines
+    revealed = 0
+    guesses = 0
+    reveals = 0
+    traced = 0
+    # the first click
+    reveals += 1
+    guesses += first_is_guess
+    trace[traced] = first
+    traced += 1
+    if is_mine[first]:
+        return 0, guesses, reveals, traced
+    revealed += _open(first, is_mine, count, nbr, state, stack)
+    while revealed < to_open:
+        known[:] = state
+        _closure(known, nbr)
+        found = 0
+        for i in range(n):
+            if known[i] == SAFE:
+                safe[found] = i
+                found += 1
+        if found == 0:
+            status = probabilities(known, nbr, mines, prob, max_nodes)
+            if status <= 0:  # -1: too hard to enumerate; 0 cannot happen on a real game
+                return -1 if status < 0 else -2, guesses, reveals, traced
+            for i in range(n):
+                if state[i] == HIDDEN and known[i] == HIDDEN and prob[i] == 0.0:
+                    safe[found] = i
+                    found += 1
+        if found:
+            for t in range(found):
+                i = safe[t]
+                if state[i] == HIDDEN:
+                    reveals += 1
+                    revealed += _open(i, is_mine, count, nbr, state, stack)
+            continue
+        # a guess (cells the rules proved mines have probability 1)
+        cell = lowest_probability_cell(state, nbr, prob)
+        guesses += 1
+        reveals += 1
+        trace[traced] = cell
+        traced += 1
+        if is_mine[cell]:
+            return 0, guesses, reveals, traced
+        revealed += _open(cell, is_mine, count, nbr, state, stack)
+    return 1, guesses, reveals, traced

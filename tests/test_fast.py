@@ -1,0 +1,171 @@
+"""The fast play engine against the exact one: probabilities, certain cells, and whole games."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import positions
+
+from analyzer import Board, InconsistentBoardError, solve
+from analyzer.play.fast import fast_probabilities, first_choice, neighbours_of, play_game
+from analyzer.play.game import FirstClickRule, Game
+from analyzer.play.players import make_player
+from analyzer.play.positions import mid_game
+from analyzer.play.simulation import (
+    PRESETS,
+    Setup,
+    _resolve_first_cell,
+    game_seed,
+    has_fast_form,
+    play_indexed_fast,
+    simulate,
+)
+
+
+def _assert_agrees(board: Board, trust_flags: bool) -> None:
+    fast = fast_probabilities(board, trust_flags=trust_flags).reshape(-1)
+    exact = solve(board, trust_flags=trust_flags).cell_probabilities
+    for i, p in enumerate(exact):
+        if p is None:
+            assert math.isnan(fast[i])
+            continue
+        assert abs(fast[i] - float(p)) <= 1e-9, (i, p, fast[i])
+        assert (fast[i] == 0.0) == (p == 0) and (fast[i] == 1.0) == (p == 1), (i, p, fast[i])
+
+
+@settings(max_examples=300, deadline=None)
+@given(positions(max_side=7, wrong_flags=False), st.booleans(), st.sampled_from(["square", "torus"]))
+def test_probabilities_equal_the_exact_engine_on_small_positions(position, trust_flags, topology) -> None:
+    board = position.board
+    if topology == "torus":
+        board = Board(board.width, board.height, board.mines, board.cells, "torus")
+        try:
+            solve(board)
+        except InconsistentBoardError:
+            return  # the same cells on a torus need not fit; such boards are tested below
+    _assert_agrees(board, trust_flags)
+
+
+def _mid_game_boards(count: int) -> list[Board]:
+    boards = []
+    for seed in range(count):
+        width, height, mines = list(PRESETS.values())[seed % 3]
+        progress = 0.1 + 0.8 * ((seed * 7) % 10) / 10
+        boards.append(
+            mid_game(width, height, mines, progress=progress, flag_fraction=0.4 * (seed % 2), seed=seed)
+        )
+    return boards
+
+
+@pytest.mark.parametrize("trust_flags", [True, False])
+def test_probabilities_equal_the_exact_engine_mid_game(trust_flags: bool) -> None:
+    for board in _mid_game_boards(60):
+        _assert_agrees(board, trust_flags)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("trust_flags", [True, False])
+def test_probabilities_equal_the_exact_engine_on_1000_positions_from_real_games(trust_flags: bool) -> None:
+    for board in _mid_game_boards(1000):
+        _assert_agrees(board, trust_flags)
+
+
+def test_a_board_no_layout_fits_is_refused() -> None:
+    with pytest.raises(InconsistentBoardError):
+        fast_probabilities(Board.from_text("3x1x1\n3HH\n"))
+    with pytest.raises(InconsistentBoardError):
+        fast_probabilities(Board.from_text("3x1x2\nH0H\n"))
+
+
+def test_a_100x100_board_neither_overflows_nor_underflows() -> None:
+    board = mid_game(100, 100, 2000, progress=0.5, seed=1)
+    fast = fast_probabilities(board)
+    exact = solve(board).to_numpy()
+    hidden = ~np.isnan(exact)
+    assert np.all(np.isfinite(fast[hidden]))
+    assert float(np.abs(fast[hidden] - exact[hidden]).max()) < 1e-9
+
+
+def _exact_guesses(setup: Setup, index: int) -> tuple[str, list[int]]:
+    """The exact player's game ``index``: its status and the cells it guessed (first click included)."""
+    board_seq, player_seq = game_seed(setup.seed, index).spawn(2)
+    board_rng = np.random.default_rng(board_seq)
+    first = _resolve_first_cell(setup.first_cell, setup.width, setup.height, board_rng)
+    game = Game.new(setup.width, setup.height, setup.mines, first_click=setup.first_click, rng=board_rng)
+    player = make_player("probabilistic")
+    rng = np.random.default_rng(player_seq)
+    guessed = []
+    if first is not None:
+        game.reveal(*first)
+        guessed.append(first[0] * setup.width + first[1])
+    while not game.is_finished:
+        action = player.choose(game.board, rng)
+        if action.is_guess or not guessed:
+            guessed.append(action.row * setup.width + action.col)
+        game.reveal(action.row, action.col)
+    return game.status, guessed
+
+
+def _fast_guesses(setup: Setup, index: int) -> tuple[str, list[int]]:
+    board_seq, _ = game_seed(setup.seed, index).spawn(2)
+    board_rng = np.random.default_rng(board_seq)
+    first = _resolve_first_cell(setup.first_cell, setup.width, setup.height, board_rng)
+    game = Game.new(setup.width, setup.height, setup.mines, first_click=setup.first_click, rng=board_rng)
+    w = setup.width
+    cell = (
+        first_choice("probabilistic", "square", w, setup.height, setup.mines)
+        if first is None
+        else first[0] * w + first[1]
+    )
+    game.reveal(*divmod(cell, w))  # places the mines exactly as the exact game does
+    is_mine = np.array([game.is_mine(*divmod(i, w)) for i in range(w * setup.height)])
+    rule = FirstClickRule.parse(setup.first_click)
+    won, _, _, guessed = play_game(
+        "probabilistic",
+        is_mine,
+        neighbours_of("square", w, setup.height),
+        cell,
+        first_is_guess=rule.radius is None,
+    )
+    return ("won" if won else "lost"), guessed
+
+
+def _games_agree(preset: str, first_click: str, first_cell: str, games: int) -> None:
+    width, height, mines = PRESETS[preset]
+    setup = Setup(width, height, mines, first_click, first_cell, "ProbabilisticPlayer()", 11)
+    for index in range(games):
+        assert _fast_guesses(setup, index) == _exact_guesses(setup, index), (preset, index)
+        record = play_indexed_fast(setup, make_player("probabilistic"), index)
+        assert record.status == _exact_guesses(setup, index)[0]
+
+
+@pytest.mark.parametrize(("preset", "games"), [("beginner", 40), ("intermediate", 15), ("expert", 6)])
+def test_fast_and_exact_players_make_the_same_guesses(preset: str, games: int) -> None:
+    _games_agree(preset, "safe", "0,0", games)
+    _games_agree(preset, "opening", "player", max(2, games // 3))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_fast_and_exact_players_make_the_same_guesses_on_200_games(preset: str) -> None:
+    _games_agree(preset, "safe", "0,0", 200)
+
+
+def test_simulate_uses_the_fast_form_by_default_and_exact_on_request() -> None:
+    assert has_fast_form(make_player("probabilistic"))
+    assert not has_fast_form(make_player("local"))
+    fast = simulate(9, 9, 10, "probabilistic", 60, first_cell="corner", seed=4)
+    exact = simulate(9, 9, 10, "probabilistic", 60, first_cell="corner", seed=4, exact=True)
+    assert (fast.wins, fast.guesses) == (exact.wins, exact.guesses)
+    assert simulate(9, 9, 10, "probabilistic", 60, first_cell="corner", seed=4, workers=2) == fast
+
+
+def test_first_choice_is_the_exact_players_first_move() -> None:
+    for width, height in ((9, 9), (30, 16), (1, 5)):
+        board = Board(width, height, 2, (-1,) * (width * height))
+        action = make_player("probabilistic").choose(board, np.random.default_rng(0))
+        assert first_choice("probabilistic", "square", width, height, 2) == action.row * width + action.col
