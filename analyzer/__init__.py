@@ -14,7 +14,9 @@ from analyzer.errors import (
     GameError,
     InconsistentBoardError,
     InvalidCellError,
+    OptionError,
     PlayerError,
+    ResourceLimitError,
     SimulationError,
     SolverTimeoutError,
 )
@@ -58,4 +60,6 @@ __all__ = [
     "InvalidCellError",
     "PlayerError",
     "SimulationError",
+    "OptionError",
+    "ResourceLimitError",
 ]

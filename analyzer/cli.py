@@ -85,7 +85,8 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     print(analysis)
     n_comp = len(analysis.components)
     print(
-        f"{analysis.total} layouts; {len(analysis.safe)} certainly safe, {len(analysis.mines)} certain mines"
+        f"{analysis.total_text} layouts; {len(analysis.safe)} certainly safe"
+        f", {len(analysis.mines)} certain mines"
         f"; {n_comp} component{'s' if n_comp != 1 else ''}, {analysis.background_size} background cells"
     )
     return 0

@@ -15,6 +15,8 @@ __all__ = [
     "InvalidCellError",
     "PlayerError",
     "SimulationError",
+    "OptionError",
+    "ResourceLimitError",
 ]
 
 
@@ -69,3 +71,11 @@ class PlayerError(AnalyzerError, ValueError):
 
 class SimulationError(AnalyzerError, ValueError):
     """Bad simulation input: sizes, player, first cell, a results file of another kind."""
+
+
+class OptionError(AnalyzerError, ValueError):
+    """An option of the wrong type or out of range: ``time_limit="1"``, ``seed=2.5``, ..."""
+
+
+class ResourceLimitError(AnalyzerError, MemoryError):
+    """Work refused before it starts: its estimated memory is past the limit."""

@@ -10,6 +10,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from analyzer.board.board import FLAG, HIDDEN, Board
+from analyzer.limits import describe_count, digit_count, fraction_text
 
 if TYPE_CHECKING:
     from analyzer.solver.analysis import Analysis
@@ -86,10 +87,24 @@ def analysis_html(analysis: Analysis) -> str:
             elif value == FLAG and analysis.trust_flags:
                 cells.append(("⚑", "background:#bbb;color:#c00", "flag"))
             else:
-                cells.append((_short(p), f"background:{probability_colour(float(p))}", f"P(mine) = {p}"))
+                cells.append(
+                    (
+                        _short(p),
+                        f"background:{probability_colour(float(p))}",
+                        f"P(mine) = {_exact_or_rounded(p)}",
+                    )
+                )
         rows.append(cells)
-    caption = f"{board.width}x{board.height}, {board.mines} mines; {analysis.total} layouts"
+    caption = f"{board.width}x{board.height}, {board.mines} mines; {describe_count(analysis.total)} layouts"
     return _table(rows, caption)
+
+
+def _exact_or_rounded(p: Fraction) -> str:
+    """The fraction itself when short; past 40 digits its value and the sizes of its terms."""
+    if digit_count(p.denominator) <= 40:
+        return fraction_text(p)
+    sizes = f"{digit_count(p.numerator)}- and {digit_count(p.denominator)}-digit numbers"
+    return f"{float(p):.6g} (exact: a fraction of {sizes})"
 
 
 def _short(p: Fraction) -> str:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from analyzer.board.board import FLAG, Board, Cell
 from analyzer.errors import BoardParseError, InvalidCellError
+from analyzer.limits import big_repr, describe_count, exact_text, fraction_text
 
 if TYPE_CHECKING:
     import numpy as np
@@ -16,7 +17,19 @@ if TYPE_CHECKING:
 __all__ = ["Analysis", "ComponentSummary"]
 
 
-@dataclass(frozen=True, slots=True)
+_SUMMARY_FIELDS = ("cells", "clues", "groups", "solutions", "layouts_by_mines", "engine")
+_ANALYSIS_FIELDS = (
+    "board",
+    "total",
+    "mines_left",
+    "background_size",
+    "components",
+    "mine_count_distribution",
+    "trust_flags",
+)
+
+
+@dataclass(frozen=True, slots=True, repr=False)
 class ComponentSummary:
     """One independent component of the clue equations.
 
@@ -43,6 +56,10 @@ class ComponentSummary:
     layouts_by_mines: tuple[int, ...]
     engine: str
 
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={big_repr(getattr(self, name))}" for name in _SUMMARY_FIELDS)
+        return f"ComponentSummary({fields})"
+
     @property
     def mine_range(self) -> tuple[int, int]:
         """The fewest and most mines any of its layouts has."""
@@ -50,7 +67,7 @@ class ComponentSummary:
         return (found[0], found[-1])
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Analysis:
     """Exact mine probabilities of a board.
 
@@ -90,6 +107,25 @@ class Analysis:
     trust_flags: bool
     cell_probabilities: tuple[Fraction | None, ...] = field(repr=False)
     layout_counter: Callable[[Board], int] | None = field(default=None, repr=False, compare=False)
+
+    def __repr__(self) -> str:
+        # Counts of big boards run past the interpreter's int-to-text limit: big_repr has none.
+        fields = ", ".join(f"{name}={big_repr(getattr(self, name))}" for name in _ANALYSIS_FIELDS)
+        return f"Analysis({fields})"
+
+    @property
+    def total_text(self) -> str:
+        """:attr:`total` as a person reads it: exact up to 15 digits, else rounded with its digit count.
+
+        The exact value is :attr:`total` (``analyzer.limits.exact_text`` prints it in full).
+
+        >>> from analyzer import solve
+        >>> solve("3x1x1\\nH1H\\n").total_text
+        '2'
+        >>> solve("120x120x3000\\n" + ("H" * 120 + "\\n") * 120).total_text
+        '1.79e3198 (3199 digits)'
+        """
+        return describe_count(self.total)
 
     def probability(self, row: int, col: int) -> Fraction:
         """Probability that the cell holds a mine (1 for a trusted flag).
@@ -200,9 +236,8 @@ class Analysis:
             "width": self.board.width,
             "height": self.board.height,
             "mines": self.board.mines,
-            "total": str(self.total),
+            "total": exact_text(self.total),
             "probabilities": [
-                [None if p is None else f"{p.numerator}/{p.denominator}" for p in row]
-                for row in self.probabilities
+                [None if p is None else fraction_text(p) for p in row] for row in self.probabilities
             ],
         }

@@ -1,0 +1,309 @@
+"""Limits every stage shares: a deadline, a memory guard, big numbers, checked options.
+
+This module sits beside :mod:`analyzer.errors`, below everything else, so that
+parsing, the solver stages, play and the command line all use the same checks.
+
+- :class:`Deadline` is the one object carried through every stage of a solve;
+  each stage calls :meth:`Deadline.check` between steps and before any
+  allocation that grows with the board.
+- :func:`check_memory` refuses an allocation whose estimated size is past
+  :data:`MEMORY_LIMIT` with a :class:`~analyzer.errors.ResourceLimitError`.
+- :func:`digit_count`, :func:`rounded` and :func:`exact_text` show integers of
+  any size without Python's int-to-string digit limit.
+- :func:`whole` and :func:`positive_seconds` check the type of options.
+"""
+
+from __future__ import annotations
+
+import decimal
+import math
+import numbers
+import time
+from fractions import Fraction
+from typing import TypeVar
+
+from analyzer.errors import AnalyzerError, OptionError, ResourceLimitError, SolverTimeoutError
+
+__all__ = [
+    "Deadline",
+    "MEMORY_LIMIT",
+    "check_memory",
+    "digit_count",
+    "rounded",
+    "exact_text",
+    "whole",
+    "positive_seconds",
+    "quote",
+    "describe_count",
+    "is_whole",
+    "fraction_text",
+    "big_repr",
+]
+
+#: Bytes one estimated allocation may take before it is refused (2 GiB).
+MEMORY_LIMIT = 2 << 30
+
+_E = TypeVar("_E", bound=AnalyzerError)
+
+
+class Deadline:
+    """A point in time (``time.monotonic``) past which work stops.
+
+    ``Deadline(None)`` never expires. :meth:`check` raises
+    :class:`~analyzer.errors.SolverTimeoutError` naming the stage that ran out.
+
+    >>> Deadline(None).check("counting")
+    >>> d = Deadline.after(1e-9)
+    >>> import time; time.sleep(0.001)
+    >>> d.check("deductions")
+    Traceback (most recent call last):
+    ...
+    analyzer.errors.SolverTimeoutError: time limit reached during deductions
+    """
+
+    __slots__ = ("at",)
+
+    def __init__(self, at: float | None):
+        self.at = at
+
+    @classmethod
+    def after(cls, seconds: float | None) -> Deadline:
+        """The deadline ``seconds`` from now (never, for ``None``)."""
+        return cls(None if seconds is None else time.monotonic() + seconds)
+
+    @classmethod
+    def of(cls, value: Deadline | float | None) -> Deadline:
+        """A :class:`Deadline` from itself or a bare ``time.monotonic()`` instant."""
+        return value if isinstance(value, Deadline) else cls(value)
+
+    @property
+    def remaining(self) -> float | None:
+        """Seconds left (never below 0), ``None`` if there is no deadline."""
+        return None if self.at is None else max(0.0, self.at - time.monotonic())
+
+    def expired(self) -> bool:
+        return self.at is not None and time.monotonic() >= self.at
+
+    def check(self, stage: str) -> None:
+        """Raise :class:`~analyzer.errors.SolverTimeoutError` if the deadline has passed."""
+        if self.at is not None and time.monotonic() >= self.at:
+            raise SolverTimeoutError(f"time limit reached during {stage}")
+
+    def sooner(self, seconds: float) -> Deadline:
+        """This deadline or ``seconds`` from now, whichever comes first."""
+        at = time.monotonic() + seconds
+        return Deadline(at if self.at is None else min(at, self.at))
+
+    def __repr__(self) -> str:
+        return "Deadline(None)" if self.at is None else f"Deadline.after({self.remaining:.3f})"
+
+
+def check_memory(nbytes: int, what: str, *, limit: int | None = None) -> None:
+    """Refuse an allocation estimated at ``nbytes`` if it is past the limit.
+
+    >>> check_memory(1000, "a table")
+    >>> check_memory(10**12, "a 10^6 x 10^6 table")
+    Traceback (most recent call last):
+    ...
+    analyzer.errors.ResourceLimitError: a 10^6 x 10^6 table would need about 931 GiB, past the 2.0 GiB limit
+    """
+    cap = MEMORY_LIMIT if limit is None else limit
+    if nbytes > cap:
+        raise ResourceLimitError(f"{what} would need about {_bytes(nbytes)}, past the {_bytes(cap, 1)} limit")
+
+
+def _bytes(n: int, decimals: int = 0) -> str:
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= size:
+            return f"{n / size:.{decimals}f} {unit}"
+    return f"{n} bytes"
+
+
+# ------------------------------------------------------------------ big numbers
+def digit_count(n: int) -> int:
+    """Decimal digits of ``abs(n)`` (1 for 0), without converting it to text.
+
+    >>> digit_count(0), digit_count(999), digit_count(1000), digit_count(-10**5000)
+    (1, 3, 4, 5001)
+    """
+    n = abs(n)
+    if n < 10:
+        return 1
+    # log10(2) * bits is within one of the answer; one comparison settles it.
+    guess = int((n.bit_length() - 1) * math.log10(2)) + 1
+    if n >= 10**guess:
+        return guess + 1
+    if n < 10 ** (guess - 1):  # pragma: no cover - the estimate is never too high
+        return guess - 1
+    return guess
+
+
+def rounded(n: int, figures: int = 3) -> str:
+    """``n`` to ``figures`` significant figures; scientific past 15 digits.
+
+    >>> rounded(24), rounded(123456789012345678)
+    ('24', '1.23e17')
+    >>> rounded(2**120), rounded(-(10**9000))
+    ('1.33e36', '-1.00e9000')
+    """
+    digits = digit_count(n)
+    if digits <= 15:
+        return str(n)
+    sign = "-" if n < 0 else ""
+    # Leading figures by integer division: exact, no float overflow.
+    lead = (abs(n) * 10 + 5 * 10 ** (digits - figures)) // 10 ** (digits - figures + 1)
+    exponent = digits - 1
+    if lead >= 10**figures:  # rounding carried into a new digit (9.99.. -> 10.0)
+        lead //= 10
+        exponent += 1
+    text = str(lead)
+    return f"{sign}{text[0]}.{text[1:]}e{exponent}"
+
+
+def exact_text(n: int) -> str:
+    """The exact decimal text of an integer of any size (``str`` refuses past a limit).
+
+    >>> exact_text(-120)
+    '-120'
+    >>> len(exact_text(10**10000))
+    10001
+    """
+    if -(10**4000) < n < 10**4000:
+        return str(n)
+    # libmpdec converts exactly, with no digit limit, in about n log n time.
+    return str(decimal.Decimal(n))
+
+
+def describe_count(n: int) -> str:
+    """A count as a person reads it: exact when short, else rounded with its digit count.
+
+    >>> describe_count(24), describe_count(2**120)
+    ('24', '1.33e36 (37 digits)')
+    """
+    digits = digit_count(n)
+    return str(n) if digits <= 15 else f"{rounded(n)} ({digits} digits)"
+
+
+# ------------------------------------------------------------------ option checks
+def quote(text: str, limit: int = 80) -> str:
+    """``repr`` of ``text``, cut to about ``limit`` characters with the length said.
+
+    >>> quote("abc")
+    "'abc'"
+    >>> quote("x" * 1000, 10)
+    "'xxxxxxxxxx'... (1000 characters)"
+    """
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text)} characters)"
+
+
+def whole(
+    value: object,
+    name: str,
+    *,
+    minimum: int | None = None,
+    maximum: int | None = None,
+    error: type[_E] | type[ValueError] = OptionError,
+) -> int:
+    """``value`` as an ``int`` if it is a whole number in range (numpy ints too, bools not).
+
+    Anything else raises ``error`` (the caller's error class from
+    :mod:`analyzer.errors`) with a one-line message naming ``name``.
+
+    >>> whole(3, "mines", minimum=0)
+    3
+    >>> whole(True, "width", minimum=1)
+    Traceback (most recent call last):
+    ...
+    analyzer.errors.OptionError: width must be an integer >= 1, got True
+    >>> whole(2.0, "seed")
+    Traceback (most recent call last):
+    ...
+    analyzer.errors.OptionError: seed must be an integer, got 2.0
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise error(f"{name} must be {_range_words(minimum, maximum)}, got {_short_repr(value)}")
+    number = int(value)
+    if (minimum is not None and number < minimum) or (maximum is not None and number > maximum):
+        raise error(f"{name} must be {_range_words(minimum, maximum)}, got {_short_repr(value)}")
+    return number
+
+
+def is_whole(value: object) -> bool:
+    """Whether ``value`` is an integer (numpy ints too), not a bool."""
+    return not isinstance(value, bool) and isinstance(value, numbers.Integral)
+
+
+def _range_words(minimum: int | None, maximum: int | None) -> str:
+    if minimum is not None and maximum is not None:
+        return f"an integer from {minimum} to {maximum}"
+    if minimum is not None:
+        return f"an integer >= {minimum}"
+    if maximum is not None:
+        return f"an integer <= {maximum}"
+    return "an integer"
+
+
+def _short_repr(value: object) -> str:
+    if isinstance(value, int) and not isinstance(value, bool) and digit_count(value) > 30:
+        return rounded(value)
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def positive_seconds(value: object, name: str = "time_limit") -> float | None:
+    """A time limit: ``None`` or a positive, finite number of seconds (bools refused).
+
+    >>> positive_seconds(1), positive_seconds(None)
+    (1.0, None)
+    >>> positive_seconds("1")
+    Traceback (most recent call last):
+    ...
+    analyzer.errors.OptionError: time_limit must be a positive number of seconds, got '1'
+    """
+    if value is None:
+        return None
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, numbers.Real)
+        or not math.isfinite(float(value))
+        or not float(value) > 0
+    ):
+        raise OptionError(f"{name} must be a positive number of seconds, got {_short_repr(value)}")
+    return float(value)
+
+
+def fraction_text(p: Fraction) -> str:
+    """``"p/q"`` for a fraction of any size (``"4/1"`` for a whole one).
+
+    >>> fraction_text(Fraction(1, 3)), fraction_text(Fraction(4))
+    ('1/3', '4/1')
+    """
+    return f"{exact_text(p.numerator)}/{exact_text(p.denominator)}"
+
+
+def big_repr(value: object) -> str:
+    """``repr`` that also works for ints and Fractions past the digit limit.
+
+    Tuples, lists and dicts are walked; anything else uses its own ``repr``.
+
+    >>> big_repr({2: Fraction(1, 3), 3: (10**5000 // 10**4999,)})
+    '{2: Fraction(1, 3), 3: (10,)}'
+    >>> len(big_repr(10**6000))
+    6001
+    """
+    if isinstance(value, bool):
+        return repr(value)
+    if isinstance(value, int):
+        return exact_text(value)
+    if isinstance(value, Fraction):
+        return f"Fraction({exact_text(value.numerator)}, {exact_text(value.denominator)})"
+    if isinstance(value, tuple):
+        inner = ", ".join(big_repr(v) for v in value)
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    if isinstance(value, list):
+        return "[" + ", ".join(big_repr(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{big_repr(k)}: {big_repr(v)}" for k, v in value.items()) + "}"
+    return repr(value)

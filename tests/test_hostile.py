@@ -1,0 +1,104 @@
+"""Hostile input: huge answers, time limits, conflicts, bad options, corrupted files.
+
+Each case gets a clear one-line error from the package's exception tree or the
+right answer; the command-line cases run in a subprocess with a timeout, so a
+hang fails the test instead of stalling the run.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+import analyzer
+from analyzer.limits import big_repr, describe_count, digit_count, exact_text, rounded
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_cli(
+    *args: str, timeout: float = 60, stdin: bytes | None = None
+) -> subprocess.CompletedProcess[bytes]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run(
+        [sys.executable, "-m", "analyzer", *args],
+        capture_output=True,
+        timeout=timeout,
+        env=env,
+        input=stdin,
+        cwd=ROOT,
+    )
+
+
+def assert_one_line_error(result: subprocess.CompletedProcess[bytes]) -> str:
+    err = result.stderr.decode()
+    assert result.returncode != 0
+    assert "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1, err[:500]
+    return err
+
+
+def hidden_board(width: int, height: int, mines: int) -> str:
+    return f"{width}x{height}x{mines}\n" + ("H" * width + "\n") * height
+
+
+# ------------------------------------------------------------------ big numbers
+BIG = [0, 9, 10, 99, 10**15, 10**15 - 1, 2**4000, 10**4300, 10**4300 - 1, 3**20000]
+
+
+@pytest.mark.parametrize("n", BIG, ids=[f"big{i}" for i in range(len(BIG))])
+def test_digit_count_and_rounding_match_exact_text(n: int) -> None:
+    text = exact_text(n)
+    assert digit_count(n) == len(text)
+    # Back to an int piece by piece (int() of long text has the same limit).
+    pieces = range(0, len(text), 1000)
+    assert sum(int(text[i : i + 1000]) * 10 ** max(0, len(text) - i - 1000) for i in pieces) == n
+    if len(text) > 15:
+        mantissa, exponent = rounded(n).split("e")
+        assert int(exponent) in (len(text) - 1, len(text))
+        scaled = float(mantissa) * 10 ** (int(exponent) - (len(text) - 1))
+        assert abs(scaled - float(text[:4]) / 1000) <= 0.006
+
+
+def test_rounded_carries_into_a_new_digit() -> None:
+    assert rounded(999_999_999_999_999_999) == "1.00e18"
+
+
+def test_fully_hidden_120x120_board_shows_everywhere() -> None:
+    analysis = analyzer.solve(hidden_board(120, 120, 7200))
+    expected = math.comb(14400, 7200)
+    assert analysis.total == expected
+    assert analysis.total_text == f"{rounded(expected)} (4333 digits)"
+    assert "layouts" in analysis._repr_html_()
+    assert repr(analysis).startswith("Analysis(board=")
+    data = analysis.to_dict()
+    assert data["total"] == exact_text(expected)
+    assert data["probabilities"][0][0] == "1/2"
+    assert str(analysis).startswith(" 50%")
+
+
+def test_big_repr_rebuilds_its_value() -> None:
+    small = {3: Fraction(10**50 + 1, 7), 4: (10**45,), 5: [True, "x"]}
+    assert big_repr(small) == repr(small)
+    huge = {3: Fraction(10**5000 + 1, 7), 4: (10**4500,)}
+    text = big_repr(huge)
+    assert text == f"{{3: Fraction({exact_text(10**5000 + 1)}, 7), 4: ({exact_text(10**4500)},)}}"
+    assert describe_count(24) == "24"
+
+
+def test_cli_prints_a_board_with_4333_digit_count(tmp_path: Path) -> None:
+    path = tmp_path / "big.mine"
+    path.write_text(hidden_board(120, 120, 7200))
+    text = run_cli("solve", str(path))
+    assert text.returncode == 0, text.stderr.decode()[-400:]
+    assert b"(4333 digits) layouts" in text.stdout
+    as_json = run_cli("solve", "--json", str(path))
+    assert as_json.returncode == 0, as_json.stderr.decode()[-400:]
+    assert int(json.loads(as_json.stdout)["total"][:40]) == int(exact_text(math.comb(14400, 7200))[:40])
