@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# 10^6 games per setup with the compiled players, on the setups MineSweeperProb publishes:
+# first click safe in the corner (its SFAR@[1,1]) and an opening at its @[3,3] / @[4,4].
+# Every batch goes to results/fast/*.jsonl: run again to resume. Usage:
+#   scripts/fast_win_rates.sh [PLAYER] [GAMES] [WORKERS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+player=${1:-probabilistic}
+games=${2:-1000000}
+workers=${3:-2}
+mkdir -p results/fast
+run() {  # preset first-click cell name
+    .venv/bin/analyzer simulate --preset "$1" --player "$player" --games "$games" --first-click "$2" \
+        --first-cell "$3" --seed 0 --workers "$workers" --no-progress --results "results/fast/$player-$4.jsonl"
+}
+run beginner safe 0,0 beginner-safe
+run intermediate safe 0,0 intermediate-safe
+run expert safe 0,0 expert-safe
+run beginner opening 2,2 beginner-opening
+run intermediate opening 2,2 intermediate-opening
+run expert opening 3,3 expert-opening
