@@ -28,6 +28,7 @@ from analyzer.play.placement import PLACEMENT_METHODS, place_mines
 from analyzer.play.players import PLAYERS, make_player
 from analyzer.play.simulation import WinRate, simulate
 from analyzer.solver.analysis import Analysis, ComponentSummary
+from analyzer.solver.explain import Explanation, explain
 from analyzer.solver.solve import count_layouts, solve
 
 __all__ = [
@@ -35,6 +36,8 @@ __all__ = [
     "examples",
     "metrics",
     "count_layouts",
+    "explain",
+    "Explanation",
     "simulate",
     "WinRate",
     "optimal",

@@ -4,6 +4,9 @@
     Print the board with each hidden cell's mine probability in percent
     (``*`` a certain mine, ``-`` a certain safe cell, ``F`` a flag), or with
     ``--json`` the exact fractions. ``-`` reads the board from standard input.
+``analyzer explain FILE [--cell R,C]``
+    Why a cell is certainly safe or a mine: a minimal set of clues (and the
+    mine total, when needed) that forces it, drawn on the board.
 ``analyzer simulate``
     Win rates of a player (:mod:`analyzer.play.simulation`), e.g. ``analyzer simulate
     --preset expert --player probabilistic --games 1000 --workers 2``.
@@ -89,6 +92,38 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         f", {len(analysis.mines)} certain mines"
         f"; {n_comp} component{'s' if n_comp != 1 else ''}, {analysis.background_size} background cells"
     )
+    return 0
+
+
+# ------------------------------------------------------------------- explain
+def _cmd_explain(args: argparse.Namespace) -> int:
+    from analyzer.solver import solve
+
+    board = Board.from_text(_read(args.file))
+    trust = not args.distrust_flags
+    analysis = solve(board, time_limit=args.time_limit, trust_flags=trust)
+    if args.cell is not None:
+        row, col = _cell(args.cell)
+        if not (0 <= row < board.height and 0 <= col < board.width):
+            raise _CliError(f"cell {(row, col)!r} is outside the {board.width}x{board.height} board")
+        explanations = [analysis.explain(row, col, time_limit=args.time_limit)]
+    else:
+        cells = sorted(analysis.safe + analysis.mines)
+        explanations = [analysis.explain(r, c, time_limit=args.time_limit) for r, c in cells]
+    if args.json:
+        print(json.dumps([e.to_dict() for e in explanations]))
+        return 0
+    if args.cell is not None:
+        print(explanations[0])
+        return 0
+    if not explanations:
+        print("no certain cell: every unknown cell may hold a mine or not")
+        return 0
+    for e in explanations:
+        note = "" if e.is_smallest else " (minimal; smaller not ruled out)"
+        print(f"{e.describe()}{note}")
+    safe = sum(not e.is_mine for e in explanations)
+    print(f"{safe} certainly safe, {len(explanations) - safe} certain mines; --cell R,C draws one")
     return 0
 
 
@@ -370,6 +405,18 @@ def _parser() -> argparse.ArgumentParser:
     solve.add_argument("--format", choices=("mine", "minesweepr"), default="mine", help="board text format")
     solve.add_argument("--mines", type=int, default=None, help="mine total, for --format minesweepr")
     solve.set_defaults(run=_cmd_solve)
+
+    explain = sub.add_parser("explain", help="why a cell is certain: a minimal set of clues that forces it")
+    explain.add_argument("file", help="a .mine file, or - for standard input")
+    explain.add_argument(
+        "--cell", default=None, metavar="R,C", help="explain this cell (0-based); default every certain cell"
+    )
+    explain.add_argument("--json", action="store_true", help="the explanations as JSON")
+    explain.add_argument("--time-limit", type=_positive, default=None, metavar="SECONDS")
+    explain.add_argument(
+        "--distrust-flags", action="store_true", help="treat flags as hidden cells (flags may be wrong)"
+    )
+    explain.set_defaults(run=_cmd_explain)
 
     simulate = sub.add_parser("simulate", help="win rates of a player by Monte Carlo, on all cores or Dask")
     _simulate_arguments(simulate)

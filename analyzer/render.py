@@ -14,8 +14,16 @@ from analyzer.limits import describe_count, digit_count, fraction_text
 
 if TYPE_CHECKING:
     from analyzer.solver.analysis import Analysis
+    from analyzer.solver.explain import Explanation
 
-__all__ = ["board_html", "analysis_html", "analysis_text", "probability_colour"]
+__all__ = [
+    "board_html",
+    "analysis_html",
+    "analysis_text",
+    "explanation_text",
+    "explanation_html",
+    "probability_colour",
+]
 
 _NUMBER_COLOURS = (
     "#999",
@@ -147,3 +155,71 @@ def analysis_text(analysis: Analysis) -> str:
                 out.append("<1%" if pct < 0.5 else ">99%" if pct >= 99.5 else f"{pct:.0f}%")
         lines.append(" ".join(f"{s:>4}" for s in out))
     return "\n".join(lines)
+
+
+def _labelled(rows: list[list[str]]) -> str:
+    """Rows of short strings as a grid with column numbers above and row numbers on the left."""
+    width = max(3, max((len(s) for row in rows for s in row), default=1) + 1)
+    margin = len(str(len(rows) - 1)) + 1
+    header = " " * margin + "".join(f"{c:>{width}}" for c in range(len(rows[0]) if rows else 0))
+    body = [f"{r:>{margin - 1}} " + "".join(f"{s:>{width}}" for s in row) for r, row in enumerate(rows)]
+    return "\n".join([header, *body])
+
+
+def explanation_text(explanation: Explanation) -> str:
+    """The board with the explanation's clues in brackets and the cell explained as ``S`` or ``M``.
+
+    Other numbers show bare (``.`` for 0), hidden cells as ``#``, flags as ``F``.
+
+    >>> from analyzer.solver.explain import explain
+    >>> print(explanation_text(explain("4x2x2\\nHHHH\\n1221\\n", (0, 0))))
+         0   1   2   3
+    0    S   #   #   #
+    1  [1]   2 [2] [1]
+    (0, 0) is safe: forced by the clues 1 at (1, 0), 2 at (1, 2), 1 at (1, 3)
+    """
+    board = explanation.board
+    marked = set(explanation.clues)
+    rows = []
+    for r, row in enumerate(board.rows()):
+        out = []
+        for c, value in enumerate(row):
+            if (r, c) == explanation.cell:
+                out.append("M" if explanation.is_mine else "S")
+            elif value == HIDDEN:
+                out.append("#")
+            elif value == FLAG:
+                out.append("F")
+            else:
+                shown = "." if value == 0 else str(value)
+                out.append(f"[{shown}]" if (r, c) in marked else shown)
+        rows.append(out)
+    return _labelled(rows) + "\n" + explanation.describe()
+
+
+def explanation_html(explanation: Explanation) -> str:
+    """The board with the explanation's clues highlighted and the cell explained marked."""
+    board = explanation.board
+    marked = set(explanation.clues)
+    rows = []
+    for r, row in enumerate(board.rows()):
+        cells = []
+        for c, value in enumerate(row):
+            if (r, c) == explanation.cell:
+                colour = "#f66" if explanation.is_mine else "#6c6"
+                claim = "certain mine" if explanation.is_mine else "certainly safe"
+                cells.append(("M" if explanation.is_mine else "S", f"background:{colour}", claim))
+            elif value == HIDDEN:
+                cells.append(("", "background:#bbb", "hidden"))
+            elif value == FLAG:
+                cells.append(("⚑", "background:#bbb;color:#c00", "flag"))
+            else:
+                text, style, _ = _revealed(value)
+                if (r, c) in marked:
+                    cells.append(
+                        (text, style + ";background:#ffd54f;outline:2px solid #e65100", "in the explanation")
+                    )
+                else:
+                    cells.append((text, style, ""))
+        rows.append(cells)
+    return _table(rows, explanation.describe())

@@ -10,7 +10,7 @@ to a minimal one by deletion.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ortools.sat.python import cp_model
 
@@ -18,7 +18,7 @@ from analyzer.errors import SolverTimeoutError
 from analyzer.solver.counting.types import Accumulator, ComponentCounts
 from analyzer.solver.decomposition import ComponentProblem
 
-__all__ = ["build_model", "count_cpsat", "minimal_conflict"]
+__all__ = ["build_model", "count_cpsat", "is_feasible", "minimal_conflict", "minimal_core", "smallest_core"]
 
 
 def build_model(
@@ -84,15 +84,166 @@ def count_cpsat(problem: ComponentProblem, *, deadline: float | None = None) -> 
     raise SolverTimeoutError("time limit reached while CP-SAT enumerated a component")
 
 
-def _is_feasible(model: cp_model.CpModel, lits: list, active: Sequence[int], deadline: float | None) -> bool:
+def _status(
+    model: cp_model.CpModel, lits: Sequence[cp_model.IntVar], active: Sequence[int], deadline: float | None
+) -> tuple[bool, cp_model.CpSolver]:
+    """Whether the model holds with the equations ``active`` switched on (and the solver that said so)."""
     model.clear_assumptions()
     model.add_assumptions([lits[e] for e in active])
-    status = _solver(deadline).solve(model)
+    solver = _solver(deadline)
+    status = solver.solve(model)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return True
+        return True, solver
     if status == cp_model.INFEASIBLE:
-        return False
+        return False, solver
+    if status == cp_model.MODEL_INVALID:  # pragma: no cover - a bug in the model builders
+        raise RuntimeError(f"CP-SAT rejected the model: {model.validate()}")
     raise SolverTimeoutError("time limit reached while looking for the clues in conflict")
+
+
+def is_feasible(
+    model: cp_model.CpModel,
+    lits: Sequence[cp_model.IntVar] = (),
+    *,
+    deadline: float | None = None,
+) -> bool:
+    """Whether the model holds with every literal of ``lits`` on.
+
+    >>> model = cp_model.CpModel()
+    >>> x = model.new_int_var(0, 3, "x")
+    >>> on = model.new_bool_var("on")
+    >>> _ = model.add(x == 4).only_enforce_if(on)
+    >>> is_feasible(model), is_feasible(model, [on])
+    (True, False)
+    """
+    feasible, _ = _status(model, lits, range(len(lits)), deadline)
+    model.clear_assumptions()
+    return feasible
+
+
+def _core(solver: cp_model.CpSolver, lits: Sequence[cp_model.IntVar], active: Sequence[int]) -> list[int]:
+    """CP-SAT's infeasible core of the last solve, as indices into ``lits`` (within ``active``)."""
+    index = {lits[e].index: e for e in active}
+    return sorted({index[i] for i in solver.sufficient_assumptions_for_infeasibility() if i in index})
+
+
+def _shrunk(
+    model: cp_model.CpModel,
+    lits: Sequence[cp_model.IntVar],
+    active: Sequence[int],
+    solver: cp_model.CpSolver,
+    deadline: float | None,
+) -> list[int]:
+    """The core of an infeasible solve over ``active``, checked (``active`` itself if it is not one)."""
+    core = _core(solver, lits, active)
+    if len(core) < len(active) and (not core or _status(model, lits, core, deadline)[0]):
+        return list(active)
+    return core or list(active)
+
+
+def minimal_core(
+    model: cp_model.CpModel,
+    lits: Sequence[cp_model.IntVar],
+    *,
+    first: Sequence[int] = (),
+    deadline: float | None = None,
+) -> tuple[int, ...] | None:
+    """A minimal set of the switchable constraints ``lits`` that the model cannot meet together.
+
+    The model's other constraints always hold. Returns ``None`` when the model
+    holds with every literal on. Otherwise CP-SAT's core under assumptions is a
+    first, often small, answer; each member in turn is dropped when the rest
+    stays infeasible, and then the rest shrinks to the core CP-SAT gives for it
+    (deletion that reuses each core). The result is minimal: switching off any
+    one of its literals makes the model feasible. Members of ``first`` are
+    tried for deletion before the others (kept only when they cannot go).
+
+    >>> model = cp_model.CpModel()
+    >>> x = model.new_int_var(0, 3, "x")
+    >>> lits = [model.new_bool_var(f"l{i}") for i in range(3)]
+    >>> _ = model.add(x == 1).only_enforce_if(lits[0])
+    >>> _ = model.add(x == 2).only_enforce_if(lits[1])
+    >>> _ = model.add(x >= 2).only_enforce_if(lits[2])
+    >>> minimal_core(model, lits, first=[1])
+    (0, 2)
+    """
+    everything = list(range(len(lits)))
+    feasible, solver = _status(model, lits, everything, deadline)
+    if feasible:
+        return None
+    kept: list[int] = []
+    core = _shrunk(model, lits, everything, solver, deadline)
+    if first:
+        core = everything
+    for e in first:
+        # Without e, among all that is left (not only within CP-SAT's first core).
+        trial = [k for k in core if k != e]
+        feasible, solver = _status(model, lits, trial, deadline)
+        if feasible:  # e is in every infeasible subset of what is left
+            kept.append(e)
+        else:
+            core = _shrunk(model, lits, trial, solver, deadline)
+    queue = [e for e in core if e not in kept]
+    while queue:
+        e = queue.pop(0)
+        trial = kept + queue
+        feasible, solver = _status(model, lits, trial, deadline)
+        if feasible:
+            kept.append(e)
+            continue
+        # Infeasible without e: keep only what the new core needs.
+        smaller = set(_shrunk(model, lits, trial, solver, deadline))
+        kept = [k for k in kept if k in smaller]
+        queue = [k for k in queue if k in smaller]
+    model.clear_assumptions()
+    return tuple(sorted(kept))
+
+
+def smallest_core(
+    model: cp_model.CpModel,
+    lits: Sequence[cp_model.IntVar],
+    holds: Callable[[cp_model.CpSolver], Sequence[bool]],
+    *,
+    known: Sequence[int],
+    rounds: int = 30,
+    deadline: float | None = None,
+) -> tuple[tuple[int, ...], bool]:
+    """The smallest infeasible set of literals, by implicit hitting sets, within ``rounds`` solves.
+
+    ``known`` is an infeasible set already found (a :func:`minimal_core`).
+    Each round takes a smallest set of literals that meets every correction
+    set seen so far (a second small CP-SAT model) and asks whether it is
+    infeasible: if so it is a smallest core; if not, the literals broken by
+    a solution that keeps as many on as it can (``holds(solver)[e]`` false)
+    form a new correction set. ``model`` is not changed.
+    Returns the smallest core found and whether it is proven smallest
+    (the ``known`` set, unproven, when the rounds run out).
+    """
+    best = tuple(sorted(known))
+    # Solutions that keep as many literals on as they can break few equations:
+    # small correction sets, so few rounds.
+    widest = model.clone()
+    widest.maximize(sum(lits))
+    hitting = cp_model.CpModel()
+    picks = [hitting.new_bool_var(f"p{e}") for e in range(len(lits))]
+    hitting.add(sum(picks) <= len(best) - 1)
+    hitting.minimize(sum(picks))
+    for _ in range(rounds):
+        search = _solver(deadline)
+        status = search.solve(hitting)
+        if status == cp_model.INFEASIBLE:
+            return best, True  # nothing smaller meets every correction set
+        if status != cp_model.OPTIMAL:
+            raise SolverTimeoutError("time limit reached while looking for the smallest explanation")
+        chosen = [e for e in range(len(lits)) if search.boolean_value(picks[e])]
+        feasible, solver = _status(widest, lits, chosen, deadline)
+        if not feasible:
+            return tuple(chosen), True
+        broken = [e for e, ok in enumerate(holds(solver)) if not ok]
+        if not broken:  # pragma: no cover - every literal holds, yet the whole set is infeasible
+            break
+        hitting.add_bool_or([picks[e] for e in broken])
+    return best, False
 
 
 def minimal_conflict(
@@ -104,11 +255,9 @@ def minimal_conflict(
     """A minimal set of equations (indices) that no solution satisfies together.
 
     ``extra`` equations hold always and are not part of the answer (the global
-    mine count, say). CP-SAT's core under assumptions is a first, often small,
-    answer; dropping each equation in turn whose absence keeps the rest
-    infeasible makes it minimal: removing any one of the returned equations
-    makes the rest satisfiable. Returns ``()`` if the problem is satisfiable, or
-    if the ``extra`` equations alone admit no solution.
+    mine count, say). :func:`minimal_core` over one literal an equation.
+    Returns ``()`` if the problem is satisfiable, or if the ``extra`` equations
+    alone admit no solution.
 
     >>> minimal_conflict(ComponentProblem((1, 1, 1), (((0, 1), 2), ((1, 2), 0), ((0,), 1))))
     (0, 1)
@@ -116,20 +265,4 @@ def minimal_conflict(
     model, xs, lits = build_model(problem, enforce=True)
     for groups, rhs in extra:
         model.add(sum(xs[g] for g in groups) == rhs)
-    everything = list(range(len(lits)))
-    model.add_assumptions(lits)
-    solver = _solver(deadline)
-    status = solver.solve(model)
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return ()
-    if status != cp_model.INFEASIBLE:
-        raise SolverTimeoutError("time limit reached while looking for the clues in conflict")
-    index = {lit.index: e for e, lit in enumerate(lits)}
-    core = sorted(index[i] for i in solver.sufficient_assumptions_for_infeasibility() if i in index)
-    if not core or _is_feasible(model, lits, core, deadline):
-        core = everything
-    for e in list(core):
-        trial = [k for k in core if k != e]
-        if not _is_feasible(model, lits, trial, deadline):
-            core = trial
-    return tuple(core)
+    return minimal_core(model, lits, deadline=deadline) or ()

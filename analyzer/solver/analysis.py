@@ -14,6 +14,8 @@ from analyzer.limits import big_repr, describe_count, exact_text, fraction_text
 if TYPE_CHECKING:
     import numpy as np
 
+    from analyzer.solver.explain import Explanation
+
 __all__ = ["Analysis", "ComponentSummary"]
 
 
@@ -177,6 +179,39 @@ class Analysis:
             if layouts:
                 shows[k] = Fraction(layouts, self.total)
         return shows
+
+    def explain(
+        self, row: int, col: int, *, smallest: bool = True, time_limit: float | None = None
+    ) -> Explanation:
+        """A minimal set of clues (and the mine total, if needed) that forces a certain cell.
+
+        See :func:`analyzer.solver.explain.explain` (CP-SAT assumptions on the
+        negated claim, the infeasible core shrunk to a minimal one).
+
+        Raises
+        ------
+        InvalidCellError
+            For a revealed cell, a trusted flag, or a cell that is not certain.
+
+        >>> from analyzer import solve
+        >>> print(solve("3x2x1\\nHHH\\n011\\n").explain(0, 0).describe())
+        (0, 0) is safe: forced by the clue 0 at (1, 0)
+        """
+        from analyzer.solver.explain import explain
+
+        p = self.probability(row, col)
+        if 0 < p < 1:
+            raise InvalidCellError(
+                f"cell {(row, col)!r} is not certain (P(mine) = {p}): only certain cells have an explanation"
+            )
+        return explain(
+            self.board,
+            (row, col),
+            trust_flags=self.trust_flags,
+            is_mine=p == 1,
+            smallest=smallest,
+            time_limit=time_limit,
+        )
 
     def to_numpy(self) -> np.ndarray:
         """The probabilities as a float array of shape (height, width), NaN where revealed."""

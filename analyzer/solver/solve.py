@@ -236,14 +236,17 @@ def _fixed_counts(fixed: tuple[tuple[Group, int], ...]) -> ComponentCounts:
 
 def _conflict(system: ConstraintSystem, engine: str, deadline: float | None) -> InconsistentBoardError:
     """The error for a board with no layout: the clues of a component, or the mine total."""
+    from analyzer.models.cpsat import minimal_conflict
+
     comps = components(system)
-    counts = []
+    # Feasibility first (CP-SAT, no counting): a component in conflict with itself.
     for comp in comps:
         problem = comp.problem(system)
-        counted = count_component(problem, engine=engine, deadline=deadline)
-        if counted.is_empty:
-            return _component_conflict(system, comp, problem, deadline)
-        counts.append(counted)
+        local = minimal_conflict(problem, deadline=deadline)
+        if local:
+            return _component_conflict(system, comp, local, deadline)
+    # Every component holds alone: the mine total is what fails; name the mine counts the clues allow.
+    counts = [count_component(comp.problem(system), engine=engine, deadline=deadline) for comp in comps]
     return _total_conflict(system, comps, counts, deadline)
 
 
@@ -274,11 +277,8 @@ def _describe(system: ConstraintSystem, clue_indices: tuple[int, ...]) -> str:
 
 
 def _component_conflict(
-    system: ConstraintSystem, comp: Component, problem: ComponentProblem, deadline: float | None
+    system: ConstraintSystem, comp: Component, local: tuple[int, ...], deadline: float | None
 ) -> InconsistentBoardError:
-    from analyzer.models.cpsat import minimal_conflict
-
-    local = minimal_conflict(problem, deadline=deadline) or tuple(range(len(comp.clues)))
     clue_indices = tuple(comp.clues[e] for e in local)
     cells = tuple(system.clues[c].cell for c in clue_indices)
     if len(clue_indices) == 1:
