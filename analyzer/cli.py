@@ -84,7 +84,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         len(board.flagged_cells()) if analysis.trust_flags else 0
     )
     size = f"{board.width}x{board.height}, {board.mines} mines"
-    print(f"{size}: {analysis.mines_left} among {unknown} unknown cells")
+    print(f"{size}: {analysis.mines_left} among {unknown} unknown cells; P(mine) in %")
     print(analysis)
     n_comp = len(analysis.components)
     print(

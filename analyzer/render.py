@@ -124,20 +124,25 @@ def _short(p: Fraction) -> str:
 
 
 def analysis_text(analysis: Analysis) -> str:
-    """The board with each unknown cell's probability in percent.
+    """The board with each unknown cell's mine probability in percent, rows and columns numbered.
 
-    Revealed numbers show in brackets (``[.]`` for 0), trusted flags as ``F``,
-    certain mines as ``*``, certain safe cells as ``-``; other cells show their
-    percentage, never rounded to 0 or 100.
+    Column numbers head the grid and row numbers start each line (0-based, as
+    cells are named ``R,C`` everywhere). Revealed numbers show in brackets
+    (``[.]`` for 0), trusted flags as ``F``, certain mines as ``*``, certain
+    safe cells as ``-``; other cells show their percentage without the ``%``
+    sign, never rounded to 0 or 100 (``<1``, ``>99``). Every column is as wide
+    as the widest entry, so a 30x16 board fits in 124 characters.
 
     >>> from analyzer.solver.solve import solve
     >>> print(analysis_text(solve("3x1x1\\nH1H\\n")))
-     50%  [1]  50%
+        0   1   2
+    0  50 [1]  50
     >>> print(analysis_text(solve("4x1x1\\nH10H\\n")))
-       *  [1]  [.]    -
+        0   1   2   3
+    0   * [1] [.]   -
     """
     board = analysis.board
-    lines = []
+    grid = []
     for r, row in enumerate(board.rows()):
         out = []
         for c, value in enumerate(row):
@@ -152,8 +157,13 @@ def analysis_text(analysis: Analysis) -> str:
                 out.append("*")
             else:
                 pct = 100 * float(p)
-                out.append("<1%" if pct < 0.5 else ">99%" if pct >= 99.5 else f"{pct:.0f}%")
-        lines.append(" ".join(f"{s:>4}" for s in out))
+                out.append("<1" if pct < 0.5 else ">99" if pct >= 99.5 else f"{pct:.0f}")
+        grid.append(out)
+    width = max([3, len(str(board.width - 1))] + [len(s) for row in grid for s in row])
+    label = len(str(board.height - 1))
+    lines = [" " * label + " " + " ".join(f"{c:>{width}}" for c in range(board.width))]
+    for r, out in enumerate(grid):
+        lines.append(f"{r:>{label}} " + " ".join(f"{s:>{width}}" for s in out))
     return "\n".join(lines)
 
 

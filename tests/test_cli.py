@@ -27,11 +27,12 @@ def test_solve_prints_percentages_and_marks(capsys: pytest.CaptureFixture[str]) 
     status, out, err = run(capsys, "solve", str(EXAMPLES / "cs70_4x3_4.mine"))
     assert status == 0 and err == ""
     lines = out.splitlines()
-    assert lines[0] == "4x3, 4 mines: 3 among 9 unknown cells"
-    assert lines[1].split() == ["25%"] * 4
-    assert lines[2].split() == ["F", "50%", "33%", "33%"]
-    assert lines[3].split() == ["[2]", "50%", "[2]", "33%"]
-    assert lines[4].startswith("24 layouts")
+    assert lines[0] == "4x3, 4 mines: 3 among 9 unknown cells; P(mine) in %"
+    assert lines[1].split() == ["0", "1", "2", "3"]
+    assert lines[2].split() == ["0"] + ["25"] * 4
+    assert lines[3].split() == ["1", "F", "50", "33", "33"]
+    assert lines[4].split() == ["2", "[2]", "50", "[2]", "33"]
+    assert lines[5].startswith("24 layouts")
 
 
 def test_solve_marks_certain_cells(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -39,7 +40,7 @@ def test_solve_marks_certain_cells(capsys: pytest.CaptureFixture[str], tmp_path:
     board.write_text("4x1x1\nH10H\n")
     status, out, _ = run(capsys, "solve", str(board))
     assert status == 0
-    assert out.splitlines()[1].split() == ["*", "[1]", "[.]", "-"]
+    assert out.splitlines()[2].split() == ["0", "*", "[1]", "[.]", "-"]
     assert "1 certainly safe, 1 certain mines" in out
 
 
