@@ -416,11 +416,9 @@ def _bad_actions():
         (lambda: game.toggle_flag(5, 5), r"cell \(5, 5\) is outside"),
         (lambda: game.chord(0, 9), r"cell \(0, 9\) is outside"),
         (lambda: game.reveal(0, 0), r"cell \(0, 0\) is flagged; unflag it before revealing it"),
-        (lambda: game.reveal(1, 1), r"cell \(1, 1\) is already revealed"),
-        (lambda: game.flag(0, 0), r"cell \(0, 0\) is already flagged"),
         (lambda: game.flag(1, 1), r"cell \(1, 1\) is revealed and cannot be flagged"),
         (lambda: game.toggle_flag(1, 1), r"cell \(1, 1\) is revealed and cannot be flagged"),
-        (lambda: game.unflag(0, 1), r"cell \(0, 1\) is not flagged"),
+        (lambda: game.unflag(1, 1), r"cell \(1, 1\) is revealed, not flagged"),
         (lambda: game.chord(0, 1), r"cell \(0, 1\) is not revealed; chord a revealed number"),
         (lambda: game.chord(0, 0), r"cell \(0, 0\) is not revealed"),
         (lambda: game.chord(1, 1), r"cell \(1, 1\) shows 2 but has 1 flagged neighbours"),
@@ -466,8 +464,7 @@ def test_board_is_cached_between_moves():
     game.reveal(5, 5)
     second = game.board
     assert second is not first and game.board is second
-    with pytest.raises(GameError):
-        game.reveal(5, 5)
+    assert game.reveal(5, 5).noop
     assert game.board is second
 
 
@@ -524,3 +521,26 @@ def test_repr():
     game = Game.new(9, 9, 10, first_click="opening", seed=0)
     assert repr(game) == "<Game 9x9, 10 mines, playing, first_click='opening', 0 moves>"
     assert str(game) == "\n".join(["HHHHHHHHH"] * 9)
+
+
+def test_actions_already_done_are_noops_that_say_so():
+    game = Game.from_layout_text(LAYOUT)
+    game.reveal(1, 1)
+    game.flag(0, 0)
+    board, moves = game.board, game.moves
+    assert game.reveal(1, 1) == ActionResult("reveal", (1, 1), (), "playing", noop=True)
+    assert game.flag(0, 0) == ActionResult("flag", (0, 0), (), "playing", noop=True)
+    assert game.unflag(0, 1) == ActionResult("unflag", (0, 1), (), "playing", noop=True)
+    assert game.board == board and game.moves == moves
+    assert not game.reveal(0, 1).noop
+
+
+def test_revealing_every_certain_safe_cell_in_any_order():
+    from analyzer.solver import solve
+
+    game = Game.from_layout_text("....\n....\n...*\n")
+    game.reveal(0, 0)  # a flood fill opens most of the board
+    analysis = solve(game.board)
+    for cell in sorted(analysis.safe, reverse=True):
+        game.reveal(*cell)
+    assert game.status == "won"

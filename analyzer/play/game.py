@@ -163,6 +163,10 @@ class ActionResult:
         The game's status after the action (one of :data:`STATUSES`).
     mine : (row, col) or None
         The mine revealed, when the action lost the game.
+    noop : bool
+        True when the action changed nothing because the cell was already in the
+        state asked for (revealing an open cell, flagging a flagged one, unflagging
+        a hidden one); such actions are not counted in :attr:`Game.moves`.
     """
 
     action: str
@@ -170,6 +174,7 @@ class ActionResult:
     revealed: tuple[Cell, ...] = ()
     status: str = "playing"
     mine: Cell | None = None
+    noop: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -584,16 +589,23 @@ class Game:
         On a random game's first reveal the mines are placed first, by the
         first-click rule.
 
+        Revealing a cell that is already open (by the player or a flood fill)
+        changes nothing: the result has ``noop=True`` and reveals nothing, so a
+        script may reveal every cell of ``analysis.safe`` in any order.
+
         Raises
         ------
         GameError
-            A finished game, a cell outside the board, flagged or already revealed.
+            A finished game, a cell outside the board, or a flagged cell.
 
         Examples
         --------
         >>> game = Game.from_layout_text("*..\\n...\\n..*")
-        >>> game.reveal(0, 1)
-        ActionResult(action='reveal', cell=(0, 1), revealed=((0, 1),), status='playing', mine=None)
+        >>> game.reveal(0, 1)  # doctest: +NORMALIZE_WHITESPACE
+        ActionResult(action='reveal', cell=(0, 1), revealed=((0, 1),), status='playing',
+                     mine=None, noop=False)
+        >>> game.reveal(0, 1).noop
+        True
         >>> game.reveal(0, 0).status
         'lost'
         >>> game.reveal(1, 1)
@@ -607,7 +619,7 @@ class Game:
         if value == FLAG:
             raise GameError(f"cell {(row, col)!r} is flagged; unflag it before revealing it")
         if value != HIDDEN:
-            raise GameError(f"cell {(row, col)!r} is already revealed")
+            return ActionResult("reveal", (row, col), (), self._status, noop=True)
         if self._is_mine is None:
             self._place_mines(index)
         assert self._is_mine is not None
@@ -668,14 +680,15 @@ class Game:
         Raises
         ------
         GameError
-            A finished game, a cell outside the board, revealed or already flagged,
-            or every mine already flagged (the board could not show more flags).
+            A finished game, a cell outside the board or revealed, or every mine
+            already flagged (the board could not show more flags). Flagging a
+            flagged cell changes nothing (``noop=True`` in the result).
         """
         self._check_playing()
         index = self._index(row, col)
         value = self._view[index]
         if value == FLAG:
-            raise GameError(f"cell {(row, col)!r} is already flagged")
+            return ActionResult("flag", (row, col), (), self._status, noop=True)
         if value != HIDDEN:
             raise GameError(f"cell {(row, col)!r} is revealed and cannot be flagged")
         if self._flags >= self.mine_count:
@@ -692,12 +705,15 @@ class Game:
         Raises
         ------
         GameError
-            A finished game, a cell outside the board or not flagged.
+            A finished game, a cell outside the board or revealed. Unflagging a
+            hidden cell that has no flag changes nothing (``noop=True``).
         """
         self._check_playing()
         index = self._index(row, col)
+        if self._view[index] == HIDDEN:
+            return ActionResult("unflag", (row, col), (), self._status, noop=True)
         if self._view[index] != FLAG:
-            raise GameError(f"cell {(row, col)!r} is not flagged")
+            raise GameError(f"cell {(row, col)!r} is revealed, not flagged")
         self._view[index] = HIDDEN
         self._flags -= 1
         self._counts["unflags"] += 1
