@@ -169,3 +169,21 @@ def test_first_choice_is_the_exact_players_first_move() -> None:
         board = Board(width, height, 2, (-1,) * (width * height))
         action = make_player("probabilistic").choose(board, np.random.default_rng(0))
         assert first_choice("probabilistic", "square", width, height, 2) == action.row * width + action.col
+
+
+def test_compiled_layouts_are_the_sequential_samplers_layouts() -> None:
+    from analyzer.play.fast import layout_mask
+    from analyzer.play.placement import place_mines
+
+    for seed in range(200):
+        width, height, mines = [(9, 9, 10), (16, 16, 40), (30, 16, 99), (5, 5, 15), (200, 100, 4000)][
+            seed % 5
+        ]
+        excluded = sorted(
+            set(np.random.default_rng(seed).choice(width * height, size=seed % 10, replace=False).tolist())
+        )
+        first, second = np.random.default_rng(seed), np.random.default_rng(seed)
+        layout = place_mines(width, height, mines, exclude=[divmod(j, width) for j in excluded], rng=first)
+        mask = layout_mask(width, height, mines, np.array(excluded, dtype=np.int64), second)
+        assert sorted(np.flatnonzero(mask).tolist()) == sorted(r * width + c for r, c in layout)
+        assert first.integers(2**62) == second.integers(2**62)  # the generators moved alike

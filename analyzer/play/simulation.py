@@ -31,6 +31,7 @@ finished game when a run is interrupted.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -47,7 +48,6 @@ import numpy as np
 from analyzer.errors import AnalyzerError, SimulationError
 from analyzer.play import fast
 from analyzer.play.game import FirstClickRule, Game
-from analyzer.play.placement import place_mines
 from analyzer.play.players import Player, make_player
 
 __all__ = [
@@ -339,29 +339,31 @@ def play_indexed_fast(setup: Setup, player: Player, index: int) -> GameRecord:
     board_seq, _ = game_seed(setup.seed, index).spawn(2)
     board_rng = np.random.default_rng(board_seq)
     first = _resolve_first_cell(setup.first_cell, width, height, board_rng)
-    rule = FirstClickRule.parse(setup.first_click)
-    nbr = fast.neighbours_of("square", width, height)
+    nbr, first_is_guess = _fast_context(setup.first_click, width, height)
     if first is None:
         cell = fast.first_choice(player.name, "square", width, height, setup.mines)
     else:
         cell = first[0] * width + first[1]
-    zone = rule.protected_cells("square", width, height, *divmod(cell, width))
-    layout = place_mines(
-        width,
-        height,
-        setup.mines,
-        method="sequential",
-        exclude=[divmod(j, width) for j in zone],
-        rng=board_rng,
+    is_mine = fast.layout_mask(
+        width, height, setup.mines, _fast_zone(setup.first_click, width, height, cell), board_rng
     )
-    is_mine = np.zeros(width * height, dtype=np.bool_)
-    for row, col in layout:
-        is_mine[row * width + col] = True
-    played = fast.play_game(player.name, is_mine, nbr, cell, first_is_guess=rule.radius is None)
+    played = fast.play_game(player.name, is_mine, nbr, cell, first_is_guess=first_is_guess)
     if played is None:  # a position too hard to enumerate: the exact engine plays this same game
         return play_indexed(setup, player, index)
     won, guesses, reveals, _ = played
     return GameRecord("won" if won else "lost", guesses, reveals, 0, time.perf_counter() - start)
+
+
+@functools.lru_cache(maxsize=64)
+def _fast_context(first_click: str, width: int, height: int) -> tuple[np.ndarray, bool]:
+    return fast.neighbours_of("square", width, height), FirstClickRule.parse(first_click).radius is None
+
+
+@functools.lru_cache(maxsize=4096)
+def _fast_zone(first_click: str, width: int, height: int, cell: int) -> np.ndarray:
+    rule = FirstClickRule.parse(first_click)
+    zone = rule.protected_cells("square", width, height, *divmod(cell, width))
+    return np.array(sorted(zone), dtype=np.int64)
 
 
 def has_fast_form(player: Player) -> bool:

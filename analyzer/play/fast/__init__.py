@@ -24,7 +24,7 @@ from analyzer.board.topology import neighbour_array
 from analyzer.errors import InconsistentBoardError, SolverTimeoutError
 from analyzer.play.fast import kernels
 
-__all__ = ["FAST_PLAYERS", "fast_probabilities", "play_game", "first_choice", "neighbours_of"]
+__all__ = ["FAST_PLAYERS", "fast_probabilities", "play_game", "first_choice", "neighbours_of", "layout_mask"]
 
 FAST_PLAYERS = ("probabilistic",)
 """Players with a compiled form (the others play through the exact engine)."""
@@ -67,6 +67,30 @@ def fast_probabilities(
         )
     out = np.where(cells >= 0, np.nan, prob)
     return out.reshape(board.height, board.width)
+
+
+_BLOCK = 1 << 14  # as analyzer.play.placement draws them
+
+
+def layout_mask(
+    width: int, height: int, mines: int, excluded: np.ndarray, rng: np.random.Generator
+) -> np.ndarray:
+    """The layout :func:`analyzer.play.placement.place_mines_sequential` draws from ``rng``, as a flat mask.
+
+    ``excluded`` holds the sorted flat indices kept mine-free. The draws are
+    the same calls on the same generator (so the same layout and the same
+    state of ``rng`` afterwards); only the per-cell decisions are compiled.
+    """
+    p = width * height - len(excluded)
+    chosen = np.empty(max(mines, 1), dtype=np.int64)
+    position, left, count = 0, mines, 0
+    while left:
+        size = min(p - position, _BLOCK)
+        draws = rng.integers(0, np.arange(p - position, p - position - size, -1))
+        position, left, count = kernels.select_block(draws, position, left, chosen, count)
+    mask = np.empty(width * height, dtype=np.bool_)
+    kernels.positions_to_mask(chosen, count, np.asarray(excluded, dtype=np.int64), mask)
+    return mask
 
 
 def first_choice(player: str, topology: str, width: int, height: int, mines: int) -> int:

@@ -733,3 +733,37 @@ def play_probabilistic(
             return 0, guesses, reveals, traced
         revealed += _open(cell, is_mine, count, nbr, state, stack)
     return 1, guesses, reveals, traced
+
+
+# ------------------------------------------------------------------ layouts
+@njit(cache=True)
+def select_block(
+    draws: np.ndarray, position: int, left: int, chosen: np.ndarray, count: int
+) -> tuple[int, int, int]:
+    """One block of selection sampling: cell ``position + t`` takes a mine when ``draws[t] < left``.
+
+    The same decisions as :func:`analyzer.play.placement.place_mines_sequential`
+    makes from the same draws. Returns ``(position, left, count)`` after the block.
+    """  # pragma: no cover - compiled
+    for t in range(draws.shape[0]):
+        if draws[t] < left:
+            chosen[count] = position
+            count += 1
+            left -= 1
+        position += 1
+        if left == 0:
+            break
+    return position, left, count
+
+
+@njit(cache=True)
+def positions_to_mask(chosen: np.ndarray, count: int, excluded: np.ndarray, mask: np.ndarray) -> None:
+    """Mark the cells of the ``count`` chosen positions among the allowed (not excluded) cells."""
+    mask[:] = False
+    e = 0
+    for t in range(count):
+        p = chosen[t]
+        # the allowed cell at position p is p plus the excluded cells before it
+        while e < excluded.shape[0] and excluded[e] - e <= p:
+            e += 1
+        mask[p + e] = True
