@@ -28,6 +28,7 @@ from analyzer.play.placement import PLACEMENT_METHODS, place_mines
 from analyzer.play.players import PLAYERS, make_player
 from analyzer.play.simulation import WinRate, simulate
 from analyzer.solver.analysis import Analysis, ComponentSummary
+from analyzer.solver.certain import CertainCells, certain_cells
 from analyzer.solver.explain import Explanation, explain
 from analyzer.solver.solve import count_layouts, solve
 
@@ -38,6 +39,8 @@ __all__ = [
     "count_layouts",
     "explain",
     "Explanation",
+    "certain_cells",
+    "CertainCells",
     "simulate",
     "WinRate",
     "optimal",

@@ -74,6 +74,8 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         board = Board.from_minesweepr(text, args.mines)
     else:
         board = Board.from_text(text)
+    if args.certain:
+        return _print_certain(board, args)
     analysis = solve(
         board, engine=args.engine, time_limit=args.time_limit, trust_flags=not args.distrust_flags
     )
@@ -92,6 +94,32 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         f", {len(analysis.mines)} certain mines"
         f"; {n_comp} component{'s' if n_comp != 1 else ''}, {analysis.background_size} background cells"
     )
+    return 0
+
+
+def _print_certain(board: Board, args: argparse.Namespace) -> int:
+    from analyzer.solver.certain import certain_cells
+
+    found = certain_cells(board, trust_flags=not args.distrust_flags, time_limit=args.time_limit)
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "safe": [list(c) for c in found.safe],
+                    "mines": [list(c) for c in found.mines],
+                    "components": [
+                        {"cells": len(c.cells), "mine_range": list(c.mine_range)} for c in found.components
+                    ],
+                }
+            )
+        )
+        return 0
+    print(f"{len(found.safe)} certainly safe: {' '.join(map(str, found.safe))}")
+    print(f"{len(found.mines)} certain mines: {' '.join(map(str, found.mines))}")
+    for c in found.components:
+        low, high = c.mine_range
+        span = str(low) if low == high else f"{low}-{high}"
+        print(f"component of {len(c.cells)} cells, {len(c.clues)} clues: {span} mines")
     return 0
 
 
@@ -401,6 +429,11 @@ def _parser() -> argparse.ArgumentParser:
     solve.add_argument("--time-limit", type=_positive, default=None, metavar="SECONDS")
     solve.add_argument(
         "--distrust-flags", action="store_true", help="treat flags as hidden cells (flags may be wrong)"
+    )
+    solve.add_argument(
+        "--certain",
+        action="store_true",
+        help="only the certain cells and each component's mine range, by feasibility (no counting)",
     )
     solve.add_argument("--format", choices=("mine", "minesweepr"), default="mine", help="board text format")
     solve.add_argument("--mines", type=int, default=None, help="mine total, for --format minesweepr")

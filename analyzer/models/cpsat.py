@@ -18,7 +18,16 @@ from analyzer.errors import SolverTimeoutError
 from analyzer.solver.counting.types import Accumulator, ComponentCounts
 from analyzer.solver.decomposition import ComponentProblem
 
-__all__ = ["build_model", "count_cpsat", "is_feasible", "minimal_conflict", "minimal_core", "smallest_core"]
+__all__ = [
+    "build_model",
+    "count_cpsat",
+    "is_feasible",
+    "minimal_conflict",
+    "minimal_core",
+    "settled_groups",
+    "smallest_core",
+    "sum_range",
+]
 
 
 def build_model(
@@ -266,3 +275,90 @@ def minimal_conflict(
     for groups, rhs in extra:
         model.add(sum(xs[g] for g in groups) == rhs)
     return minimal_core(model, lits, deadline=deadline) or ()
+
+
+_TURN_EFFORT = 0.2
+"""Deterministic time (CP-SAT's units, about seconds) a round of :func:`settled_groups` spends."""
+
+
+def settled_groups(
+    problem: ComponentProblem, *, deadline: float | None = None
+) -> tuple[tuple[bool, ...], tuple[bool, ...]] | None:
+    """Which groups every solution leaves empty, and which it fills, by feasibility alone.
+
+    Returns ``(empty, full)``: ``empty[g]`` if no solution puts a mine in group
+    ``g``, ``full[g]`` if every solution fills it; ``None`` if there is no
+    solution. Each solution seen is a witness for every group at once; then,
+    while some group has been seen only one way, one solve looks for a
+    solution that turns as many of those groups the other way as it can. When
+    it turns none, the rest are settled: one solve a round, no counting.
+
+    >>> settled_groups(ComponentProblem((1, 1, 1), (((0, 1), 1), ((1, 2), 1), ((0, 1, 2), 1))))
+    ((True, False, True), (False, True, False))
+    """
+    model, xs, _ = build_model(problem)
+    sizes = problem.sizes
+    solver = _solver(deadline)
+    status = solver.solve(model)
+    if status == cp_model.INFEASIBLE:
+        return None
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        raise SolverTimeoutError("time limit reached while looking for the certain cells")
+    seen_mine = [solver.value(x) > 0 for x in xs]
+    seen_room = [solver.value(x) < size for x, size in zip(xs, sizes, strict=True)]
+    while True:
+        open_mine = [g for g, seen in enumerate(seen_mine) if not seen]
+        open_room = [g for g, seen in enumerate(seen_room) if not seen]
+        if not open_mine and not open_room:
+            break
+        trial = model.clone()
+        turns = []
+        for g in open_mine:
+            turn = trial.new_bool_var(f"mine{g}")
+            trial.add(xs[g] >= 1).only_enforce_if(turn)
+            turns.append(turn)
+        for g in open_room:
+            turn = trial.new_bool_var(f"room{g}")
+            trial.add(xs[g] <= sizes[g] - 1).only_enforce_if(turn)
+            turns.append(turn)
+        trial.add(sum(turns) >= 1)
+        # As many turned as a short, deterministic search finds: few rounds.
+        trial.maximize(sum(turns))
+        solver = _solver(deadline)
+        solver.parameters.max_deterministic_time = _TURN_EFFORT
+        status = solver.solve(trial)
+        if status == cp_model.UNKNOWN:
+            solver = _solver(deadline)  # no solution yet within the effort: any that turns one
+            trial.clear_objective()
+            status = solver.solve(trial)
+        if status == cp_model.INFEASIBLE:
+            break  # no solution turns any of them: all settled
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            raise SolverTimeoutError("time limit reached while looking for the certain cells")
+        for g, x in enumerate(xs):
+            value = solver.value(x)
+            seen_mine[g] = seen_mine[g] or value > 0
+            seen_room[g] = seen_room[g] or value < sizes[g]
+    return tuple(not seen for seen in seen_mine), tuple(not seen for seen in seen_room)
+
+
+def sum_range(
+    problem: ComponentProblem, groups: Sequence[int], *, deadline: float | None = None
+) -> tuple[int, int]:
+    """The fewest and most mines ``groups`` hold together in any solution (two optimisations).
+
+    >>> sum_range(ComponentProblem((2, 2), (((0, 1), 2),)), [0])
+    (0, 2)
+    """
+    model, xs, _ = build_model(problem)
+    bounds = []
+    for sense in (model.minimize, model.maximize):
+        sense(sum(xs[g] for g in groups))
+        solver = _solver(deadline)
+        status = solver.solve(model)
+        if status != cp_model.OPTIMAL:
+            if status == cp_model.INFEASIBLE:
+                raise ValueError("the problem has no solution")
+            raise SolverTimeoutError("time limit reached while bounding the mines of a component")
+        bounds.append(round(solver.objective_value))
+    return bounds[0], bounds[1]
