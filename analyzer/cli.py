@@ -79,8 +79,12 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     analysis = solve(
         board, engine=args.engine, time_limit=args.time_limit, trust_flags=not args.distrust_flags
     )
+    moves = analysis.best_moves(args.best) if args.best else ()
     if args.json:
-        print(json.dumps(analysis.to_dict()))
+        result = analysis.to_dict()
+        if args.best:
+            result["best_moves"] = [m.to_dict() for m in moves]
+        print(json.dumps(result))
         return 0
     unknown = sum(1 for p in analysis.cell_probabilities if p is not None) - (
         len(board.flagged_cells()) if analysis.trust_flags else 0
@@ -94,6 +98,10 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         f", {len(analysis.mines)} certain mines"
         f"; {n_comp} component{'s' if n_comp != 1 else ''}, {analysis.background_size} background cells"
     )
+    if moves:
+        print("best moves:")
+        for rank, move in enumerate(moves, 1):
+            print(f"{rank:3d}. {move.describe()}")
     return 0
 
 
@@ -429,6 +437,15 @@ def _parser() -> argparse.ArgumentParser:
     solve.add_argument("--time-limit", type=_positive, default=None, metavar="SECONDS")
     solve.add_argument(
         "--distrust-flags", action="store_true", help="treat flags as hidden cells (flags may be wrong)"
+    )
+    solve.add_argument(
+        "--best",
+        type=int,
+        nargs="?",
+        const=5,
+        default=0,
+        metavar="N",
+        help="the N best moves (default 5): certain cells first, then the best guesses",
     )
     solve.add_argument(
         "--certain",

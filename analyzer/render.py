@@ -82,15 +82,27 @@ def board_html(board: Board) -> str:
     return _table(rows, f"{board.width}x{board.height}, {board.mines} mines")
 
 
-def analysis_html(analysis: Analysis) -> str:
-    """The board coloured by mine probability; hover a cell for the exact fraction."""
+def analysis_html(analysis: Analysis, *, best: tuple[int, int] | None = None) -> str:
+    """The board coloured by mine probability; hover a cell for the exact fraction.
+
+    ``best`` (a cell, e.g. the first of :meth:`Analysis.best_moves
+    <analyzer.solver.analysis.Analysis.best_moves>`) is outlined and titled "best move".
+    """
     board = analysis.board
     rows = []
     for r, row in enumerate(board.rows()):
         cells = []
         for c, value in enumerate(row):
             p = analysis.cell_probabilities[r * board.width + c]
-            if p is None:
+            if (r, c) == best and p is not None:
+                cells.append(
+                    (
+                        _short(p),
+                        f"background:{probability_colour(float(p))};outline:3px solid #1565c0",
+                        f"best move; P(mine) = {_exact_or_rounded(p)}",
+                    )
+                )
+            elif p is None:
                 cells.append(_revealed(value))
             elif value == FLAG and analysis.trust_flags:
                 cells.append(("⚑", "background:#bbb;color:#c00", "flag"))

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from analyzer.solver.explain import Explanation
+    from analyzer.solver.moves import Move
 
 __all__ = ["Analysis", "ComponentSummary"]
 
@@ -211,6 +212,26 @@ class Analysis:
             is_mine=p == 1,
             smallest=smallest,
             time_limit=time_limit,
+        )
+
+    def best_moves(self, n: int = 5) -> tuple[Move, ...]:
+        """The ``n`` best clicks: certainly safe cells first (shortest explanation first), then guesses.
+
+        Guesses rank by lowest mine probability, then by the highest probability
+        that the cell is safe and shows a number that makes another cell
+        certain (from the exact :meth:`number_distribution`). See
+        :mod:`analyzer.solver.moves`.
+
+        >>> from analyzer import solve
+        >>> [m.describe() for m in solve("4x2x2\\nHHHH\\n1221\\n").best_moves(2)]
+        ['(0, 0) certainly safe: explanation of size 3', '(0, 3) certainly safe: explanation of size 3']
+        >>> print(solve("3x1x1\\nH1H\\n").best_moves(1)[0].describe())
+        (0, 0) guess: 50.0% mine, 50.0% safe and progress
+        """
+        from analyzer.solver.moves import best_moves
+
+        return best_moves(
+            self.board, self.cell_probabilities, self.number_distribution, n=n, trust_flags=self.trust_flags
         )
 
     def to_numpy(self) -> np.ndarray:
