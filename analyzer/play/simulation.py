@@ -47,6 +47,7 @@ import numpy as np
 
 from analyzer.errors import AnalyzerError, SimulationError
 from analyzer.play import fast
+from analyzer.play.fast import rules
 from analyzer.play.game import FirstClickRule, Game
 from analyzer.play.players import Player, make_player
 
@@ -336,10 +337,29 @@ def play_indexed_fast(setup: Setup, player: Player, index: int) -> GameRecord:
     """
     start = time.perf_counter()
     width, height = setup.width, setup.height
-    board_seq, _ = game_seed(setup.seed, index).spawn(2)
+    board_seq, player_seq = game_seed(setup.seed, index).spawn(2)
     board_rng = np.random.default_rng(board_seq)
     first = _resolve_first_cell(setup.first_cell, width, height, board_rng)
     nbr, first_is_guess = _fast_context(setup.first_click, width, height)
+    if player.name in rules.RULE_PLAYERS:  # random, local, subset: they draw from the player's stream
+        player_rng = np.random.default_rng(player_seq)
+        cell = int(player_rng.integers(width * height)) if first is None else first[0] * width + first[1]
+        is_mine = fast.layout_mask(
+            width, height, setup.mines, _fast_zone(setup.first_click, width, height, cell), board_rng
+        )
+        trace = np.empty(width * height + 1, dtype=np.int64)
+        won, guesses, reveals, flags, _ = rules.play_rules(
+            rules.RULE_PLAYERS[player.name],
+            is_mine,
+            nbr,
+            setup.mines,
+            cell,
+            first_is_guess,
+            player_rng,
+            trace,
+        )
+        status = "won" if won else "lost"
+        return GameRecord(status, int(guesses), int(reveals), int(flags), time.perf_counter() - start)
     if first is None:
         cell = fast.first_choice(player.name, "square", width, height, setup.mines)
     else:

@@ -26,7 +26,7 @@ from analyzer.play.fast import kernels
 
 __all__ = ["FAST_PLAYERS", "fast_probabilities", "play_game", "first_choice", "neighbours_of", "layout_mask"]
 
-FAST_PLAYERS = ("probabilistic",)
+FAST_PLAYERS = ("probabilistic", "random", "local", "subset")
 """Players with a compiled form (the others play through the exact engine)."""
 
 
@@ -95,8 +95,10 @@ def layout_mask(
 
 def first_choice(player: str, topology: str, width: int, height: int, mines: int) -> int:
     """The cell (flat index) ``player`` opens on a board with nothing revealed."""
-    if player not in FAST_PLAYERS:
-        raise ValueError(f"no fast form of player {player!r}; expected one of {FAST_PLAYERS}")
+    if player != "probabilistic":
+        raise ValueError(
+            f"no compiled policy of player {player!r} here; random, local and subset: fast.rules"
+        )
     n = width * height
     state = np.full(n, HIDDEN, dtype=np.int8)
     prob = np.full(n, mines / n)
@@ -119,8 +121,10 @@ def play_game(
     None when a position of the game was too hard to enumerate within
     ``max_nodes``: the caller plays that game with the exact engine instead.
     """
-    if player not in FAST_PLAYERS:
-        raise ValueError(f"no fast form of player {player!r}; expected one of {FAST_PLAYERS}")
+    if player != "probabilistic":
+        raise ValueError(
+            f"no compiled policy of player {player!r} here; random, local and subset: fast.rules"
+        )
     mask = np.ascontiguousarray(is_mine, dtype=np.bool_)
     trace = np.empty(mask.shape[0] + 1, dtype=np.int64)
     won, guesses, reveals, traced = kernels.play_probabilistic(
