@@ -18,24 +18,37 @@
 ``analyzer verify``
     Run the symbolic checks of :mod:`analyzer.verify` and print a table.
 
-Errors (a malformed file, a board no layout satisfies, a time-out) print one
-line on standard error and exit with status 1; usage errors exit with 2.
+Exit status: 0 on success; 1 for an error (a malformed file, a board no layout
+satisfies, a time-out, a failed check), printed as one line on standard error,
+or with ``--json`` as ``{"error": ..., "type": ...}`` on standard output; 2 for a
+usage error (argparse's: an unknown option, an unknown check name, a bad number);
+130 when interrupted; 141 when standard output is closed early (``| head``).
+
+``solve`` and ``explain`` stop after :data:`DEFAULT_TIME_LIMIT` seconds unless
+given ``--time-limit SECONDS`` (``0``: no limit); on a terminal a solve that
+takes more than a few seconds shows the time spent on standard error.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from analyzer.board.board import Board
 from analyzer.errors import AnalyzerError, SimulationError
 from analyzer.play.simulation import PRESETS, simulate
 from analyzer.solver.counting import ENGINES
 
-__all__ = ["main"]
+__all__ = ["main", "DEFAULT_TIME_LIMIT"]
+
+DEFAULT_TIME_LIMIT = 60.0
+"""Seconds ``analyzer solve`` and ``analyzer explain`` work before giving up (``--time-limit 0``: none)."""
 
 
 def _read(path: str) -> str:
@@ -54,14 +67,44 @@ class _CliError(Exception):
     pass
 
 
-def _positive(text: str) -> float:
+def _time_limit(text: str) -> float | None:
+    """``--time-limit``: positive seconds, or 0 for no limit."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    if value == 0:
+        return None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(
+            f"expected a positive number of seconds or 0 (no limit), got {text!r}"
+        )
     return value
+
+
+@contextlib.contextmanager
+def _progress(what: str, *, after: float = 2.0) -> Iterator[None]:
+    """On a terminal, show ``what`` and the seconds spent on standard error while the block runs."""
+    if not sys.stderr.isatty():
+        yield
+        return
+    done = threading.Event()
+    start = time.perf_counter()
+
+    def tick() -> None:
+        if done.wait(after):
+            return
+        while not done.wait(1.0):
+            print(f"\ranalyzer: {what}... {time.perf_counter() - start:.0f} s", end="", file=sys.stderr)
+        print("\r\033[K", end="", file=sys.stderr)
+
+    thread = threading.Thread(target=tick, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
@@ -76,9 +119,10 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         board = Board.from_text(text)
     if args.certain:
         return _print_certain(board, args)
-    analysis = solve(
-        board, engine=args.engine, time_limit=args.time_limit, trust_flags=not args.distrust_flags
-    )
+    with _progress("solving"):
+        analysis = solve(
+            board, engine=args.engine, time_limit=args.time_limit, trust_flags=not args.distrust_flags
+        )
     moves = analysis.best_moves(args.best) if args.best else ()
     if args.json:
         result = analysis.to_dict()
@@ -434,7 +478,13 @@ def _parser() -> argparse.ArgumentParser:
     solve.add_argument("file", help="a .mine file, or - for standard input")
     solve.add_argument("--json", action="store_true", help="print exact fractions as JSON")
     solve.add_argument("--engine", choices=ENGINES, default="auto", help="how components are counted")
-    solve.add_argument("--time-limit", type=_positive, default=None, metavar="SECONDS")
+    solve.add_argument(
+        "--time-limit",
+        type=_time_limit,
+        default=DEFAULT_TIME_LIMIT,
+        metavar="SECONDS",
+        help=f"give up after this many seconds (default {DEFAULT_TIME_LIMIT:g}; 0: no limit)",
+    )
     solve.add_argument(
         "--distrust-flags", action="store_true", help="treat flags as hidden cells (flags may be wrong)"
     )
@@ -462,7 +512,13 @@ def _parser() -> argparse.ArgumentParser:
         "--cell", default=None, metavar="R,C", help="explain this cell (0-based); default every certain cell"
     )
     explain.add_argument("--json", action="store_true", help="the explanations as JSON")
-    explain.add_argument("--time-limit", type=_positive, default=None, metavar="SECONDS")
+    explain.add_argument(
+        "--time-limit",
+        type=_time_limit,
+        default=DEFAULT_TIME_LIMIT,
+        metavar="SECONDS",
+        help=f"give up after this many seconds (default {DEFAULT_TIME_LIMIT:g}; 0: no limit)",
+    )
     explain.add_argument(
         "--distrust-flags", action="store_true", help="treat flags as hidden cells (flags may be wrong)"
     )
@@ -542,13 +598,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     try:
-        return int(args.run(args))
+        status = int(args.run(args))
+        sys.stdout.flush()
+        return status
     except (AnalyzerError, _CliError) as error:
-        print(f"analyzer: error: {error}", file=sys.stderr)
+        if getattr(args, "json", False):
+            kind = "CommandError" if isinstance(error, _CliError) else type(error).__name__
+            report: dict[str, object] = {"error": str(error), "type": kind}
+            clues = getattr(error, "clues", None)
+            if clues:
+                report["clues"] = [list(cell) for cell in clues]
+            print(json.dumps(report))
+        else:
+            print(f"analyzer: error: {error}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("analyzer: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (``analyzer solve big.mine | head -1``): stop quietly,
+        # and point stdout at /dev/null so the interpreter's final flush cannot fail again.
+        with contextlib.suppress(OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":  # pragma: no cover

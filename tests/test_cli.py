@@ -136,3 +136,81 @@ def test_console_script_runs_as_a_module() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["total"] == "24"
+
+
+def test_solve_json_lists_certain_cells_and_components(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    board = tmp_path / "b.mine"
+    board.write_text("4x1x1\nH10H\n")
+    status, out, _ = run(capsys, "solve", str(board), "--json")
+    data = json.loads(out)
+    assert status == 0
+    assert data["certain_safe"] == [[0, 3]] and data["certain_mines"] == [[0, 0]]
+    assert data["background_size"] == 0
+    status, out, _ = run(capsys, "solve", str(EXAMPLES / "cs70_4x3_4.mine"), "--json")
+    data = json.loads(out)
+    assert data["certain_safe"] == [] and data["certain_mines"] == []
+    (comp,) = data["components"]
+    assert [2, 0] in comp["clues"] and sum(int(n) for n in comp["layouts_by_mines"]) > 0
+
+
+@pytest.mark.parametrize(
+    ("argv", "kind"),
+    [
+        (["solve", "/nonexistent/board.mine", "--json"], "CommandError"),
+        (["solve", "BOARD", "--json"], "InconsistentBoardError"),
+    ],
+)
+def test_json_errors_are_an_object_on_stdout(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str], kind: str
+) -> None:
+    board = tmp_path / "b.mine"
+    board.write_text("3x1x1\n3HH\n")
+    argv = [str(board) if a == "BOARD" else a for a in argv]
+    status, out, err = run(capsys, *argv)
+    assert status == 1 and err == ""
+    data = json.loads(out)
+    assert data["type"] == kind and data["error"]
+    if kind == "InconsistentBoardError":
+        assert data["clues"] == [[0, 0]]
+
+
+def test_closed_pipe_ends_quietly(tmp_path: Path) -> None:
+    board = tmp_path / "big.mine"
+    board.write_text("200x200x5000\n" + ("H" * 200 + "\n") * 200)
+    script = f"{sys.executable} -m analyzer solve {board} | head -1"
+    done = subprocess.run(["bash", "-c", "set -o pipefail; " + script], capture_output=True, text=True)
+    assert done.stdout.startswith("200x200, 5000 mines")
+    assert done.stderr == ""
+    assert done.returncode == 141
+
+
+def test_usage_errors_exit_2_as_the_readme_says(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["verify", "--check", "nosuch"])
+    assert stop.value.code == 2
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    assert "| 2 | a usage error" in readme and "unknown `verify --check` name" in readme
+
+
+@pytest.mark.parametrize(("given", "expected"), [("0", None), ("2.5", 2.5)])
+def test_time_limit_zero_is_off(given: str, expected: float | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    import analyzer.solver as solver
+
+    seen = []
+    real = solver.solve
+    monkeypatch.setattr(solver, "solve", lambda *a, **k: (seen.append(k["time_limit"]), real(*a, **k))[1])
+    assert main(["solve", str(EXAMPLES / "cs70_4x3_4.mine"), "--time-limit", given]) == 0
+    assert seen == [expected]
+
+
+def test_time_limit_has_a_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    import analyzer.solver as solver
+    from analyzer.cli import DEFAULT_TIME_LIMIT
+
+    seen = []
+    real = solver.solve
+    monkeypatch.setattr(solver, "solve", lambda *a, **k: (seen.append(k["time_limit"]), real(*a, **k))[1])
+    assert main(["solve", str(EXAMPLES / "cs70_4x3_4.mine")]) == 0
+    assert seen == [DEFAULT_TIME_LIMIT] and DEFAULT_TIME_LIMIT > 0

@@ -15,9 +15,11 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import analyzer
+from analyzer.board.board import Board
 from analyzer.limits import big_repr, describe_count, digit_count, exact_text, rounded
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -102,3 +104,36 @@ def test_cli_prints_a_board_with_4333_digit_count(tmp_path: Path) -> None:
     as_json = run_cli("solve", "--json", str(path))
     assert as_json.returncode == 0, as_json.stderr.decode()[-400:]
     assert int(json.loads(as_json.stdout)["total"][:40]) == int(exact_text(math.comb(14400, 7200))[:40])
+
+
+# ------------------------------------------------------------------ players
+IMPOSSIBLE = "3x2x1\n3HH\nHHH\n"
+
+
+@pytest.mark.parametrize("name", ["random", "local", "subset", "probabilistic", "expert"])
+def test_every_player_refuses_a_board_no_layout_satisfies(name: str) -> None:
+    from analyzer.errors import InconsistentBoardError
+    from analyzer.play.players import make_player
+
+    with pytest.raises(InconsistentBoardError):
+        make_player(name).choose(Board.from_text(IMPOSSIBLE), np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("name", ["random", "local", "subset", "probabilistic", "expert"])
+def test_players_take_text_and_no_rng(name: str) -> None:
+    from analyzer.play.players import make_player
+
+    text = "3x2x1\nHHH\n110\n"
+    action = make_player(name).choose(text)
+    assert action == make_player(name).choose(Board.from_text(text), np.random.default_rng(0))
+    assert action.cell in {(0, 0), (0, 1), (0, 2)}
+
+
+def test_player_refuses_what_is_not_a_board() -> None:
+    from analyzer.errors import BoardParseError, PlayerError
+    from analyzer.play.players import make_player
+
+    with pytest.raises(PlayerError, match="expected a Board or its text, got int"):
+        make_player("random").choose(3)
+    with pytest.raises(BoardParseError):
+        make_player("random").choose("not a board")

@@ -287,7 +287,14 @@ class Analysis:
         return analysis_text(self)
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict: exact values as strings (``"p/q"``, big ints as text)."""
+        """A JSON-ready dict: exact values as strings (``"p/q"``, big ints as text).
+
+        Keys: ``width``, ``height``, ``mines``, ``total``, ``probabilities`` (rows
+        of ``"p/q"`` or ``None`` for revealed cells), ``certain_safe`` and
+        ``certain_mines`` (cells as ``[row, col]``), ``components`` (each with its
+        ``cells``, ``clues``, ``engine`` and ``layouts_by_mines``) and
+        ``background_size``.
+        """
         return {
             "width": self.board.width,
             "height": self.board.height,
@@ -296,4 +303,16 @@ class Analysis:
             "probabilities": [
                 [None if p is None else fraction_text(p) for p in row] for row in self.probabilities
             ],
+            "certain_safe": [list(cell) for cell in self.safe],
+            "certain_mines": [list(cell) for cell in self.mines],
+            "components": [
+                {
+                    "cells": [list(cell) for cell in comp.cells],
+                    "clues": [list(cell) for cell in comp.clues],
+                    "engine": comp.engine,
+                    "layouts_by_mines": [exact_text(n) for n in comp.layouts_by_mines],
+                }
+                for comp in self.components
+            ],
+            "background_size": self.background_size,
         }

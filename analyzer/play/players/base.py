@@ -11,7 +11,19 @@ import numpy as np
 from analyzer.board.board import HIDDEN, Board, Cell
 from analyzer.errors import PlayerError
 
-__all__ = ["ACTION_KINDS", "Action", "Player", "extends", "hidden_cells", "reveal_action"]
+__all__ = [
+    "ACTION_KINDS",
+    "DEFAULT_SEED",
+    "Action",
+    "Player",
+    "extends",
+    "hidden_cells",
+    "require_consistent",
+    "reveal_action",
+]
+
+DEFAULT_SEED = 0
+"""The seed of the generator :meth:`Player.choose` uses when given ``rng=None``."""
 
 
 ACTION_KINDS = ("reveal", "flag")
@@ -78,21 +90,38 @@ class Player:
         self._plan = deque()
         self._seen = None
 
-    def choose(self, board: Board, rng: np.random.Generator) -> Action:
+    def choose(self, board: Board | str, rng: np.random.Generator | None = None) -> Action:
         """The next action on ``board``.
 
         Parameters
         ----------
-        board : Board
-            The position, with at least one hidden, unflagged cell.
-        rng : numpy.random.Generator
-            Randomness for players that draw.
+        board : Board or str
+            The position, with at least one hidden, unflagged cell; text is
+            parsed with :meth:`Board.from_text`.
+        rng : numpy.random.Generator, optional
+            Randomness for players that draw. ``None`` means
+            ``numpy.random.default_rng(DEFAULT_SEED)``: the same choice every
+            time for the same board (pass a generator to vary it).
 
         Raises
         ------
         PlayerError
-            If the board has no hidden, unflagged cell.
+            If the board has no hidden, unflagged cell, or is neither a Board nor text.
+        BoardParseError
+            If text does not parse.
+        InconsistentBoardError
+            If no layout satisfies the board (every player checks).
+
+        >>> from analyzer.play.players import make_player
+        >>> make_player("random").choose("2x1x1\\nHH\\n").kind
+        'reveal'
         """
+        if isinstance(board, str):
+            board = Board.from_text(board)
+        elif not isinstance(board, Board):
+            raise PlayerError(f"expected a Board or its text, got {type(board).__name__}")
+        if rng is None:
+            rng = np.random.default_rng(DEFAULT_SEED)
         if HIDDEN not in board.cells:
             raise PlayerError("the board has no hidden, unflagged cell to play")
         if self._plan and not extends(board, self._seen):
@@ -134,6 +163,18 @@ def extends(board: Board, seen: Board | None) -> bool:
     ):
         return False
     return all(old == new for old, new in zip(seen.cells, board.cells, strict=True) if old != HIDDEN)
+
+
+def require_consistent(board: Board) -> None:
+    """Raise :class:`~analyzer.errors.InconsistentBoardError` if no layout satisfies ``board``.
+
+    For the players that do not count layouts themselves, so that every player
+    refuses an impossible board the same way instead of returning a move.
+    """
+    from analyzer.solver.solve import count_layouts, solve
+
+    if count_layouts(board) == 0:
+        solve(board)  # names the clues in conflict
 
 
 def hidden_cells(board: Board) -> list[int]:

@@ -8,7 +8,7 @@ from typing import ClassVar
 import numpy as np
 
 from analyzer.board.board import Board
-from analyzer.play.players.base import Action, Player, hidden_cells, reveal_action
+from analyzer.play.players.base import Action, Player, hidden_cells, require_consistent, reveal_action
 
 __all__ = ["RandomPlayer"]
 
@@ -26,5 +26,6 @@ class RandomPlayer(Player):
     name: ClassVar[str] = "random"
 
     def _think(self, board: Board, rng: np.random.Generator) -> list[Action]:
+        require_consistent(board)
         hidden = hidden_cells(board)
         return [reveal_action(board, hidden[int(rng.integers(len(hidden)))], is_guess=True)]

@@ -9,7 +9,7 @@ from typing import ClassVar
 import numpy as np
 
 from analyzer.board.board import FLAG, HIDDEN, Board, Cell
-from analyzer.play.players.base import Action, Player, reveal_action
+from analyzer.play.players.base import Action, Player, require_consistent, reveal_action
 
 __all__ = ["LocalDeductions", "local_deductions", "LocalPlayer", "SubsetPlayer"]
 
@@ -174,6 +174,7 @@ class LocalPlayer(Player):
     _subset: ClassVar[bool] = False
 
     def _think(self, board: Board, rng: np.random.Generator) -> list[Action]:
+        require_consistent(board)
         state = _local_state(board, subset=self._subset)
         cells = board.cells
         w = board.width
