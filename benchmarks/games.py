@@ -74,14 +74,17 @@ SAFE_ZONE_PUBLISHED = {1: 91.85, 2: 90.73, 3: 86.79, 4: 79.62}
 """Win rates (%) of a single-number-rule player, 10x10/10, by safe-zone radius (as the issue quotes them)."""
 
 PSEQ = {
-    ("beginner", "safe"): 91.68,
-    ("intermediate", "safe"): 78.12,
-    ("expert", "safe"): 39.62,
-    ("beginner", "opening"): 97.15,
-    ("intermediate", "opening"): 88.93,
-    ("expert", "opening"): 52.78,
+    ("beginner", "safe"): 91.6775,
+    ("intermediate", "safe"): 78.1228,
+    ("expert", "safe"): 39.6158,
+    ("beginner", "opening"): 96.8457,
+    ("intermediate", "opening"): 88.7111,
+    ("expert", "opening"): 52.7838,
 }
-"""PSEQ (Tu et al. 2017) win rates (%): safe first click in a corner, or an opening at (3, 3)."""
+"""PSEQ win rates (%) from MineSweeperProb's repository README (5x10^8 games a beginner cell,
+2x10^8 intermediate, 10^8 to 2x10^8 expert): safe first click in the corner (its SFAR ``@[1,1]``),
+or an opening at our 0-based (3, 3), its SNR ``@[4,4]`` (per-first-click tables). These studies
+click (3, 3); the peer's best opening cell on 9x9 and 16x16 is ``@[3,3]``, our (2, 2)."""
 
 JSMINESWEEPER = {("expert", "safe"): 41.1, ("expert", "opening"): 54.3}
 """JSMinesweeper's expert win rates (%), as the issue quotes them."""
@@ -270,9 +273,10 @@ def to_markdown(results: Sequence[tuple[Run, WinRate, float]], *, command: str, 
             "## 3. Presets",
             "",
             "`safe 0,0`: the first click is safe and made in the top-left corner; `opening 3,3`:",
-            "the first click (row 3, column 3, 0-based) is a zero. Published: PSEQ (Tu et al.",
-            "2017) for its solver; JSMinesweeper on expert 41.1% (safe corner) and 54.3%",
-            "(opening), as the issue quotes them.",
+            "the first click (row 3, column 3, 0-based) is a zero. Published: PSEQ from",
+            "MineSweeperProb's repository README (5x10^8 games a beginner cell, 10^8 to 2x10^8",
+            "the others), its SFAR `@[1,1]` and, for our (3, 3), its SNR `@[4,4]` per-cell",
+            "figures; JSMinesweeper on expert 41.1% (safe corner) and 54.3% (opening).",
             "",
             "| board | rule | player | games | win % (95% CI) | published % | guesses | ms/game |",
             "|---|---|---|---:|---|---|---:|---:|",
