@@ -45,12 +45,14 @@ class InconsistentBoardError(AnalyzerError, ValueError):
 
     ``clues`` holds the (row, column) of the revealed numbers in conflict: a small
     set that is already unsatisfiable on its own. It is empty when the conflict is
-    with the total mine count alone.
+    with the total mine count alone. ``minimal`` is false when the search for a
+    minimal set ran out of time: ``clues`` still conflict, but some may be spare.
     """
 
-    def __init__(self, message: str, *, clues: tuple[tuple[int, int], ...] = ()):
+    def __init__(self, message: str, *, clues: tuple[tuple[int, int], ...] = (), minimal: bool = True):
         super().__init__(message)
         self.clues = clues
+        self.minimal = minimal
 
 
 class SolverTimeoutError(AnalyzerError, TimeoutError):

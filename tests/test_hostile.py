@@ -137,3 +137,41 @@ def test_player_refuses_what_is_not_a_board() -> None:
         make_player("random").choose(3)
     with pytest.raises(BoardParseError):
         make_player("random").choose("not a board")
+
+
+# ------------------------------------------------------------------ conflicts
+def chain_with_no_layout(width: int) -> str:
+    """Two rows: hidden above, ``0 1 1 ... 1 0`` below; the chain forces a mine the last 0 forbids."""
+    return f"{width}x2x{width // 3}\n" + "H" * width + "\n0" + "1" * (width - 2) + "0\n"
+
+
+@pytest.mark.parametrize("time_limit", [None, 1.0])
+def test_long_chain_with_no_layout_is_refused_quickly_and_said_impossible(time_limit: float | None) -> None:
+    import time
+
+    text = chain_with_no_layout(999)
+    assert analyzer.count_layouts(text) == 0
+    start = time.monotonic()
+    with pytest.raises(analyzer.InconsistentBoardError) as info:
+        analyzer.solve(text, time_limit=time_limit)
+    assert time.monotonic() - start < 2.0
+    message = str(info.value)
+    assert len(message) < 300 and "\n" not in message
+    assert "more" in message
+    if not info.value.minimal:
+        assert "may not be a minimal set" in message
+    # Whatever was named still has no layout on its own.
+    board = analyzer.Board.from_text(text)
+    kept = set(info.value.clues)
+    cells = [[board[r, c] if board[r, c] < 0 or (r, c) in kept else -1 for c in range(999)] for r in range(2)]
+    assert (
+        analyzer.count_layouts(board.replace({(r, c): v for r in range(2) for c, v in enumerate(cells[r])}))
+        == 0
+    )
+
+
+def test_short_chain_names_a_minimal_conflict() -> None:
+    with pytest.raises(analyzer.InconsistentBoardError) as info:
+        analyzer.solve(chain_with_no_layout(30))
+    assert info.value.minimal
+    assert "and 16 more" in str(info.value)

@@ -25,6 +25,7 @@ __all__ = [
     "minimal_conflict",
     "minimal_core",
     "settled_groups",
+    "shrink_conflict",
     "smallest_core",
     "sum_range",
 ]
@@ -176,36 +177,62 @@ def minimal_core(
     >>> minimal_core(model, lits, first=[1])
     (0, 2)
     """
+    core, is_minimal = _shrink_core(model, lits, first=first, deadline=deadline)
+    if not is_minimal:
+        raise SolverTimeoutError("time limit reached while looking for the clues in conflict")
+    return core
+
+
+def _shrink_core(
+    model: cp_model.CpModel,
+    lits: Sequence[cp_model.IntVar],
+    *,
+    first: Sequence[int] = (),
+    deadline: float | None = None,
+) -> tuple[tuple[int, ...] | None, bool]:
+    """:func:`minimal_core`, or past ``deadline`` the infeasible set shrunk so far and ``False``.
+
+    Raises :class:`~analyzer.errors.SolverTimeoutError` only if the deadline
+    passes before even the first solve says whether the model is feasible.
+    """
     everything = list(range(len(lits)))
     feasible, solver = _status(model, lits, everything, deadline)
     if feasible:
-        return None
+        return None, True
     kept: list[int] = []
-    core = _shrunk(model, lits, everything, solver, deadline)
-    if first:
-        core = everything
-    for e in first:
-        # Without e, among all that is left (not only within CP-SAT's first core).
-        trial = [k for k in core if k != e]
-        feasible, solver = _status(model, lits, trial, deadline)
-        if feasible:  # e is in every infeasible subset of what is left
-            kept.append(e)
-        else:
-            core = _shrunk(model, lits, trial, solver, deadline)
-    queue = [e for e in core if e not in kept]
-    while queue:
-        e = queue.pop(0)
-        trial = kept + queue
-        feasible, solver = _status(model, lits, trial, deadline)
-        if feasible:
-            kept.append(e)
-            continue
-        # Infeasible without e: keep only what the new core needs.
-        smaller = set(_shrunk(model, lits, trial, solver, deadline))
-        kept = [k for k in kept if k in smaller]
-        queue = [k for k in queue if k in smaller]
+    queue: list[int] = everything
+    try:
+        core = _shrunk(model, lits, everything, solver, deadline)
+        queue = core
+        if first:
+            core = everything
+        for e in first:
+            # Without e, among all that is left (not only within CP-SAT's first core).
+            trial = [k for k in core if k != e]
+            feasible, solver = _status(model, lits, trial, deadline)
+            if feasible:  # e is in every infeasible subset of what is left
+                kept.append(e)
+            else:
+                core = _shrunk(model, lits, trial, solver, deadline)
+        queue = [e for e in core if e not in kept]
+        while queue:
+            e = queue[0]
+            trial = kept + queue[1:]
+            feasible, solver = _status(model, lits, trial, deadline)
+            queue.pop(0)
+            if feasible:
+                kept.append(e)
+                continue
+            # Infeasible without e: keep only what the new core needs.
+            smaller = set(_shrunk(model, lits, trial, solver, deadline))
+            kept = [k for k in kept if k in smaller]
+            queue = [k for k in queue if k in smaller]
+    except SolverTimeoutError:
+        # kept + queue is infeasible at every step (queue is the whole core until the loop starts).
+        model.clear_assumptions()
+        return tuple(sorted(set(kept) | set(queue))), False
     model.clear_assumptions()
-    return tuple(sorted(kept))
+    return tuple(sorted(kept)), True
 
 
 def smallest_core(
@@ -271,10 +298,35 @@ def minimal_conflict(
     >>> minimal_conflict(ComponentProblem((1, 1, 1), (((0, 1), 2), ((1, 2), 0), ((0,), 1))))
     (0, 1)
     """
+    core, is_minimal = shrink_conflict(problem, extra=extra, deadline=deadline)
+    if not is_minimal:
+        raise SolverTimeoutError("time limit reached while looking for the clues in conflict")
+    return core
+
+
+def shrink_conflict(
+    problem: ComponentProblem,
+    *,
+    extra: Sequence[tuple[tuple[int, ...], int]] = (),
+    deadline: float | None = None,
+) -> tuple[tuple[int, ...], bool]:
+    """:func:`minimal_conflict` within a deadline: the set shrunk so far, and whether it is minimal.
+
+    Past ``deadline`` the answer is still a set of equations with no common
+    solution (all of them, if CP-SAT could not even say so in time), with
+    ``False``. ``((), True)`` when the problem is satisfiable.
+
+    >>> shrink_conflict(ComponentProblem((1, 1, 1), (((0, 1), 2), ((1, 2), 0), ((0,), 1))))
+    ((0, 1), True)
+    """
     model, xs, lits = build_model(problem, enforce=True)
     for groups, rhs in extra:
         model.add(sum(xs[g] for g in groups) == rhs)
-    return minimal_core(model, lits, deadline=deadline) or ()
+    try:
+        core, is_minimal = _shrink_core(model, lits, deadline=deadline)
+    except SolverTimeoutError:
+        return tuple(range(len(lits))), False
+    return core or (), is_minimal
 
 
 _TURN_EFFORT = 0.2

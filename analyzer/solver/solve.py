@@ -90,8 +90,9 @@ def solve(
     original = build_constraints(board, trust_flags=trust_flags)
     counted = _count_layouts(original, engine, deadline, deductions)
     if counted is None:
-        # Some clues cannot all hold: name a minimal set, on the system as the board gives it.
-        raise _conflict(original, engine, deadline)
+        # No layout: that is settled. Naming a minimal set of clues in conflict
+        # (on the system as the board gives it) has a deadline of its own.
+        raise _conflict(original, engine, _conflict_deadline(deadline))
     system, fixed, comps, counts, combined = counted
     total = combined.total
     cell_p: list[Fraction | None] = [None] * len(board.cells)
@@ -234,19 +235,44 @@ def _fixed_counts(fixed: tuple[tuple[Group, int], ...]) -> ComponentCounts:
     return ComponentCounts(layouts=layouts, solutions=1, engine="deduction", numerator_function=numerators)
 
 
-def _conflict(system: ConstraintSystem, engine: str, deadline: float | None) -> InconsistentBoardError:
+#: Seconds the search for a minimal set of clues in conflict may take; past it the
+#: error names the smallest set found so far and says it may not be minimal.
+CONFLICT_SECONDS = 1.0
+#: The least time that search gets even when the caller's time limit has run out:
+#: the answer (no layout) is known, only its explanation is cut short.
+_CONFLICT_FLOOR = 0.25
+#: Clues a conflict message names before saying how many more there are.
+_NAMED_CLUES = 5
+
+
+def _conflict_deadline(deadline: float | None) -> float:
+    now = time.monotonic()
+    budget = CONFLICT_SECONDS if deadline is None else min(CONFLICT_SECONDS, deadline - now)
+    return now + max(_CONFLICT_FLOOR, budget)
+
+
+def _conflict(system: ConstraintSystem, engine: str, deadline: float) -> InconsistentBoardError:
     """The error for a board with no layout: the clues of a component, or the mine total."""
-    from analyzer.models.cpsat import minimal_conflict
+    from analyzer.models.cpsat import shrink_conflict
 
     comps = components(system)
-    # Feasibility first (CP-SAT, no counting): a component in conflict with itself.
-    for comp in comps:
-        problem = comp.problem(system)
-        local = minimal_conflict(problem, deadline=deadline)
-        if local:
-            return _component_conflict(system, comp, local, deadline)
-    # Every component holds alone: the mine total is what fails; name the mine counts the clues allow.
-    counts = [count_component(comp.problem(system), engine=engine, deadline=deadline) for comp in comps]
+    try:
+        # Feasibility first (CP-SAT, no counting): a component in conflict with itself.
+        for comp in comps:
+            problem = comp.problem(system)
+            local, minimal = shrink_conflict(problem, deadline=deadline)
+            if local:
+                return _component_conflict(system, comp, local, minimal)
+        # Every component holds alone: the mine total is what fails; name the mine counts the clues allow.
+        counts = [count_component(comp.problem(system), engine=engine, deadline=deadline) for comp in comps]
+    except SolverTimeoutError:
+        every = tuple(clue.cell for clue in system.clues)
+        return InconsistentBoardError(
+            f"no mine layout satisfies the board's {len(every)} clues and mine total together"
+            " (no time was left to find which of them conflict)",
+            clues=every,
+            minimal=False,
+        )
     return _total_conflict(system, comps, counts, deadline)
 
 
@@ -272,12 +298,17 @@ def _ranges(values: list[int]) -> str:
 
 
 def _describe(system: ConstraintSystem, clue_indices: tuple[int, ...]) -> str:
+    """The first few clues as ``"2 at (0, 1), ..."``, then how many more there are."""
     board = system.board
-    return ", ".join(f"{board[system.clues[c].cell]} at {system.clues[c].cell!r}" for c in clue_indices)
+    named = ", ".join(
+        f"{board[system.clues[c].cell]} at {system.clues[c].cell!r}" for c in clue_indices[:_NAMED_CLUES]
+    )
+    more = len(clue_indices) - _NAMED_CLUES
+    return named if more <= 0 else f"{named} and {more} more"
 
 
 def _component_conflict(
-    system: ConstraintSystem, comp: Component, local: tuple[int, ...], deadline: float | None
+    system: ConstraintSystem, comp: Component, local: tuple[int, ...], minimal: bool
 ) -> InconsistentBoardError:
     clue_indices = tuple(comp.clues[e] for e in local)
     cells = tuple(system.clues[c].cell for c in clue_indices)
@@ -297,8 +328,11 @@ def _component_conflict(
                 f" but has only {n} hidden {neighbour}"
             )
         return InconsistentBoardError(message, clues=cells)
+    caveat = "" if minimal else f" (the search ran out of time: these {len(cells)} may not be a minimal set)"
     return InconsistentBoardError(
-        f"no mine layout satisfies the clues {_describe(system, clue_indices)} together", clues=cells
+        f"no mine layout satisfies the clues {_describe(system, clue_indices)} together{caveat}",
+        clues=cells,
+        minimal=minimal,
     )
 
 
@@ -306,9 +340,9 @@ def _total_conflict(
     system: ConstraintSystem,
     comps: tuple[Component, ...],
     counts: list[ComponentCounts],
-    deadline: float | None,
+    deadline: float,
 ) -> InconsistentBoardError:
-    from analyzer.models.cpsat import minimal_conflict
+    from analyzer.models.cpsat import shrink_conflict
 
     reachable = {0}
     for counted in counts:
@@ -325,11 +359,11 @@ def _total_conflict(
     problem = ComponentProblem(
         sizes, tuple((tuple(m), clue.needed) for m, clue in zip(members, system.clues, strict=True))
     )
-    try:
-        conflict = minimal_conflict(
-            problem, extra=[(tuple(range(len(sizes))), system.mines_left)], deadline=deadline
-        )
-    except SolverTimeoutError:
+    conflict, minimal = shrink_conflict(
+        problem, extra=[(tuple(range(len(sizes))), system.mines_left)], deadline=deadline
+    )
+    if not minimal:
+        # Out of time: the ranges above are the whole explanation.
         conflict = ()
     flagged = system.board.mines - system.mines_left
     left = f" ({system.mines_left} besides the flags)" if flagged else ""
