@@ -236,6 +236,11 @@ def _simulate_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--batch-size", type=int, default=None)
     parser.add_argument(
+        "--exact",
+        action="store_true",
+        help="play through the exact engine (Fractions) even where the player has a compiled form",
+    )
+    parser.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,
         default=None,
@@ -275,6 +280,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         batch_size=args.batch_size,
         progress=progress,
         results_path=args.results,
+        exact=args.exact,
     )
     wall = time.perf_counter() - start
     print(result.setup.describe())

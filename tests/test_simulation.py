@@ -219,6 +219,16 @@ def test_cli_runs(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert f"{expected.wins}/12 won" in out
 
 
+def test_cli_exact_flag_plays_the_exact_player(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--preset", "beginner", "--player", "probabilistic", "--games", "15", "--first-cell", "corner"]
+    assert cli_main([*argv, "--no-progress"]) == 0
+    fast = capsys.readouterr().out.splitlines()[1]
+    assert cli_main([*argv, "--no-progress", "--exact"]) == 0
+    exact = capsys.readouterr().out.splitlines()[1]
+    # the same games and moves: the same wins and guesses (only the time differs)
+    assert fast.split(" ms/game")[0].rsplit(",", 1)[0] == exact.split(" ms/game")[0].rsplit(",", 1)[0]
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
