@@ -166,6 +166,20 @@ def test_transposed_boards_have_the_same_value(width: int, height: int, mines: i
         assert {(c, r) for r, c in a.best_cells} == set(b.best_cells)
 
 
+def test_symmetry_only_merges_states() -> None:
+    plain = OptimalSearch(4, 3, 3, symmetry=False)
+    merged = OptimalSearch(4, 3, 3)
+    for rule in RULES[:2]:
+        a = optimal(4, 3, 3, first_click=rule, search=plain)
+        b = optimal(4, 3, 3, first_click=rule, search=merged)
+        assert a.cell_values == b.cell_values and a.best_cells == b.best_cells
+    assert len(merged.memo) < len(plain.memo)
+    with pytest.raises(GameError, match="stopped after 5 states"):
+        optimal(4, 3, 3, search=OptimalSearch(4, 3, 3, max_states=5))
+    with pytest.raises(GameError, match="max_states must be"):
+        OptimalSearch(4, 3, 3, max_states=0)
+
+
 def test_symmetries() -> None:
     assert len(symmetries(4, 4)) == 8 and len(symmetries(4, 3)) == 4 and len(symmetries(1, 1)) == 1
     for perm in symmetries(4, 3):

@@ -88,6 +88,22 @@ HIDDEN_VIEW = -1
 
 _ONE = np.uint64(1)
 
+SMALL = 64
+"""Sets of at most this many layouts are searched as lists of Python ints, larger ones as numpy arrays."""
+
+Layouts = np.ndarray | list[int]
+"""A set of layouts: a ``uint64`` array, or a list of Python ints (small sets)."""
+
+
+def _union(layouts: Layouts) -> int:
+    """The cells that hold a mine in some layout, as a bit set."""
+    if isinstance(layouts, list):
+        union = 0
+        for layout in layouts:
+            union |= layout
+        return union
+    return int(np.bitwise_or.reduce(layouts))
+
 
 @dataclass(frozen=True, slots=True)
 class OptimalResult:
@@ -189,12 +205,18 @@ class OptimalSearch:
     Parameters
     ----------
     width, height, mines : int
+    symmetry : bool
+        Memoise on the canonical form under the board's symmetries (default);
+        ``False`` memoises on the view itself (for benchmarks and checks).
+    max_states : int, optional
+        Give up (a :class:`~analyzer.errors.GameError`) once this many states
+        are memoised.
 
     Raises
     ------
     GameError
         Bad sizes, a board over :data:`MAX_CELLS` cells or more than
-        :data:`MAX_LAYOUTS` layouts.
+        :data:`MAX_LAYOUTS` layouts; during a search, more than ``max_states`` states.
 
     Examples
     --------
@@ -205,7 +227,9 @@ class OptimalSearch:
     1
     """
 
-    def __init__(self, width: int, height: int, mines: int) -> None:
+    def __init__(
+        self, width: int, height: int, mines: int, *, symmetry: bool = True, max_states: int | None = None
+    ) -> None:
         for name, value, low in (("width", width, 1), ("height", height, 1), ("mines", mines, 0)):
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
                 raise GameError(f"{name} must be an integer >= {low}, got {value!r}")
@@ -226,7 +250,13 @@ class OptimalSearch:
         self.table = table
         self.neighbours = np.array([sum(1 << j for j in around) for around in table], dtype=np.uint64)
         self._neighbour_ints = [sum(1 << j for j in around) for around in table]
-        self.perms = [np.array(p, dtype=np.intp) for p in symmetries(self.width, self.height)]
+        perms = symmetries(self.width, self.height) if symmetry else symmetries(self.width, self.height)[:1]
+        self.perms = [np.array(p, dtype=np.intp) for p in perms]
+        if max_states is not None and (
+            isinstance(max_states, bool) or not isinstance(max_states, int) or max_states < 1
+        ):
+            raise GameError(f"max_states must be an integer >= 1, got {max_states!r}")
+        self.max_states = max_states
         self._layouts: np.ndarray | None = None
         self.memo: dict[bytes, int] = {}
 
@@ -257,43 +287,66 @@ class OptimalSearch:
         return min(view[perm].tobytes() for perm in self.perms)
 
     def reveal(
-        self, view: np.ndarray, layouts: np.ndarray, cells: Sequence[int]
-    ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-        """Reveal ``cells`` (safe in every one of ``layouts``): each view that can show, with its layouts."""
+        self, view: np.ndarray, layouts: Layouts, cells: Sequence[int]
+    ) -> Iterator[tuple[np.ndarray, Layouts]]:
+        """Reveal ``cells`` (safe in every one of ``layouts``): each view that can show, with its layouts.
+
+        Large sets of layouts are numpy arrays; sets of at most ``SMALL`` layouts
+        are lists of Python ints, which are faster to split at that size.
+        """
+        if isinstance(layouts, list):
+            masks = [self._neighbour_ints[i] for i in cells]
+            groups: dict[tuple[int, ...], list[int]] = {}
+            for layout in layouts:
+                shown = tuple([(layout & m).bit_count() for m in masks])
+                found = groups.get(shown)
+                if found is None:
+                    groups[shown] = [layout]
+                else:
+                    found.append(layout)
+            index = list(cells)
+            for shown, group in groups.items():
+                child = view.copy()
+                child[index] = shown
+                yield child, group
+            return
         code = np.zeros(len(layouts), dtype=np.int64)
         for i in cells:
             code = code * 9 + np.bitwise_count(layouts & self.neighbours[i]).astype(np.int64)
         if len(layouts) == 1 or (code == code[0]).all():
-            groups: list[np.ndarray] = [layouts]
+            arrays: list[np.ndarray] = [layouts]
         else:
             order = np.argsort(code, kind="stable")
             sorted_code = code[order]
             cuts = np.flatnonzero(sorted_code[1:] != sorted_code[:-1]) + 1
-            groups = np.split(layouts[order], cuts)
-        for group in groups:
+            arrays = np.split(layouts[order], cuts)
+        for group_array in arrays:
             child = view.copy()
+            first = int(group_array[0])
             for i in cells:
-                child[i] = int(np.bitwise_count(group[0] & self.neighbours[i]))
-            yield child, group
+                child[i] = (first & self._neighbour_ints[i]).bit_count()
+            yield child, (group_array.tolist() if len(group_array) <= SMALL else group_array)
 
-    def win_count(self, view: Sequence[int] | np.ndarray, layouts: np.ndarray) -> int:
+    def win_count(self, view: Sequence[int] | np.ndarray, layouts: Layouts) -> int:
         """``W``: how many of ``layouts`` (all consistent with ``view``) optimal play wins from ``view``."""
         view = np.asarray(view, dtype=np.int8)
         return self._win(view, layouts)
 
-    def _win(self, view: np.ndarray, layouts: np.ndarray) -> int:
+    def _win(self, view: np.ndarray, layouts: Layouts) -> int:
         count = len(layouts)
         if count <= 1:
             return count  # one layout left: it is known, every safe cell revealed in turn
         hidden = view < 0
-        if int(hidden.sum()) == self.mines:
+        hidden_cells = np.flatnonzero(hidden).tolist()
+        if len(hidden_cells) == self.mines:
             return count
         key = self.key(view)
         found = self.memo.get(key)
         if found is not None:
             return found
-        union = int(np.bitwise_or.reduce(layouts))
-        hidden_cells = np.flatnonzero(hidden).tolist()
+        if self.max_states is not None and len(self.memo) >= self.max_states:
+            raise GameError(f"the search stopped after {self.max_states} states (max_states)")
+        union = _union(layouts)
         safe = [i for i in hidden_cells if not (union >> i) & 1]
         if safe:
             value = sum(self._win(child, group) for child, group in self.reveal(view, layouts, safe))
@@ -303,34 +356,40 @@ class OptimalSearch:
         return value
 
     def guess_values(
-        self, view: np.ndarray, layouts: np.ndarray, cells: Sequence[int], *, cut: bool = True
+        self, view: np.ndarray, layouts: Layouts, cells: Sequence[int], *, cut: bool = True
     ) -> dict[int, int]:
         """``W`` after revealing each cell of ``cells`` (as a guess), by safe count, best first.
 
         With ``cut``, cells that cannot beat the best so far (safe in no more
         layouts than it wins) are left out.
         """
-        safe_counts = []
-        for i in cells:
-            safe_mask = (layouts >> np.uint64(i)) & _ONE == 0
-            safe_counts.append((int(safe_mask.sum()), i, safe_mask))
-        safe_counts.sort(key=lambda item: (-item[0], item[1]))
+        safe_sets: list[tuple[int, int, Layouts]] = []
+        if isinstance(layouts, list):
+            for i in cells:
+                bit = 1 << i
+                kept = [layout for layout in layouts if not layout & bit]
+                safe_sets.append((len(kept), i, kept))
+        else:
+            for i in cells:
+                kept_array = layouts[(layouts >> np.uint64(i)) & _ONE == 0]
+                safe_sets.append(
+                    (len(kept_array), i, kept_array.tolist() if len(kept_array) <= SMALL else kept_array)
+                )
+        safe_sets.sort(key=lambda item: (-item[0], item[1]))
         values: dict[int, int] = {}
         best = -1
-        for safe_count, i, safe_mask in safe_counts:
+        for safe_count, i, kept in safe_sets:
             if cut and safe_count <= best:
                 break
             if safe_count == 0:
                 values[i] = 0
                 continue
-            value = sum(
-                self._win(child, group) for child, group in self.reveal(view, layouts[safe_mask], [i])
-            )
+            value = sum(self._win(child, group) for child, group in self.reveal(view, kept, [i]))
             values[i] = value
             best = max(best, value)
         return values
 
-    def _best_guess(self, view: np.ndarray, layouts: np.ndarray, cells: Sequence[int]) -> tuple[int, int]:
+    def _best_guess(self, view: np.ndarray, layouts: Layouts, cells: Sequence[int]) -> tuple[int, int]:
         values = self.guess_values(view, layouts, cells)
         best = max(values, key=lambda i: (values[i], -i))
         return best, values[best]
