@@ -378,13 +378,13 @@ class OptimalSearch:
         safe_sets.sort(key=lambda item: (-item[0], item[1]))
         values: dict[int, int] = {}
         best = -1
-        for safe_count, i, kept in safe_sets:
+        for safe_count, i, survivors in safe_sets:
             if cut and safe_count <= best:
                 break
             if safe_count == 0:
                 values[i] = 0
                 continue
-            value = sum(self._win(child, group) for child, group in self.reveal(view, kept, [i]))
+            value = sum(self._win(child, group) for child, group in self.reveal(view, survivors, [i]))
             values[i] = value
             best = max(best, value)
         return values
