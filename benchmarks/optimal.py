@@ -1,0 +1,277 @@
+"""Perfect play: search speed, and the table of ``docs/optimal.md``.
+
+``python -m benchmarks.optimal speed``
+    Knowledge states searched and seconds per board (safe first click, every
+    first cell), the median of ``--repeats`` runs, each with a fresh memo; and,
+    side by side in the same run, the search without the symmetry reduction
+    (memo on the view itself): the ratio of the two.
+
+``python -m benchmarks.optimal table``
+    For every board of at most 16 cells (width >= height: a board and its
+    transpose have the same value, which the tests check) and every mine
+    count, and 5x5 and 4x6 with 1 to 5 mines, under a safe first click: the
+    optimal win probability (exact fraction and percent), the best first cells,
+    the optimal probability with a uniformly random first cell, and the exact
+    win rate (:func:`analyzer.exact_win_rate`) of each player with a uniformly
+    random first cell -- the gap to perfect play. Every finished row is
+    appended to ``docs/optimal.jsonl`` (exact fractions) as it is computed; a run
+    started again skips the rows already there, and the Markdown table is
+    rewritten from that file. A search stopped by ``--max-states`` or a player
+    stopped by ``--max-boards`` is recorded as missing, with the budget, and is
+    tried again when the run is given a larger budget.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from analyzer.errors import AnalyzerError
+from analyzer.play.exact import exact_win_rate
+from analyzer.play.optimal import OptimalSearch, optimal
+
+__all__ = ["PLAYERS", "boards", "speed", "table_rows", "to_markdown", "main"]
+
+_ROOT = Path(__file__).resolve().parent.parent
+PLAYERS = ("random", "local", "subset", "probabilistic", "expert")
+SPEED_BOARDS = ((3, 3, 2), (4, 3, 3), (4, 4, 3), (4, 4, 4), (4, 4, 6), (5, 3, 4), (5, 5, 2), (5, 5, 3))
+
+
+def boards(max_cells: int = 16) -> list[tuple[int, int, int]]:
+    """The table's boards: (width, height, mines), width >= height, safe-first-click mine counts.
+
+    >>> len(boards(4)), boards(2)
+    (14, [(1, 1, 0), (2, 1, 0), (2, 1, 1)])
+    """
+    found = []
+    for height in range(1, max_cells + 1):
+        for width in range(height, max_cells // height + 1):
+            for mines in range(width * height):
+                found.append((width, height, mines))
+    extra = [(5, 5, m) for m in range(1, 6)] + [(6, 4, m) for m in range(1, 6)]
+    if max_cells >= 16:
+        found += extra
+    return sorted(found, key=lambda b: (b[0] * b[1] > 16, b[0] * b[1], b[1], b[2]))
+
+
+def speed(repeats: int) -> list[dict[str, Any]]:
+    rows = []
+    for width, height, mines in SPEED_BOARDS:
+        timings: dict[bool, list[float]] = {True: [], False: []}
+        states: dict[bool, int] = {}
+        for _ in range(repeats):
+            for symmetry in (True, False):
+                search = OptimalSearch(width, height, mines, symmetry=symmetry)
+                start = time.perf_counter()
+                result = optimal(width, height, mines, first_click="safe", search=search)
+                timings[symmetry].append(time.perf_counter() - start)
+                states[symmetry] = result.states
+        row = {
+            "board": f"{width}x{height}/{mines}",
+            "probability": str(result.probability),
+            "states": states[True],
+            "seconds": statistics.median(timings[True]),
+            "states_no_symmetry": states[False],
+            "seconds_no_symmetry": statistics.median(timings[False]),
+        }
+        rows.append(row)
+        print(
+            f"{row['board']:>8}  {row['probability']:>12}  "
+            f"{row['states']:>9} states {row['seconds']:8.3f} s   "
+            f"no symmetry: {row['states_no_symmetry']:>9} states {row['seconds_no_symmetry']:8.3f} s   "
+            f"ratio {row['seconds_no_symmetry'] / row['seconds']:.2f}",
+            flush=True,
+        )
+    return rows
+
+
+def _row(width: int, height: int, mines: int, max_states: int, max_boards: int) -> dict[str, Any]:
+    row: dict[str, Any] = {"width": width, "height": height, "mines": mines, "first_click": "safe"}
+    try:
+        search = OptimalSearch(width, height, mines, max_states=max_states)
+        result = optimal(width, height, mines, first_click="safe", search=search)
+    except AnalyzerError as error:
+        row["optimal"] = None
+        row["missing"] = str(error)
+        row["max_states"] = max_states
+        return row
+    search.max_states = None
+    mean = sum(result.cell_values.values(), Fraction(0)) / len(result.cell_values)
+    row.update(
+        optimal=str(result.probability),
+        best_cells=[list(c) for c in result.best_cells],
+        optimal_random_cell=str(mean),
+        states=result.states,
+        seconds=round(result.seconds, 3),
+        players={},
+    )
+    for name in PLAYERS:
+        start = time.perf_counter()
+        try:
+            rate = exact_win_rate(
+                name,
+                width,
+                height,
+                mines,
+                first_click="safe",
+                first_cell="random",
+                search=search,
+                max_boards=max_boards,
+            )
+            row["players"][name] = {
+                "probability": str(rate.probability),
+                "boards": rate.boards,
+                "seconds": round(rate.seconds, 3),
+            }
+        except AnalyzerError as error:
+            row["players"][name] = {
+                "probability": None,
+                "missing": str(error),
+                "max_boards": max_boards,
+                "seconds": round(time.perf_counter() - start, 3),
+            }
+    return row
+
+
+def _read(path: Path) -> dict[tuple[int, int, int], dict[str, Any]]:
+    rows: dict[tuple[int, int, int], dict[str, Any]] = {}
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            rows[(row["width"], row["height"], row["mines"])] = row
+    return rows
+
+
+def _complete(row: dict[str, Any], max_states: int, max_boards: int) -> bool:
+    """Whether ``row`` needs no new attempt under these budgets."""
+    if row.get("optimal") is None:
+        return row.get("max_states", 0) >= max_states
+    return all(
+        p.get("probability") is not None or p.get("max_boards", 0) >= max_boards
+        for p in row["players"].values()
+    ) and set(row["players"]) >= set(PLAYERS)
+
+
+def table_rows(
+    path: Path, max_states: int, max_boards: int, only: str | None
+) -> dict[tuple[int, int, int], dict[str, Any]]:
+    rows = _read(path)
+    for board in boards():
+        width, height, mines = board
+        if only == "small" and width * height > 16 or only == "large" and width * height <= 16:
+            continue
+        if board in rows and _complete(rows[board], max_states, max_boards):
+            continue
+        row = _row(width, height, mines, max_states, max_boards)
+        rows[board] = row
+        with path.open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps(row) + "\n")
+        taken = row.get("seconds", 0) + sum(p.get("seconds", 0) for p in row.get("players", {}).values())
+        print(f"{width}x{height}/{mines}: {row.get('optimal')} ({taken:.1f} s)", flush=True)
+    return rows
+
+
+def _percent(value: str | None) -> str:
+    return "—" if value is None else f"{100 * float(Fraction(value)):.2f}"
+
+
+def to_markdown(rows: dict[tuple[int, int, int], dict[str, Any]], command: str) -> str:
+    lines = [
+        "# Perfect play: exact win probabilities on small boards",
+        "",
+        f"Made by `{command}` (exact fractions in `docs/optimal.jsonl`).",
+        "",
+        "Safe first click. **optimal**: the probability of winning under perfect play from the best first",
+        "cell (exact fraction and percent), and the best first cells (row,col, 0-based; a board and its",
+        "transpose have the same value, so only width >= height is listed). **opt. random**: perfect play",
+        "after a uniformly random first cell. The players' columns: each player's exact win rate",
+        "(`analyzer.exact_win_rate`, no sampling, random tie-breaks averaged exactly) with a uniformly",
+        "random first cell, in percent; compare them with *opt. random*. States: knowledge states the",
+        "search memoised; seconds on one core of a shared 2-core machine. A dash is a value not computed",
+        "within the budget of the run (listed under the table).",
+        "",
+        "| board | mines | optimal | % | best first cells | opt. random % | "
+        + " | ".join(PLAYERS)
+        + " | states | s |",
+        "|---|---:|---|---:|---|---:|" + "---:|" * len(PLAYERS) + "---:|---:|",
+    ]
+    missing = []
+    for board in boards():
+        row = rows.get(board)
+        width, height, mines = board
+        name = f"{width}x{height}"
+        if row is None:
+            missing.append(f"- {name}/{mines}: not run yet")
+            continue
+        if row.get("optimal") is None:
+            missing.append(f"- {name}/{mines}: optimal search stopped ({row.get('missing')})")
+            lines.append(f"| {name} | {mines} | — | — | — | — |" + " — |" * len(PLAYERS) + " — | — |")
+            continue
+        cells = " ".join(f"{r},{c}" for r, c in row["best_cells"])
+        if len(row["best_cells"]) > 4:
+            cells = (
+                f"{len(row['best_cells'])} cells: "
+                + " ".join(f"{r},{c}" for r, c in row["best_cells"][:4])
+                + " …"
+            )
+        players = []
+        for player in PLAYERS:
+            entry = row["players"].get(player, {})
+            players.append(_percent(entry.get("probability")))
+            if entry.get("probability") is None:
+                missing.append(f"- {name}/{mines}, {player}: {entry.get('missing', 'not run')}")
+        lines.append(
+            f"| {name} | {mines} | {row['optimal']} | {_percent(row['optimal'])} | {cells} | "
+            f"{_percent(row['optimal_random_cell'])} | "
+            + " | ".join(players)
+            + f" | {row['states']} | {row['seconds']} |"
+        )
+    lines.append("")
+    if missing:
+        lines += ["## Missing", "", *missing, ""]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.optimal", description=__doc__.split("\n\n")[0]
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    fast = sub.add_parser("speed", help="states and seconds per board, with and without symmetry")
+    fast.add_argument("--repeats", type=int, default=3)
+    table = sub.add_parser("table", help="regenerate docs/optimal.md (resumable)")
+    table.add_argument("--jsonl", type=Path, default=_ROOT / "docs" / "optimal.jsonl")
+    table.add_argument("--output", type=Path, default=_ROOT / "docs" / "optimal.md")
+    table.add_argument(
+        "--max-states", type=int, default=3_000_000, help="optimal search budget, states a board"
+    )
+    table.add_argument("--max-boards", type=int, default=100_000, help="exact player budget, boards a player")
+    table.add_argument("--only", choices=("small", "large"), default=None, help="<= 16 cells, or 5x5 and 4x6")
+    table.add_argument(
+        "--markdown-only", action="store_true", help="rewrite the Markdown from the JSON lines"
+    )
+    args = parser.parse_args(argv)
+    if args.command == "speed":
+        speed(args.repeats)
+        return 0
+    if args.markdown_only:
+        rows = _read(args.jsonl)
+    else:
+        rows = table_rows(args.jsonl, args.max_states, args.max_boards, args.only)
+    args.output.write_text(to_markdown(rows, "python -m benchmarks.optimal table"), encoding="utf-8")
+    print(f"wrote {args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
