@@ -92,7 +92,9 @@ def speed(repeats: int) -> list[dict[str, Any]]:
     return rows
 
 
-def _row(width: int, height: int, mines: int, max_states: int, max_boards: int) -> dict[str, Any]:
+def _row(
+    width: int, height: int, mines: int, max_states: int, max_boards: int, players: Sequence[str]
+) -> dict[str, Any]:
     row: dict[str, Any] = {"width": width, "height": height, "mines": mines, "first_click": "safe"}
     try:
         search = OptimalSearch(width, height, mines, max_states=max_states)
@@ -112,7 +114,7 @@ def _row(width: int, height: int, mines: int, max_states: int, max_boards: int) 
         seconds=round(result.seconds, 3),
         players={},
     )
-    for name in PLAYERS:
+    for name in players:
         start = time.perf_counter()
         try:
             rate = exact_win_rate(
@@ -152,27 +154,31 @@ def _read(path: Path) -> dict[tuple[int, int, int], dict[str, Any]]:
     return rows
 
 
-def _complete(row: dict[str, Any], max_states: int, max_boards: int) -> bool:
+def _complete(row: dict[str, Any], max_states: int, max_boards: int, players: Sequence[str]) -> bool:
     """Whether ``row`` needs no new attempt under these budgets."""
     if row.get("optimal") is None:
-        return row.get("max_states", 0) >= max_states
+        return bool(row.get("max_states", 0) >= max_states)
+    done = row["players"]
     return all(
-        p.get("probability") is not None or p.get("max_boards", 0) >= max_boards
-        for p in row["players"].values()
-    ) and set(row["players"]) >= set(PLAYERS)
+        name in done
+        and (done[name].get("probability") is not None or done[name].get("max_boards", 0) >= max_boards)
+        for name in players
+    )
 
 
 def table_rows(
-    path: Path, max_states: int, max_boards: int, only: str | None
+    path: Path, max_states: int, max_boards: int, sizes: Sequence[str] | None, players: Sequence[str]
 ) -> dict[tuple[int, int, int], dict[str, Any]]:
     rows = _read(path)
     for board in boards():
         width, height, mines = board
-        if only == "small" and width * height > 16 or only == "large" and width * height <= 16:
+        if sizes is not None and f"{width}x{height}" not in sizes:
             continue
-        if board in rows and _complete(rows[board], max_states, max_boards):
+        if board in rows and _complete(rows[board], max_states, max_boards, players):
             continue
-        row = _row(width, height, mines, max_states, max_boards)
+        row = _row(width, height, mines, max_states, max_boards, players)
+        if board in rows and rows[board].get("optimal") is not None and row.get("optimal") is not None:
+            row["players"] = {**rows[board]["players"], **row["players"]}
         rows[board] = row
         with path.open("a", encoding="utf-8") as handle:
             handle.write(json.dumps(row) + "\n")
@@ -256,7 +262,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--max-states", type=int, default=3_000_000, help="optimal search budget, states a board"
     )
     table.add_argument("--max-boards", type=int, default=100_000, help="exact player budget, boards a player")
-    table.add_argument("--only", choices=("small", "large"), default=None, help="<= 16 cells, or 5x5 and 4x6")
+    table.add_argument("--sizes", default=None, help="only these board sizes, e.g. 4x4,5x3 (default all)")
+    table.add_argument("--players", default=",".join(PLAYERS), help="players whose exact rates to add")
     table.add_argument(
         "--markdown-only", action="store_true", help="rewrite the Markdown from the JSON lines"
     )
@@ -267,7 +274,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.markdown_only:
         rows = _read(args.jsonl)
     else:
-        rows = table_rows(args.jsonl, args.max_states, args.max_boards, args.only)
+        sizes = None if args.sizes is None else [x.strip() for x in args.sizes.split(",")]
+        players = [x.strip() for x in args.players.split(",") if x.strip()]
+        rows = table_rows(args.jsonl, args.max_states, args.max_boards, sizes, players)
     args.output.write_text(to_markdown(rows, "python -m benchmarks.optimal table"), encoding="utf-8")
     print(f"wrote {args.output}")
     return 0
