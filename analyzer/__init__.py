@@ -27,6 +27,7 @@ from analyzer.play.optimal import OptimalResult, optimal
 from analyzer.play.placement import PLACEMENT_METHODS, place_mines
 from analyzer.play.players import PLAYERS, make_player
 from analyzer.play.simulation import WinRate, simulate
+from analyzer.play.solvable import is_solvable
 from analyzer.solver.analysis import Analysis, ComponentSummary
 from analyzer.solver.certain import CertainCells, certain_cells
 from analyzer.solver.explain import Explanation, explain
@@ -40,6 +41,7 @@ __all__ = [
     "explain",
     "Explanation",
     "certain_cells",
+    "is_solvable",
     "CertainCells",
     "simulate",
     "WinRate",

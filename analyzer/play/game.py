@@ -19,6 +19,13 @@ the cells the rule leaves allowed (with :func:`analyzer.play.placement.place_min
     are mine-free (``safe_zone:1``).
 ``"safe_zone:R"``
     Every cell within Chebyshev distance ``R`` of the first click is mine-free.
+``"no_guess"``, ``"no_guess:RULE"``
+    One of the rules above (``opening`` when none is named), and the layout can
+    be won from the first click by deduction alone
+    (:func:`analyzer.play.solvable.is_solvable`). Layouts are drawn under the
+    rule underneath until one is solvable (rejection), so every solvable
+    layout is equally likely; past :data:`NO_GUESS_ATTEMPTS` draws the game
+    raises :class:`~analyzer.errors.GameError`.
 
 Layout formats
 --------------
@@ -42,8 +49,12 @@ from analyzer.board.board import FLAG, HIDDEN, Board
 from analyzer.board.topology import TOPOLOGIES, chebyshev_ball, neighbour_table
 from analyzer.errors import GameError
 from analyzer.play.placement import PLACEMENT_METHODS, Cell, Layout, place_mines
+from analyzer.play.solvable import is_solvable
 
 __all__ = ["Game", "FirstClickRule", "ActionResult", "MoveCounts", "STATUSES"]
+
+NO_GUESS_ATTEMPTS = 10_000
+"""Layouts the ``no_guess`` rule draws before it gives up (a :class:`GameError`)."""
 
 STATUSES = ("playing", "won", "lost")
 """The values of :attr:`Game.status`."""
@@ -78,13 +89,16 @@ class FirstClickRule:
     True
     >>> [str(FirstClickRule.parse(s)) for s in ("none", "safe", "safe_zone:0", "safe_zone:2")]
     ['none', 'safe', 'safe', 'safe_zone:2']
-    >>> FirstClickRule.parse("zone:2")
+    >>> FirstClickRule.parse("no_guess"), str(FirstClickRule.parse("no_guess:safe"))
+    (FirstClickRule(radius=1, no_guess=True), 'no_guess:safe')
+    >>> FirstClickRule.parse("zone:2")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    analyzer.errors.GameError: unknown first-click rule 'zone:2'; expected none, safe, opening or safe_zone:R
+    analyzer.errors.GameError: unknown first-click rule 'zone:2'; expected none, safe, ...
     """
 
     radius: int | None = 0
+    no_guess: bool = False
 
     def __post_init__(self) -> None:
         radius = self.radius
@@ -118,21 +132,35 @@ class FirstClickRule:
             return spec
         if isinstance(spec, str):
             name = spec.strip().lower()
+            if name == "no_guess" or name.startswith("no_guess:"):
+                base = cls.parse(name.partition(":")[2] or "opening")
+                if not base.no_guess:
+                    return cls(base.radius, no_guess=True)
             named = {"none": None, "safe": 0, "opening": 1}
             if name in named:
                 return cls(named[name])
             prefix, _, radius = name.partition(":")
             if prefix == "safe_zone" and radius.strip().isdigit():
                 return cls(int(radius))
-        raise GameError(f"unknown first-click rule {spec!r}; expected none, safe, opening or safe_zone:R")
+        raise GameError(
+            f"unknown first-click rule {spec!r}; expected none, safe, opening or safe_zone:R"
+            " (each may follow no_guess:)"
+        )
 
     @property
     def name(self) -> str:
         """The canonical name, which :meth:`parse` reads back."""
-        return {None: "none", 0: "safe", 1: "opening"}.get(self.radius, f"safe_zone:{self.radius}")
+        base = {None: "none", 0: "safe", 1: "opening"}.get(self.radius, f"safe_zone:{self.radius}")
+        if self.no_guess:
+            return "no_guess" if base == "opening" else f"no_guess:{base}"
+        return base
 
     def __str__(self) -> str:
         return self.name
+
+    def __repr__(self) -> str:
+        guess = ", no_guess=True" if self.no_guess else ""
+        return f"FirstClickRule(radius={self.radius!r}{guess})"
 
     def protected_cells(self, topology: str, width: int, height: int, row: int, col: int) -> tuple[int, ...]:
         """Flat indices of the cells kept mine-free when ``(row, col)`` is clicked first.
@@ -763,14 +791,25 @@ class Game:
         row, col = self._cell(first)
         zone = self._rule.protected_cells(self.topology, self.width, self.height, row, col)
         w = self.width
-        layout = place_mines(
-            self.width,
-            self.height,
-            self.mine_count,
-            method=self._method,
-            exclude=[divmod(j, w) for j in zone],
-            rng=self._rng,
-        )
+        for _ in range(NO_GUESS_ATTEMPTS if self._rule.no_guess else 1):
+            layout = place_mines(
+                self.width,
+                self.height,
+                self.mine_count,
+                method=self._method,
+                exclude=[divmod(j, w) for j in zone],
+                rng=self._rng,
+            )
+            # no_guess: rejection, so uniform over the layouts solvable from this click.
+            if not self._rule.no_guess or is_solvable(
+                layout, (row, col), width=self.width, height=self.height, topology=self.topology
+            ):
+                break
+        else:
+            raise GameError(
+                f"no layout solvable without guessing from {(row, col)!r} in {NO_GUESS_ATTEMPTS} draws"
+                f" ({self.width}x{self.height}, {self.mine_count} mines): too dense for no_guess"
+            )
         self._set_layout(layout)
 
     def _flood(self, starts: Iterable[int]) -> list[int]:

@@ -224,6 +224,10 @@ def metrics_sample(
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
             raise GameError(f"{name} must be an integer >= {low}, got {value!r}")
     rule = FirstClickRule.parse(first_click)
+    if rule.no_guess:
+        raise GameError(
+            f"first-click rule {rule.name!r} is for single games (Game); layout statistics do not draw it"
+        )
     cell = None
     if rule.name != "none":
         cell = (0, 0) if first_cell is None else first_cell

@@ -453,6 +453,10 @@ def _make_setup(
         Game.new(width, height, mines, first_click=rule)  # checks the sizes against the rule
     except AnalyzerError as error:
         raise SimulationError(str(error)) from None
+    if rule.no_guess:
+        raise SimulationError(
+            f"first-click rule {rule.name!r} is for single games (Game); simulations do not draw it"
+        )
     spec = _first_cell_spec(first_cell, width, height)
     return Setup(width, height, mines, rule.name, spec, repr(player), seed)
 

@@ -70,7 +70,7 @@ class OptimalPlayer(Player):
             rule = FirstClickRule.parse(self.first_click)
         except AnalyzerError as error:
             raise PlayerError(str(error)) from None
-        if rule.radius is not None and rule.radius > 1:
+        if rule.no_guess or (rule.radius is not None and rule.radius > 1):
             raise PlayerError(
                 f"the optimal player plays first-click rules none, safe and opening, not {rule.name!r}"
             )
