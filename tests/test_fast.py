@@ -221,3 +221,52 @@ def test_compiled_rule_players_play_the_exact_players_games_200(name: str) -> No
 def test_rule_players_have_fast_forms() -> None:
     assert all(has_fast_form(make_player(name)) for name in ("random", "local", "subset", "probabilistic"))
     assert not has_fast_form(make_player("expert"))
+
+
+def _torus_position(width: int, height: int, mines: int, *, progress: float, seed: int) -> Board:
+    """A torus game part way through: safe cells by the revealed area opened at random, some mines flagged."""
+    rng = np.random.default_rng(seed)
+    game = Game.new(width, height, mines, first_click="opening", rng=rng, topology="torus")
+    game.reveal(height // 2, width // 2)
+    target = int(progress * (width * height - mines))
+    table = game.board.neighbour_table
+    while game.status == "playing" and game.revealed_count < target:
+        cells = game.board.cells
+        near = {j for i, v in enumerate(cells) if v >= 0 for j in table[i] if cells[j] == -1}
+        choices = sorted(j for j in near if not game.is_mine(*divmod(j, width)))
+        if not choices:
+            break
+        game.reveal(*divmod(choices[int(rng.integers(len(choices)))], width))
+    board = game.board
+    if seed % 2:
+        cells = board.cells
+        flags = {
+            divmod(i, width): -2
+            for i, v in enumerate(cells)
+            if v == -1 and game.is_mine(*divmod(i, width)) and rng.random() < 0.5
+        }
+        board = board.replace(flags)
+    return board
+
+
+def _torus_positions(count: int) -> list[Board]:
+    sizes = [(12, 10, 20), (16, 16, 40), (30, 16, 99)]
+    return [
+        _torus_position(*sizes[s % 3], progress=(0.1, 0.3, 0.5, 0.7, 0.9)[s % 5], seed=s)
+        for s in range(count)
+    ]
+
+
+@pytest.mark.parametrize("trust_flags", [True, False])
+def test_probabilities_equal_the_exact_engine_on_torus_games(trust_flags: bool) -> None:
+    boards = _torus_positions(15)
+    assert all(b.topology == "torus" for b in boards) and any(-2 in b.cells for b in boards)
+    for board in boards:
+        _assert_agrees(board, trust_flags)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("trust_flags", [True, False])
+def test_probabilities_equal_the_exact_engine_on_300_torus_games(trust_flags: bool) -> None:
+    for board in _torus_positions(300):
+        _assert_agrees(board, trust_flags)
