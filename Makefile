@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup demo test test-all lint bench bench-placement bench-games clean
+.PHONY: setup demo test test-all lint bench bench-placement bench-games notebooks notebooks-run clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,13 @@ bench-placement: $(STAMP)
 
 bench-games: $(STAMP)
 	$(BIN)/python -m benchmarks.games speed
+
+notebooks: $(STAMP)
+	$(BIN)/jupyter lab notebooks/
+
+notebooks-run: $(STAMP)
+	$(BIN)/jupyter nbconvert --to notebook --execute --inplace notebooks/*.ipynb
+	$(BIN)/python scripts/export_figures.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

@@ -33,12 +33,15 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import json
 import os
+import re
 import sys
 import threading
 import time
 from collections.abc import Iterator, Sequence
+from typing import BinaryIO
 
 from analyzer.board.board import Board
 from analyzer.errors import AnalyzerError, SimulationError
@@ -51,16 +54,54 @@ DEFAULT_TIME_LIMIT = 60.0
 """Seconds ``analyzer solve`` and ``analyzer explain`` work before giving up (``--time-limit 0``: none)."""
 
 
-def _read(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
+MAX_INPUT_BYTES = 256 * 1024 * 1024
+"""The most a board file may hold when its size cannot be known from a header (minesweepr format)."""
+_HEADER_BYTES = 256
+
+
+def _read(path: str, *, header: bool = True) -> str:
+    """The text of ``path`` (``-``: standard input), read no further than the board can need.
+
+    With ``header``, the first line must be a ``WxHxM`` header within 256 bytes,
+    and the rest may hold at most ``H`` rows of ``W`` cells with their line ends
+    (and some trailing blank space): anything longer is refused, not read.
+    """
     try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
+        if path == "-":
+            stdin = getattr(sys.stdin, "buffer", None)
+            if stdin is None:  # replaced by a text stream (tests, embedding)
+                stdin = io.BytesIO(sys.stdin.read(MAX_INPUT_BYTES + 1).encode("utf-8"))
+            return _capped(stdin, "standard input", header)
+        with open(path, "rb") as handle:
+            return _capped(handle, repr(path), header)
     except OSError as error:
         raise _CliError(f"cannot read {path!r}: {error.strerror or error}") from None
+
+
+def _capped(handle: BinaryIO, name: str, header: bool) -> str:
+    limit = MAX_INPUT_BYTES
+    first = b""
+    if header:
+        first = handle.readline(_HEADER_BYTES)
+        if first and not first.endswith(b"\n") and len(first) >= _HEADER_BYTES:
+            raise _CliError(
+                f"cannot read {name}: no 'WIDTHxHEIGHTxMINES' header line in its first {_HEADER_BYTES} bytes"
+            )
+        match = re.fullmatch(rb"\s*([0-9]{1,9})\s*[xX]\s*([0-9]{1,9})\s*[xX]\s*([0-9]{1,9})\s*", first)
+        if match is None:
+            # Not a header: the parser names what is wrong with it; the rest is not read.
+            limit = 0
+        else:
+            width, height = int(match.group(1)), int(match.group(2))
+            limit = height * (width + 2) + 4096
+    data = handle.read(limit + 1)
+    if len(data) > limit and limit > 0:
+        what = "the header's board" if header and limit != MAX_INPUT_BYTES else "a board"
+        raise _CliError(f"cannot read {name}: more than {limit} bytes, more than {what} can need")
+    try:
+        return (first + data).decode("utf-8")
     except UnicodeDecodeError:
-        raise _CliError(f"cannot read {path!r}: not a text file") from None
+        raise _CliError(f"cannot read {name}: not a text file") from None
 
 
 class _CliError(Exception):
@@ -110,7 +151,7 @@ def _progress(what: str, *, after: float = 2.0) -> Iterator[None]:
 def _cmd_solve(args: argparse.Namespace) -> int:
     from analyzer.solver import solve
 
-    text = _read(args.file)
+    text = _read(args.file, header=args.format != "minesweepr")
     if args.format == "minesweepr":
         if args.mines is None:
             raise _CliError("--format minesweepr needs --mines N (the format has no mine total)")

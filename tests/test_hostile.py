@@ -175,3 +175,67 @@ def test_short_chain_names_a_minimal_conflict() -> None:
         analyzer.solve(chain_with_no_layout(30))
     assert info.value.minimal
     assert "and 16 more" in str(info.value)
+
+
+# ------------------------------------------------------------ input and games
+@pytest.mark.parametrize(
+    ("source", "message"),
+    [
+        ("/dev/zero", "no 'WIDTHxHEIGHTxMINES' header line in its first 256 bytes"),
+        ("PADDED", "more than 4101 bytes, more than the header's board can need"),
+        ("BINARY", "not a text file"),
+    ],
+)
+def test_cli_reads_no_more_than_the_header_can_need(
+    source: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from analyzer.cli import main
+
+    if source == "PADDED":
+        path = tmp_path / "padded.mine"
+        path.write_bytes(b"3x1x1\nH1H\n" + b"\0" * 10_000)
+        source = str(path)
+    elif source == "BINARY":
+        path = tmp_path / "binary.mine"
+        path.write_bytes(b"3x1x1\nH\xff\xfeH\n")
+        source = str(path)
+    assert main(["solve", source]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err
+
+
+def test_cli_random_bytes_end_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from analyzer.cli import main
+
+    assert main(["solve", "/dev/urandom"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("analyzer: error: ") and err.count("\n") == 1
+
+
+def test_huge_game_is_refused_up_front() -> None:
+    from analyzer.errors import GameError
+    from analyzer.play.game import MAX_CELLS, Game
+
+    with pytest.raises(GameError, match=f"400000000 cells, more than a game holds \\({MAX_CELLS}"):
+        Game.new(20000, 20000, 1)
+
+
+def test_first_click_radius_past_the_board_does_not_hang() -> None:
+    from analyzer.errors import GameError
+    from analyzer.play.game import FirstClickRule, Game
+
+    rule = FirstClickRule.parse("safe_zone:99999999999")
+    assert len(rule.protected_cells("square", 9, 9, 4, 4)) == 81
+    game = Game.new(9, 9, 1, first_click="safe_zone:3", seed=0)
+    assert game.reveal(0, 0).status in ("playing", "won")
+    with pytest.raises(GameError, match="room for at most 0 mines"):
+        Game.new(9, 9, 10, first_click="safe_zone:99999999999")
+
+
+@pytest.mark.parametrize("spec", ["safe_zone:١", "safe_zone:²", "safe_zone:-1", "safe_zone:"])
+def test_first_click_radius_must_be_ascii_digits(spec: str) -> None:
+    from analyzer.errors import GameError
+    from analyzer.play.game import FirstClickRule
+
+    with pytest.raises(GameError, match="unknown first-click rule"):
+        FirstClickRule.parse(spec)

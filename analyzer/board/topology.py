@@ -129,5 +129,7 @@ def chebyshev_ball(
     frontier = set(ball)
     for _ in range(radius):
         frontier = {n for i in frontier for n in table[i]} - ball
+        if not frontier:  # the whole board (or its connected part) is covered
+            break
         ball |= frontier
     return tuple(sorted(ball))

@@ -51,7 +51,7 @@ from analyzer.errors import GameError
 from analyzer.play.placement import PLACEMENT_METHODS, Cell, Layout, place_mines
 from analyzer.play.solvable import is_solvable
 
-__all__ = ["Game", "FirstClickRule", "ActionResult", "MoveCounts", "STATUSES"]
+__all__ = ["Game", "FirstClickRule", "ActionResult", "MoveCounts", "STATUSES", "MAX_CELLS"]
 
 NO_GUESS_ATTEMPTS = 10_000
 """Layouts the ``no_guess`` rule draws before it gives up (a :class:`GameError`)."""
@@ -67,6 +67,12 @@ def _whole(value: object) -> int | None:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         return None
     return int(value)
+
+
+MAX_CELLS = 25_000_000
+"""The most cells a :class:`Game` holds (5000x5000): its view and layout take some
+bytes a cell in Python lists, so larger boards are refused up front rather than
+failing for memory half-way through."""
 
 
 # ------------------------------------------------------------------ values
@@ -140,7 +146,8 @@ class FirstClickRule:
             if name in named:
                 return cls(named[name])
             prefix, _, radius = name.partition(":")
-            if prefix == "safe_zone" and radius.strip().isdigit():
+            radius = radius.strip()
+            if prefix == "safe_zone" and radius.isascii() and radius.isdigit():
                 return cls(int(radius))
         raise GameError(
             f"unknown first-click rule {spec!r}; expected none, safe, opening or safe_zone:R"
@@ -172,7 +179,8 @@ class FirstClickRule:
         """
         if self.radius is None:
             return ()
-        return chebyshev_ball(topology, width, height, row, col, self.radius)
+        # A radius past the board's size covers the whole board: no need to walk further.
+        return chebyshev_ball(topology, width, height, row, col, min(self.radius, max(width, height)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,6 +342,11 @@ class Game:
         self.mine_count = k
         self.topology = topology
         cells = self.width * self.height
+        if cells > MAX_CELLS:
+            raise GameError(
+                f"a {w}x{h} board has {cells} cells, more than a game holds "
+                f"({MAX_CELLS}, analyzer.play.game.MAX_CELLS)"
+            )
         if self.mine_count > cells:
             raise GameError(f"more mines ({self.mine_count}) than cells ({cells})")
         self._rule = FirstClickRule.none()
