@@ -31,7 +31,7 @@
     with the same options carries on where it stopped.
 
 Every figure states the games it used; published figures are the ones the
-project's issue quotes.
+project quotes.
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ class Run:
 
 
 SAFE_ZONE_PUBLISHED = {1: 91.85, 2: 90.73, 3: 86.79, 4: 79.62}
-"""Win rates (%) of a single-number-rule player, 10x10/10, by safe-zone radius (as the issue quotes them)."""
+"""Win rates (%) of a single-number-rule player, 10x10/10, by safe-zone radius (as published)."""
 
 PSEQ = {
     ("beginner", "safe"): 91.6775,
@@ -87,7 +87,7 @@ or an opening at our 0-based (3, 3), its SNR ``@[4,4]`` (per-first-click tables)
 click (3, 3); the peer's best opening cell on 9x9 and 16x16 is ``@[3,3]``, our (2, 2)."""
 
 JSMINESWEEPER = {("expert", "safe"): 41.1, ("expert", "opening"): 54.3}
-"""JSMinesweeper's expert win rates (%), as the issue quotes them."""
+"""JSMinesweeper's expert win rates (%), as published."""
 
 
 def plan(
@@ -138,7 +138,7 @@ def plan(
                     player,
                     count(player),
                     published,
-                    "issue" if published is not None else "",
+                    "published" if published is not None else "",
                 )
             )
     for player in ("random", "local", "subset", "probabilistic"):
@@ -245,7 +245,7 @@ def to_markdown(results: Sequence[tuple[Run, WinRate, float]], *, command: str, 
                 f"| {run.label.split()[-1]} | {run.player} | {result.games} | {_percent(result)} | {pub} "
                 f"| {result.mean_guesses:.2f} | {1000 * result.seconds_per_game:.1f} |"
             )
-        lines += ["", "Published: the issue's figures for a player using the two single-number rules.", ""]
+        lines += ["", "Published figures for a player using the two single-number rules.", ""]
 
     if "density_4x4" in by_study:
         entries = by_study["density_4x4"]

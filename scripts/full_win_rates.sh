@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Full runs for issue 5 (figures quoted in docs/win_rates_full.md). Resumable: results/full.jsonl.
+# Full win-rate runs (figures quoted in docs/win_rates_full.md). Resumable: results/full.jsonl.
 cd "$(dirname "$0")/.."
 A=".venv/bin/analyzer simulate --workers 2 --seed 0 --results results/full.jsonl --no-progress"
 for r in 1 2 3 4; do

@@ -105,7 +105,7 @@ def test_board_checks_accept_boards_and_text():
     assert result.method == "exact check on 2 boards"
 
 
-# ----------------------------------------------------- the strategy count
+# ----------------------------------------------------- the quoted strategy count
 def test_strategy_count_reports_the_discrepancy():
     result = verify.check_strategy_count()
     assert STRATEGIES_6_3 == 6 * 5**9 * 4**81

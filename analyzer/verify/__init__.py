@@ -88,7 +88,7 @@ SYMBOLIC_PROOF = "symbolic proof"
 DOCUMENTED_STEPS = "proof by documented steps"
 
 STRATEGIES_6_3 = 68507889249886074290797726533575766546371837952000000000
-"""The number of strategies on a 6-cell board with 3 mines quoted in issue 6."""
+"""The number of strategies on a 6-cell board with 3 mines as quoted for this project."""
 
 
 class Step(NamedTuple):
@@ -675,7 +675,7 @@ def _strategies_by_recursion(cells: int, safe_clicks: int) -> int:
 
 @cache
 def check_strategy_count() -> CheckResult:
-    """The number of strategies on a 6-cell board with 3 mines, as quoted in issue 6.
+    """The number of strategies on a 6-cell board with 3 mines, as as quoted for this project.
 
     A (deterministic) strategy picks the first cell, then, for each clue value
     0-8 it may see after each safe click, the next cell: a decision tree with
@@ -685,8 +685,8 @@ def check_strategy_count() -> CheckResult:
     ``prod_{i=0}^{N-M-1} (N - i)^(9^i)``
 
     strategies. For ``N = 6, M = 3`` this is
-    68507889249886074290797726533575766546371837952000000000 (the number quoted in
-    the issue) ``= 6 * 5^9 * 4^81``. The formula as written in the issue,
+    68507889249886074290797726533575766546371837952000000000 (the number as
+    quoted) ``= 6 * 5^9 * 4^81``. The formula as quoted,
     ``prod (N - i)^9``, gives ``(6 * 5 * 4)^9 = 5159780352000000000`` instead:
     the exponent must be ``9^i``. This is an exact evaluation at one point, not a
     proof of the counting argument.
@@ -708,7 +708,7 @@ def check_strategy_count() -> CheckResult:
     tree_value = tree.subs(point).doit()
     steps = [
         Step(
-            f"[sympy evaluation] the formula as written in the issue, prod (N - i)^9, gives"
+            f"[sympy evaluation] the formula as quoted, prod (N - i)^9, gives"
             f" (6*5*4)^9 = {written_value} at N = 6, M = 3: NOT the quoted number",
             sp.Ne(written_value, target, evaluate=False),
             written_value != target,
@@ -749,7 +749,7 @@ def check_strategy_count() -> CheckResult:
         holds,
         method,
         tuple(steps),
-        "strategies on N cells with M mines: prod (N - i)^(9^i); the issue's exponent 9 gives another number",
+        "strategies on N cells with M mines: prod (N - i)^(9^i); the quoted exponent 9 gives another number",
     )
 
 
