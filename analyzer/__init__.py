@@ -31,10 +31,12 @@ from analyzer.play.solvable import is_solvable
 from analyzer.solver.analysis import Analysis, ComponentSummary
 from analyzer.solver.certain import CertainCells, certain_cells
 from analyzer.solver.explain import Explanation, explain
+from analyzer.solver.many import solve_many
 from analyzer.solver.solve import count_layouts, solve
 
 __all__ = [
     "solve",
+    "solve_many",
     "examples",
     "metrics",
     "count_layouts",
