@@ -270,3 +270,68 @@ def test_probabilities_equal_the_exact_engine_on_torus_games(trust_flags: bool) 
 def test_probabilities_equal_the_exact_engine_on_300_torus_games(trust_flags: bool) -> None:
     for board in _torus_positions(300):
         _assert_agrees(board, trust_flags)
+
+
+# ------------------------------------------------------------------- PSEQ
+@settings(max_examples=150, deadline=None)
+@given(positions(max_side=6, flags=False))
+def test_pseq_outlook_equals_the_exact_engine(position) -> None:
+    from fractions import Fraction
+
+    from analyzer.play.fast import kernels
+
+    board = position.board
+    exact = solve(board)
+    if exact.safe:
+        return  # PSEQ scores cells only when no cell is certainly safe
+    w = board.width
+    state = np.array(board.cells, dtype=np.int8)
+    known = state.copy()
+    nbr = neighbours_of("square", w, board.height)
+    kernels._closure(known, nbr)
+    for i, p in enumerate(exact.cell_probabilities):
+        if p is None or p in (0, 1):
+            continue
+        row, col = divmod(i, w)
+        shows = exact.number_distribution(row, col)
+        safe_p = 1 - p
+        some = expected = Fraction(0)
+        entropy = 0.0
+        for v, q in shows.items():
+            after = solve(board.replace({(row, col): v}))
+            made = sum(1 for r, c in after.safe if board[r, c] == -1 and (r, c) != (row, col))
+            share = q / safe_p
+            some += share if made else 0
+            expected += share * made
+            entropy -= float(share) * math.log2(float(share))
+        out = np.zeros(3)
+        assert kernels._reveal_outlook(known, nbr, board.mines, i, 10**7, out)
+        assert abs(out[0] - float(some)) < 1e-9 and abs(out[1] - float(expected)) < 1e-9
+        assert abs(out[2] - entropy) < 1e-9
+
+
+def _pseq_python_game(setup: Setup, index: int) -> tuple[str, list[int]]:
+    board_seq, player_seq = game_seed(setup.seed, index).spawn(2)
+    board_rng = np.random.default_rng(board_seq)
+    first = _resolve_first_cell(setup.first_cell, setup.width, setup.height, board_rng)
+    game = Game.new(setup.width, setup.height, setup.mines, first_click=setup.first_click, rng=board_rng)
+    player = make_player("pseq")
+    rng = np.random.default_rng(player_seq)
+    assert first is not None
+    game.reveal(*first)
+    guessed = [first[0] * setup.width + first[1]]
+    while not game.is_finished:
+        action = player.choose(game.board, rng)
+        if action.is_guess:
+            guessed.append(action.row * setup.width + action.col)
+        game.reveal(action.row, action.col)
+    return game.status, guessed
+
+
+@pytest.mark.parametrize(("preset", "games"), [("beginner", 20), ("intermediate", 5)])
+def test_fast_pseq_plays_as_its_python_form(preset: str, games: int) -> None:
+    width, height, mines = PRESETS[preset]
+    setup = Setup(width, height, mines, "safe", "0,0", "PseqPlayer()", 5)
+    for index in range(games):
+        status, _ = _pseq_python_game(setup, index)
+        assert play_indexed_fast(setup, make_player("pseq"), index).status == status, index

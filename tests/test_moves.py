@@ -36,12 +36,7 @@ def test_best_moves_rank_safe_cells_then_guesses(board: Board) -> None:
     analysis = solve(board)
     n = 4
     moves = analysis.best_moves(n)
-    unknown = [
-        (r, c)
-        for r in range(board.height)
-        for c in range(board.width)
-        if board[r, c] == HIDDEN
-    ]
+    unknown = [(r, c) for r in range(board.height) for c in range(board.width) if board[r, c] == HIDDEN]
     assert len(moves) == min(n, len(unknown) - len(analysis.mines))
     safe = [m for m in moves if m.is_safe]
     guesses = [m for m in moves if not m.is_safe]

@@ -63,7 +63,7 @@ def test_action_validates_kind_and_guess() -> None:
 
 
 def test_registry_names_and_errors() -> None:
-    assert list(PLAYERS) == ["random", "local", "subset", "probabilistic", "expert", "optimal"]
+    assert list(PLAYERS) == ["random", "local", "subset", "probabilistic", "expert", "pseq", "optimal"]
     for name, cls in PLAYERS.items():
         player = make_player(name)
         assert isinstance(player, cls) and player.name == name

@@ -367,7 +367,8 @@ def play_indexed_fast(setup: Setup, player: Player, index: int) -> GameRecord:
     is_mine = fast.layout_mask(
         width, height, setup.mines, _fast_zone(setup.first_click, width, height, cell), board_rng
     )
-    played = fast.play_game(player.name, is_mine, nbr, cell, first_is_guess=first_is_guess)
+    rng = np.random.default_rng(player_seq) if player.name == "pseq" else None
+    played = fast.play_game(player.name, is_mine, nbr, cell, first_is_guess=first_is_guess, rng=rng)
     if played is None:  # a position too hard to enumerate: the exact engine plays this same game
         return play_indexed(setup, player, index)
     won, guesses, reveals, _ = played

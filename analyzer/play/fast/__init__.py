@@ -26,7 +26,7 @@ from analyzer.play.fast import kernels
 
 __all__ = ["FAST_PLAYERS", "fast_probabilities", "play_game", "first_choice", "neighbours_of", "layout_mask"]
 
-FAST_PLAYERS = ("probabilistic", "random", "local", "subset")
+FAST_PLAYERS = ("probabilistic", "pseq", "random", "local", "subset")
 """Players with a compiled form (the others play through the exact engine)."""
 
 
@@ -57,7 +57,7 @@ def fast_probabilities(
         cells[cells == FLAG] = HIDDEN
     prob = np.empty(cells.shape[0])
     nbr = neighbours_of(board.topology, board.width, board.height)
-    status = kernels.probabilities(cells, nbr, board.mines, prob, max_nodes)
+    status = kernels.probabilities(cells, nbr, board.mines, prob, max_nodes, np.zeros(1))
     if status == 0:
         raise InconsistentBoardError("no mine layout is consistent with this board", clues=())
     if status < 0:
@@ -95,14 +95,19 @@ def layout_mask(
 
 def first_choice(player: str, topology: str, width: int, height: int, mines: int) -> int:
     """The cell (flat index) ``player`` opens on a board with nothing revealed."""
-    if player != "probabilistic":
+    if player not in ("probabilistic", "pseq"):
         raise ValueError(
             f"no compiled policy of player {player!r} here; random, local and subset: fast.rules"
         )
     n = width * height
     state = np.full(n, HIDDEN, dtype=np.int8)
     prob = np.full(n, mines / n)
-    return int(kernels.lowest_probability_cell(state, neighbours_of(topology, width, height), prob))
+    nbr = neighbours_of(topology, width, height)
+    if player == "pseq":
+        out = np.empty(n, dtype=np.int64)
+        kept = kernels.pseq_candidates(state, state.copy(), nbr, mines, prob, kernels.DEFAULT_MAX_NODES, out)
+        return int(out[0]) if kept > 0 else 0
+    return int(kernels.lowest_probability_cell(state, nbr, prob))
 
 
 def play_game(
@@ -113,6 +118,7 @@ def play_game(
     *,
     first_is_guess: bool,
     max_nodes: int = kernels.DEFAULT_MAX_NODES,
+    rng: np.random.Generator | None = None,
 ) -> tuple[bool, int, int, list[int]] | None:
     """Play one game from its first click with ``player``'s compiled policy.
 
@@ -120,16 +126,26 @@ def play_game(
     first guessed cell (and counts as a guess when ``first_is_guess``). Returns
     None when a position of the game was too hard to enumerate within
     ``max_nodes``: the caller plays that game with the exact engine instead.
+    ``rng`` draws among tied guesses (``pseq``): one ``integers(2**62)`` per
+    tie, as the player's Python form draws them.
     """
-    if player != "probabilistic":
+    if player not in ("probabilistic", "pseq"):
         raise ValueError(
             f"no compiled policy of player {player!r} here; random, local and subset: fast.rules"
         )
     mask = np.ascontiguousarray(is_mine, dtype=np.bool_)
     trace = np.empty(mask.shape[0] + 1, dtype=np.int64)
-    won, guesses, reveals, traced = kernels.play_probabilistic(
-        mask, nbr, int(mask.sum()), first, first_is_guess, trace, max_nodes
-    )
+    if player == "pseq":
+        rands: np.ndarray = np.asarray(
+            (np.random.default_rng(0) if rng is None else rng).integers(2**62, size=mask.shape[0])
+        )
+        won, guesses, reveals, traced = kernels.play_pseq(
+            mask, nbr, int(mask.sum()), first, first_is_guess, trace, max_nodes, rands
+        )
+    else:
+        won, guesses, reveals, traced = kernels.play_probabilistic(
+            mask, nbr, int(mask.sum()), first, first_is_guess, trace, max_nodes
+        )
     if won == -1:
         return None
     if won < 0:  # pragma: no cover - a real game is always consistent

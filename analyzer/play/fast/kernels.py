@@ -58,7 +58,12 @@ def _log_comb(n: int, k: int) -> float:  # pragma: no cover - compiled
 
 @njit(cache=True)
 def probabilities(
-    position: np.ndarray, nbr: np.ndarray, total_mines: int, prob: np.ndarray, max_nodes: int
+    position: np.ndarray,
+    nbr: np.ndarray,
+    total_mines: int,
+    prob: np.ndarray,
+    max_nodes: int,
+    info: np.ndarray,
 ) -> int:
     """Fill ``prob`` with each hidden cell's mine probability (flags 1, revealed cells -1).
 
@@ -67,6 +72,9 @@ def probabilities(
     frontier programme does not enumerate, is the one to ask then). A certainly
     safe cell gets exactly 0.0 and a certain mine exactly 1.0; any other cell
     gets a value strictly between.
+
+    ``info[0]`` receives the natural log of the number of layouts (the
+    normalisations undone), so positions can be weighed against each other.
 
     The single-number rules run first: the mines and safe cells they prove
     leave the equations, which keeps the components small.
@@ -220,6 +228,7 @@ def probabilities(
         for t in range(clue_ngroups[c]):
             room[c] += group_size[clue_groups[c, t]]
     nodes_used = 0
+    log_scale = 0.0
     for k in range(n_comps):
         s0 = comp_start[k]
         ng = comp_ngroups[k]
@@ -249,6 +258,7 @@ def probabilities(
             if lay[k, m] > top:
                 top = lay[k, m]
         if top > 0:
+            log_scale += math.log(top)
             for m in range(width):
                 lay[k, m] /= top
             for t in range(ng):
@@ -275,6 +285,7 @@ def probabilities(
     total = 0.0
     for m in range(fl):
         total += full[m] * w[m]
+    info[0] = math.log(total) + wmax + log_scale
     # background cells
     if background > 0:
         num = 0.0
@@ -687,6 +698,7 @@ def play_probabilistic(
     safe = np.empty(n, np.int64)
     prob = np.empty(n)
     known = np.empty(n, np.int8)
+    info = np.zeros(1)
     to_open = n - mines
     revealed = 0
     guesses = 0
@@ -709,7 +721,7 @@ def play_probabilistic(
                 safe[found] = i
                 found += 1
         if found == 0:
-            status = probabilities(known, nbr, mines, prob, max_nodes)
+            status = probabilities(known, nbr, mines, prob, max_nodes, info)
             if status <= 0:  # -1: too hard to enumerate; 0 cannot happen on a real game
                 return -1 if status < 0 else -2, guesses, reveals, traced
             for i in range(n):
@@ -767,3 +779,245 @@ def positions_to_mask(chosen: np.ndarray, count: int, excluded: np.ndarray, mask
         while e < excluded.shape[0] and excluded[e] - e <= p:
             e += 1
         mask[p + e] = True
+
+
+# -------------------------------------------------------------------- PSEQ
+_TOL = 1e-8  # MineSweeperProb keeps scores within a relative 1e-8 of the best
+
+
+@njit(cache=True)
+def _reveal_outlook(
+    known: np.ndarray, nbr: np.ndarray, mines: int, c: int, max_nodes: int, out: np.ndarray
+) -> bool:  # pragma: no cover - compiled
+    """What revealing safe cell ``c`` would show: out = (P(some new safe cell), E[new safe cells], entropy).
+
+    For each number ``v`` the cell could show, the position with ``c`` showing
+    ``v`` is solved: its weight is its number of layouts, and the cells it
+    proves safe are those other hidden cells of probability exactly 0. All three
+    are conditional on ``c`` being safe. False when a position is too hard.
+    """
+    n = known.shape[0]
+    deg = 0
+    for k in range(nbr.shape[1]):
+        if nbr[c, k] < n:
+            deg += 1
+    trial = known.copy()
+    prob = np.empty(n)
+    info = np.zeros(1)
+    logs = np.full(deg + 1, -np.inf)
+    counts = np.zeros(deg + 1)
+    for v in range(deg + 1):
+        trial[:] = known
+        trial[c] = v
+        status = probabilities(trial, nbr, mines, prob, max_nodes, info)
+        if status < 0:
+            return False
+        if status == 0:
+            continue
+        logs[v] = info[0]
+        made = 0
+        for j in range(n):
+            if j != c and known[j] == HIDDEN and prob[j] == 0.0:
+                made += 1
+        counts[v] = made
+    top = -np.inf
+    for v in range(deg + 1):
+        if logs[v] > top:
+            top = logs[v]
+    total = 0.0
+    for v in range(deg + 1):
+        if logs[v] > -np.inf:
+            total += math.exp(logs[v] - top)
+    some = 0.0
+    expected = 0.0
+    entropy = 0.0
+    for v in range(deg + 1):
+        if logs[v] == -np.inf:
+            continue
+        p = math.exp(logs[v] - top) / total
+        if counts[v] > 0:
+            some += p
+        expected += p * counts[v]
+        if p > 0:
+            entropy -= p * math.log2(p)
+    out[0] = some
+    out[1] = expected
+    out[2] = entropy
+    return True
+
+
+@njit(cache=True)
+def _keep_best(cands: np.ndarray, count: int, score: np.ndarray) -> int:  # pragma: no cover - compiled
+    """Keep the candidates whose score is within a relative 1e-8 of the best (in place)."""
+    best = -np.inf
+    for t in range(count):
+        if score[cands[t]] > best:
+            best = score[cands[t]]
+    kept = 0
+    for t in range(count):
+        if score[cands[t]] >= best - abs(best) * _TOL:
+            cands[kept] = cands[t]
+            kept += 1
+    return kept
+
+
+@njit(cache=True)
+def pseq_candidates(
+    state: np.ndarray,
+    known: np.ndarray,
+    nbr: np.ndarray,
+    mines: int,
+    prob: np.ndarray,
+    max_nodes: int,
+    out: np.ndarray,
+) -> int:
+    """PSEQ's guess: the cells left after its filters P, S, E, Q, written to ``out``; their count.
+
+    P keeps the lowest mine probability; S the highest (1 - p) x P(the number
+    shown proves another cell safe); E the highest (1 - p) x E[cells proved
+    safe]; Q the highest entropy of the number shown. Each keeps scores within a
+    relative 1e-8 of the best. The caller draws among the survivors uniformly.
+    Cells whose neighbourhood touches no number are interchangeable, so their
+    S, E and Q are computed once per neighbourhood size. Returns -1 when a
+    position was too hard to enumerate.
+    """  # pragma: no cover - compiled
+    n = state.shape[0]
+    deg = nbr.shape[1]
+    count = 0
+    for i in range(n):
+        if state[i] == HIDDEN and known[i] == HIDDEN and 0.0 < prob[i] < 1.0:
+            out[count] = i
+            count += 1
+    if count <= 1:
+        return count
+    score = np.empty(n)
+    for t in range(count):
+        score[out[t]] = -prob[out[t]]
+    count = _keep_best(out, count, score)
+    if count <= 1:
+        return count
+    # Which hidden cells touch a revealed number (the frontier)?
+    touches = np.zeros(n, np.bool_)
+    for i in range(n):
+        if state[i] >= 0:
+            for k in range(deg):
+                j = nbr[i, k]
+                if j < n:
+                    touches[j] = True
+    some = np.empty(n)
+    expected = np.empty(n)
+    entropy = np.empty(n)
+    cached = np.zeros((deg + 1, 4))  # per neighbourhood size: done, some, expected, entropy
+    outlook = np.zeros(3)
+    for t in range(count):
+        c = out[t]
+        pure = not touches[c]
+        size = 0
+        for k in range(deg):
+            j = nbr[c, k]
+            if j < n:
+                size += 1
+                if touches[j] or known[j] != HIDDEN:
+                    pure = False
+        if pure and cached[size, 0] == 1.0:
+            some[c], expected[c], entropy[c] = cached[size, 1], cached[size, 2], cached[size, 3]
+            continue
+        if not _reveal_outlook(known, nbr, mines, c, max_nodes, outlook):
+            return -1
+        some[c], expected[c], entropy[c] = outlook[0], outlook[1], outlook[2]
+        if pure:
+            cached[size, 0] = 1.0
+            cached[size, 1], cached[size, 2], cached[size, 3] = outlook[0], outlook[1], outlook[2]
+    for t in range(count):
+        score[out[t]] = (1.0 - prob[out[t]]) * some[out[t]]
+    count = _keep_best(out, count, score)
+    if count > 1:
+        for t in range(count):
+            score[out[t]] = (1.0 - prob[out[t]]) * expected[out[t]]
+        count = _keep_best(out, count, score)
+    if count > 1:
+        for t in range(count):
+            score[out[t]] = entropy[out[t]]
+        count = _keep_best(out, count, score)
+    return count
+
+
+@njit(cache=True)
+def play_pseq(
+    is_mine: np.ndarray,
+    nbr: np.ndarray,
+    mines: int,
+    first: int,
+    first_is_guess: bool,
+    trace: np.ndarray,
+    max_nodes: int,
+    rands: np.ndarray,
+) -> tuple[int, int, int, int]:
+    """Play one game with PSEQ (see :func:`pseq_candidates`); ties drawn with ``rands`` in turn.
+
+    Returns as :func:`play_probabilistic` does.
+    """  # pragma: no cover - compiled
+    n = is_mine.shape[0]
+    deg = nbr.shape[1]
+    count = np.zeros(n, np.int8)
+    for i in range(n):
+        if is_mine[i]:
+            for k in range(deg):
+                j = nbr[i, k]
+                if j < n:
+                    count[j] += 1
+    state = np.full(n, HIDDEN, np.int8)
+    stack = np.empty(n * (deg + 1), np.int64)
+    safe = np.empty(n, np.int64)
+    prob = np.empty(n)
+    known = np.empty(n, np.int8)
+    info = np.zeros(1)
+    cands = np.empty(n, np.int64)
+    to_open = n - mines
+    revealed = 0
+    guesses = 1 if first_is_guess else 0
+    reveals = 1
+    drawn = 0
+    trace[0] = first
+    traced = 1
+    if is_mine[first]:
+        return 0, guesses, reveals, traced
+    revealed += _open(first, is_mine, count, nbr, state, stack)
+    while revealed < to_open:
+        known[:] = state
+        _closure(known, nbr)
+        found = 0
+        for i in range(n):
+            if known[i] == SAFE:
+                safe[found] = i
+                found += 1
+        if found == 0:
+            status = probabilities(known, nbr, mines, prob, max_nodes, info)
+            if status <= 0:
+                return -1 if status < 0 else -2, guesses, reveals, traced
+            for i in range(n):
+                if state[i] == HIDDEN and known[i] == HIDDEN and prob[i] == 0.0:
+                    safe[found] = i
+                    found += 1
+        if found:
+            for t in range(found):
+                i = safe[t]
+                if state[i] == HIDDEN:
+                    reveals += 1
+                    revealed += _open(i, is_mine, count, nbr, state, stack)
+            continue
+        kept = pseq_candidates(state, known, nbr, mines, prob, max_nodes, cands)
+        if kept < 0:
+            return -1, guesses, reveals, traced
+        cell = cands[0]
+        if kept > 1:
+            cell = cands[rands[drawn] % kept]
+            drawn += 1
+        guesses += 1
+        reveals += 1
+        trace[traced] = cell
+        traced += 1
+        if is_mine[cell]:
+            return 0, guesses, reveals, traced
+        revealed += _open(cell, is_mine, count, nbr, state, stack)
+    return 1, guesses, reveals, traced

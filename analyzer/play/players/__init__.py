@@ -82,7 +82,7 @@ Examples
 >>> make_player("probabilistic").choose(board, rng)
 Action(kind='reveal', row=0, col=0, is_guess=True)
 >>> sorted(PLAYERS)
-['expert', 'local', 'optimal', 'probabilistic', 'random', 'subset']
+['expert', 'local', 'optimal', 'probabilistic', 'pseq', 'random', 'subset']
 >>> player = make_player("local")
 >>> board = Board.from_text("3x2x1\\nHHH\\n110\\n")
 >>> [player.choose(board, rng) for _ in range(2)]  # the same board: the plan is kept
@@ -98,6 +98,7 @@ from analyzer.play.players.expert import ExpertPlayer
 from analyzer.play.players.guessing import RandomPlayer
 from analyzer.play.players.optimal import OptimalPlayer
 from analyzer.play.players.probabilistic import ProbabilisticPlayer, guess_order
+from analyzer.play.players.pseq import PseqPlayer
 from analyzer.play.players.rules import LocalDeductions, LocalPlayer, SubsetPlayer, local_deductions
 
 __all__ = [
@@ -111,6 +112,7 @@ __all__ = [
     "SubsetPlayer",
     "ProbabilisticPlayer",
     "ExpertPlayer",
+    "PseqPlayer",
     "OptimalPlayer",
     "PLAYERS",
     "make_player",
@@ -123,7 +125,15 @@ __all__ = [
 
 PLAYERS: dict[str, type[Player]] = {
     cls.name: cls
-    for cls in (RandomPlayer, LocalPlayer, SubsetPlayer, ProbabilisticPlayer, ExpertPlayer, OptimalPlayer)
+    for cls in (
+        RandomPlayer,
+        LocalPlayer,
+        SubsetPlayer,
+        ProbabilisticPlayer,
+        ExpertPlayer,
+        PseqPlayer,
+        OptimalPlayer,
+    )
 }
 """The players by name."""
 
