@@ -155,27 +155,42 @@ def analysis_text(analysis: Analysis) -> str:
     """
     board = analysis.board
     grid = []
-    for r, row in enumerate(board.rows()):
-        out = []
-        for c, value in enumerate(row):
-            p = analysis.cell_probabilities[r * board.width + c]
-            if p is None:
-                out.append("[.]" if value == 0 else f"[{value}]")
-            elif value == FLAG and analysis.trust_flags:
-                out.append("F")
-            elif p == 0:
-                out.append("-")
+    # Cells share few distinct probabilities (one for all background cells):
+    # format each once, so a million-cell board prints in about a second.
+    shown: dict[int, str] = {}
+
+    def percent(p: Fraction) -> str:
+        text = shown.get(id(p))
+        if text is None:
+            if p == 0:
+                text = "-"
             elif p == 1:
-                out.append("*")
+                text = "*"
             else:
                 pct = 100 * float(p)
-                out.append("<1" if pct < 0.5 else ">99" if pct >= 99.5 else f"{pct:.0f}")
+                text = "<1" if pct < 0.5 else ">99" if pct >= 99.5 else f"{pct:.0f}"
+            shown[id(p)] = text
+        return text
+
+    probabilities = analysis.cell_probabilities
+    trust = analysis.trust_flags
+    for r, row in enumerate(board.rows()):
+        out = []
+        base = r * board.width
+        for c, value in enumerate(row):
+            p = probabilities[base + c]
+            if p is None:
+                out.append("[.]" if value == 0 else f"[{value}]")
+            elif value == FLAG and trust:
+                out.append("F")
+            else:
+                out.append(percent(p))
         grid.append(out)
-    width = max([3, len(str(board.width - 1))] + [len(s) for row in grid for s in row])
+    width = max([3, len(str(board.width - 1))] + [len(s) for s in set().union(*grid)])
     label = len(str(board.height - 1))
     lines = [" " * label + " " + " ".join(f"{c:>{width}}" for c in range(board.width))]
     for r, out in enumerate(grid):
-        lines.append(f"{r:>{label}} " + " ".join(f"{s:>{width}}" for s in out))
+        lines.append(f"{r:>{label}} " + " ".join([s.rjust(width) for s in out]))
     return "\n".join(lines)
 
 

@@ -239,3 +239,47 @@ def test_first_click_radius_must_be_ascii_digits(spec: str) -> None:
 
     with pytest.raises(GameError, match="unknown first-click rule"):
         FirstClickRule.parse(spec)
+
+
+# ----------------------------------------------------------- boards with no clues
+def _no_clue_boards():
+    import itertools
+
+    for width, height in [(1, 1), (2, 1), (3, 2), (3, 3)]:
+        for cells in itertools.product((-1, -2), repeat=width * height):
+            for mines in range(cells.count(-2), width * height + 1):
+                yield Board(width, height, mines, cells)
+
+
+@pytest.mark.parametrize("trust_flags", [True, False])
+def test_boards_with_no_clues_answer_as_the_general_path_and_brute_force(
+    trust_flags: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import importlib
+
+    from tests.bruteforce import brute_force
+
+    module = importlib.import_module("analyzer.solver.solve")
+    checked = 0
+    for board in _no_clue_boards():
+        fast = analyzer.solve(board, trust_flags=trust_flags)
+        with monkeypatch.context() as patch:
+            patch.setattr(module, "_NO_CLUE_SHORTCUT", False)
+            general = analyzer.solve(board, trust_flags=trust_flags)
+        oracle = brute_force(board, trust_flags=trust_flags)
+        assert fast == general, board.to_text()
+        assert fast.total == oracle.total
+        assert all(
+            fast.probability(r, c) == oracle.probability(r, c)
+            for r in range(board.height)
+            for c in range(board.width)
+        )
+        checked += 1
+    assert checked > 1000
+
+
+def test_fully_hidden_million_cell_board_needs_no_work() -> None:
+    board = Board.from_text("1000x1000x1000\n" + ("H" * 1000 + "\n") * 1000)
+    analysis = analyzer.solve(board)
+    assert analysis.probability(999, 999) == Fraction(1, 1000)
+    assert analysis.total == math.comb(10**6, 1000) and analysis.components == ()
