@@ -410,6 +410,12 @@ def test_to_dict_is_exact_and_json_ready():
         "mines": 1,
         "total": "2",
         "probabilities": [["1/2", None, "1/2"]],
+        "certain_safe": [],
+        "certain_mines": [],
+        "components": [
+            {"cells": [[0, 0], [0, 2]], "clues": [[0, 1]], "engine": "enumerate", "layouts_by_mines": ["0", "2"]}
+        ],
+        "background_size": 0,
     }
 
 
