@@ -413,7 +413,12 @@ def test_to_dict_is_exact_and_json_ready():
         "certain_safe": [],
         "certain_mines": [],
         "components": [
-            {"cells": [[0, 0], [0, 2]], "clues": [[0, 1]], "engine": "enumerate", "layouts_by_mines": ["0", "2"]}
+            {
+                "cells": [[0, 0], [0, 2]],
+                "clues": [[0, 1]],
+                "engine": "enumerate",
+                "layouts_by_mines": ["0", "2"],
+            }
         ],
         "background_size": 0,
     }
