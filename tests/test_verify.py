@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from fractions import Fraction
-from types import MappingProxyType, SimpleNamespace
+from types import MappingProxyType
 
 import pytest
 import sympy as sp
@@ -12,24 +12,47 @@ import sympy as sp
 from analyzer import solve, verify
 from analyzer.board.board import Board
 from analyzer.cli import main as cli_main
+from analyzer.play import placement
 from analyzer.verify import (
     CHECKS,
     STRATEGIES_6_3,
     CheckResult,
     Step,
+    binomials,
+    boards,
     check_identity,
     format_table,
     run_checks,
 )
+from analyzer.verify.mutations import MUTATIONS, RULE_MUTATIONS, with_rule
 
 n, k, a, b, j = sp.symbols("n k a b j", integer=True, nonnegative=True)
 PROOFS = {"symbolic proof", "proof by documented steps"}
+METHODS = {
+    "placement_marginal": "proof by documented steps",
+    "placement_uniform": "proof by documented steps",
+    "safe_first_move_prior": "symbolic proof",
+    "binomial_ratio": "symbolic proof",
+    "strategy_count": "finite check (holds for N = 6, M = 3)",
+    "expectation_linearity": "proof by documented steps",
+    "expectation_linearity_boards": "exact check on 43 boards",
+    "component_product": "proof by documented steps",
+    "component_product_boards": "exact check on 43 boards",
+    "vandermonde": "proof by documented steps",
+}
+"""Each check's label, pinned: a proof may not quietly become an argument, nor the reverse."""
+
+
+@pytest.fixture(scope="module")
+def results():
+    """Every check run once for this module (the package itself caches nothing)."""
+    return {r.name: r for r in run_checks()}
 
 
 # ------------------------------------------------------------- every check holds
 @pytest.mark.parametrize("name", list(CHECKS))
-def test_check_holds(name):
-    result = CHECKS[name]()
+def test_check_holds(name, results):
+    result = results[name]
     assert isinstance(result, CheckResult)
     assert result.name == name
     assert result.holds, [s.description for s in result.steps if not s.verified]
@@ -55,8 +78,75 @@ def test_registry_order_and_names():
         CHECKS["extra"] = verify.check_vandermonde  # read-only registry
 
 
-def test_methods_say_what_was_done():
-    methods = {r.name: r.method for r in run_checks()}
+def test_methods_are_pinned(results):
+    assert {name: r.method for name, r in results.items()} == METHODS
+
+
+def test_proofs_end_with_sympy_comparing_the_two_sides(results):
+    """No proof rests on a step asserted true: the last proof step is sympy on the statement's sides."""
+    for name, result in results.items():
+        if result.method in PROOFS:
+            closing = [
+                s
+                for s in result.steps
+                if s.description.startswith("[sympy ")
+                and "corroboration" not in s.description
+                and s.expression.rhs == result.statement.rhs
+            ]
+            assert closing and all(s.verified for s in closing), name
+        for step in result.steps:
+            assert not step.description.startswith(("[definition] taking", "[invariant]")), (name, step)
+
+
+_FAST = {"placement_uniform", "safe_first_move_prior", "strategy_count", "vandermonde"}
+_CASES = [
+    pytest.param(
+        name,
+        text,
+        run,
+        id=f"{name}: {text}",
+        marks=() if name in _FAST and "//" not in text else pytest.mark.slow,
+    )
+    for name, mutations in MUTATIONS.items()
+    for text, run in mutations
+]
+
+
+def test_every_check_has_mutations():
+    assert set(MUTATIONS) == set(CHECKS)
+    assert all(len(mutations) >= 1 for mutations in MUTATIONS.values())
+    assert sum(len(m) for m in MUTATIONS.values()) >= 20
+
+
+@pytest.mark.parametrize(("name", "text", "run"), _CASES)
+def test_mutation_fails(name, text, run):
+    result = run()
+    assert result.name == name
+    assert not result.holds, f"{name} still holds with {text}"
+
+
+def test_rule_mutation_is_undone_and_drives_the_sampler():
+    original = placement.mine_draws
+    seen = []
+
+    def spy(mines, cells):
+        seen.append((mines, cells))
+        return original(mines, cells)
+
+    with_rule(spy, lambda: placement.place_mines_sequential(3, 3, 2, seed=1))
+    assert placement.mine_draws is original
+    assert seen and all(isinstance(m, int) for m, _ in seen)
+    assert RULE_MUTATIONS
+
+
+def test_results_are_not_cached_stale(monkeypatch):
+    """A change to the code under check shows in the next run (as in a notebook)."""
+    assert verify.check_vandermonde().holds
+    assert not with_rule(lambda mines, cells: mines + 1, verify.check_placement_uniform).holds
+
+
+def test_methods_say_what_was_done(results):
+    methods = {r.name: r.method for r in results.values()}
     for name in ("expectation_linearity_boards", "component_product_boards"):
         assert methods[name].startswith("exact check on ") and methods[name].endswith(" boards")
     assert methods["strategy_count"] == "finite check (holds for N = 6, M = 3)"
@@ -64,8 +154,8 @@ def test_methods_say_what_was_done():
     assert {methods[name] for name in proofs} <= PROOFS
 
 
-def test_finite_cross_checks_are_labelled_as_such():
-    for result in run_checks():
+def test_finite_cross_checks_are_labelled_as_such(results):
+    for result in results.values():
         for step in result.steps:
             if step.description.startswith("[finite"):
                 assert "not part of the proof" in step.description
@@ -80,22 +170,22 @@ def test_results_are_frozen_values():
     assert isinstance(description, str) and isinstance(expression, sp.Basic) and verified is True
 
 
-def test_board_checks_use_examples_and_random_boards():
-    boards = verify._default_boards()
-    labels = [label for label, _ in boards]
+def test_board_checks_use_examples_and_random_boards(results):
+    labelled = boards._default_boards()
+    labels = [label for label, _ in labelled]
     assert "cs70_4x3_4.mine" in labels
-    assert sum(label.startswith("random board") for label in labels) == verify._RANDOM_BOARDS
-    result = verify.check_component_product_boards()
-    assert result.method == f"exact check on {len(boards)} boards"
-    assert len(result.steps) == len(boards)
+    assert sum(label.startswith("random board") for label in labels) == boards._RANDOM_BOARDS
+    result = results["component_product_boards"]
+    assert result.method == f"exact check on {len(labelled)} boards"
+    assert len(result.steps) == len(labelled)
 
 
 def test_random_boards_are_reproducible_and_solvable():
-    assert verify._random_board(3) == verify._random_board(3)
-    assert len({verify._random_board(seed) for seed in range(10)}) > 1
-    for _, board in verify._default_boards():
+    assert boards._random_board(3) == boards._random_board(3)
+    assert len({boards._random_board(seed) for seed in range(10)}) > 1
+    for _, board in boards._default_boards():
         assert isinstance(board, Board)
-        assert verify._solve(board).total >= 1
+        assert boards._solve(board).total >= 1
 
 
 def test_board_checks_accept_boards_and_text():
@@ -105,19 +195,20 @@ def test_board_checks_accept_boards_and_text():
     assert result.method == "exact check on 2 boards"
 
 
-# ----------------------------------------------------- the quoted strategy count
+# ----------------------------------------------------------- the strategy count
 def test_strategy_count_reports_the_discrepancy():
     result = verify.check_strategy_count()
     assert STRATEGIES_6_3 == 6 * 5**9 * 4**81
     assert (6 * 5 * 4) ** 9 == 5159780352000000000 != STRATEGIES_6_3
     assert "NOT the quoted number" in result.steps[0].description
     assert result.steps[0].expression == sp.Ne(5159780352000000000, STRATEGIES_6_3, evaluate=False)
-    assert verify._strategies_by_recursion(6, 3) == STRATEGIES_6_3
+    assert binomials._strategies_by_recursion(6, 3) == STRATEGIES_6_3
 
 
-def test_one_pass_placement_is_uniform_by_simulation():
-    layouts = [(True, False, True, False), (False, False, True, True)]
-    assert {verify._one_pass_probability(layout) for layout in layouts} == {Fraction(1, 6)}
+def test_placement_uniform_runs_the_samplers_rule():
+    result = verify.check_placement_uniform()
+    assert "mine_draws(K - j, K + Z - j - t)" in str(result.steps[0].expression)
+    assert "sequential_layout_distribution" in result.steps[-1].description
 
 
 # ------------------------------------------------------- the machinery can fail
@@ -151,25 +242,20 @@ def test_true_identity_is_a_symbolic_proof():
 
 def _fake_analysis(board, *, total_offset=0, probability_offset=Fraction(0)):
     real = solve(board)
-    rows = tuple(tuple(p if p is None else p + probability_offset for p in row) for row in real.probabilities)
-    return SimpleNamespace(
-        board=real.board,
-        total=real.total + total_offset,
-        mines_left=real.mines_left,
-        background_size=real.background_size,
-        components=real.components,
-        probabilities=rows,
-        trust_flags=True,
-    )
+    cells = tuple(p if p is None else p + probability_offset for p in real.cell_probabilities)
+    return dataclasses.replace(real, total=real.total + total_offset, cell_probabilities=cells)
 
 
-def test_board_checks_fail_on_a_wrong_engine(monkeypatch):
+def test_board_checks_fail_on_a_wrong_engine():
     board = Board.from_text("4x3x4\nHHHH\nFHHH\n2H2H\n")
-    labelled = (("example", board),)
-    monkeypatch.setattr(verify, "_solve", lambda b: _fake_analysis(b, total_offset=1))
-    assert not verify._component_boards.__wrapped__(labelled).holds
-    monkeypatch.setattr(verify, "_solve", lambda b: _fake_analysis(b, probability_offset=Fraction(1, 100)))
-    assert not verify._expectation_boards.__wrapped__(labelled).holds
+    wrong_total = verify.check_component_product_boards(
+        [board], solver=lambda b: _fake_analysis(b, total_offset=1)
+    )
+    assert not wrong_total.holds
+    wrong_p = verify.check_expectation_linearity_boards(
+        [board], solver=lambda b: _fake_analysis(b, probability_offset=Fraction(1, 100))
+    )
+    assert not wrong_p.holds
 
 
 def test_run_checks_selects_and_rejects():
@@ -217,14 +303,13 @@ def test_main_exit_codes(capsys, monkeypatch):
     assert "failed: broken" in capsys.readouterr().out
 
 
-def test_board_checks_fail_without_a_solver(monkeypatch):
+def test_board_checks_fail_without_a_solver():
     def missing(board):
         raise ImportError("no solver yet")
 
-    monkeypatch.setattr(verify, "_solve", missing)
-    labelled = (("example", Board.from_text("3x1x1\nH1H\n")),)
-    for check in (verify._component_boards, verify._expectation_boards):
-        result = check.__wrapped__(labelled)
+    board = Board.from_text("3x1x1\nH1H\n")
+    for check in (verify.check_component_product_boards, verify.check_expectation_linearity_boards):
+        result = check([board], solver=missing)
         assert not result.holds
         assert result.method == "exact check on 0 boards"
         assert "no solver yet" in result.steps[0].description

@@ -66,6 +66,7 @@ __all__ = [
     "layout_to_mask",
     "layout_from_mask",
     "sequential_layout_distribution",
+    "mine_draws",
     "ChiSquareResult",
     "cell_frequency_test",
     "pair_frequency_test",
@@ -160,10 +161,19 @@ def _positions_to_cells(positions: np.ndarray, excluded: np.ndarray, width: int)
 # them sorted as an int64 array. The public functions map positions to cells.
 
 
-def _takes_mine(draw: int, mines_left: int) -> bool:
-    """Selection sampling's rule: a draw uniform below (cells left) places a mine when it
-    is below (mines left), which happens for exactly ``mines_left`` of the draws."""
-    return draw < mines_left
+def mine_draws(mines_left: Any, cells_left: Any) -> Any:
+    """Selection sampling's step rule: how many of the ``cells_left`` equally likely draws
+    (integers uniform below ``cells_left``) place a mine on the current cell.
+
+    The current cell takes a mine when its draw is below this number, so it takes one with
+    probability ``mine_draws(m, c) / c``. It is the one place the rule lives: the
+    sequential sampler, :func:`sequential_layout_distribution` and
+    :mod:`analyzer.verify`'s uniformity proof (which calls it with sympy symbols) all use it.
+
+    >>> mine_draws(3, 10)
+    3
+    """
+    return mines_left
 
 
 def _sample_basic(p: int, k: int, rng: np.random.Generator) -> np.ndarray:
@@ -189,7 +199,7 @@ def _sample_sequential(p: int, k: int, rng: np.random.Generator) -> np.ndarray:
         size = min(p - position, _BLOCK)
         draws = rng.integers(0, np.arange(p - position, p - position - size, -1)).tolist()
         for draw in draws:
-            if draw < left:  # _takes_mine(draw, left), inlined in this hot loop
+            if draw < mine_draws(left, p - position):
                 chosen.append(position)
                 left -= 1
             position += 1
@@ -641,7 +651,9 @@ def sequential_layout_distribution(
             distribution[frozenset(chosen)] = probability
             continue
         cells_left = allowed - position
-        takes = sum(1 for draw in range(cells_left) if _takes_mine(draw, left))
+        takes = mine_draws(left, cells_left)
+        if not 0 <= takes <= cells_left:
+            raise GameError(f"step rule gives {takes} mine draws of {cells_left}")
         if takes:
             stack.append(
                 (
