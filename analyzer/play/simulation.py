@@ -295,6 +295,24 @@ def game_seed(seed: int, index: int) -> np.random.SeedSequence:
     return np.random.SeedSequence(seed, spawn_key=(index,))
 
 
+def game_streams(seed: int, index: int) -> tuple[np.random.SeedSequence, np.random.SeedSequence]:
+    """The board's and the player's seed sequences of game ``index``: ``game_seed(seed, index).spawn(2)``.
+
+    Built directly from their spawn keys, which gives the same streams in a
+    third of the time.
+
+    >>> board, player = game_streams(7, 3)
+    >>> [s.generate_state(2).tolist() for s in (board, player)] == [
+    ...     s.generate_state(2).tolist() for s in game_seed(7, 3).spawn(2)
+    ... ]
+    True
+    """
+    return (
+        np.random.SeedSequence(seed, spawn_key=(index, 0)),
+        np.random.SeedSequence(seed, spawn_key=(index, 1)),
+    )
+
+
 def _resolve_first_cell(
     spec: str, width: int, height: int, rng: np.random.Generator
 ) -> tuple[int, int] | None:
@@ -315,7 +333,7 @@ def play_indexed(setup: Setup, player: Player, index: int) -> GameRecord:
     >>> play_indexed(setup, make_player("local"), 2) == play_indexed(setup, make_player("local"), 2)
     True
     """
-    board_seq, player_seq = game_seed(setup.seed, index).spawn(2)
+    board_seq, player_seq = game_streams(setup.seed, index)
     board_rng = np.random.default_rng(board_seq)
     first = _resolve_first_cell(setup.first_cell, setup.width, setup.height, board_rng)
     game = Game.new(setup.width, setup.height, setup.mines, first_click=setup.first_click, rng=board_rng)
@@ -337,7 +355,7 @@ def play_indexed_fast(setup: Setup, player: Player, index: int) -> GameRecord:
     """
     start = time.perf_counter()
     width, height = setup.width, setup.height
-    board_seq, player_seq = game_seed(setup.seed, index).spawn(2)
+    board_seq, player_seq = game_streams(setup.seed, index)
     board_rng = np.random.default_rng(board_seq)
     first = _resolve_first_cell(setup.first_cell, width, height, board_rng)
     nbr, first_is_guess = _fast_context(setup.first_click, width, height)
