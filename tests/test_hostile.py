@@ -283,3 +283,17 @@ def test_fully_hidden_million_cell_board_needs_no_work() -> None:
     analysis = analyzer.solve(board)
     assert analysis.probability(999, 999) == Fraction(1, 1000)
     assert analysis.total == math.comb(10**6, 1000) and analysis.components == ()
+
+
+def test_frontier_refuses_layers_past_the_memory_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    import analyzer.limits
+    from analyzer.errors import ResourceLimitError
+
+    text = "4x3x4\nHHHH\nFHHH\n2H2H\n"
+    assert analyzer.solve(text, engine="frontier").total == analyzer.solve(text, engine="enumerate").total
+    from analyzer.solver.counting.cache import CACHE
+
+    CACHE.clear()  # counted just above: count again, under the limit
+    monkeypatch.setattr(analyzer.limits, "MEMORY_LIMIT", 100)
+    with pytest.raises(ResourceLimitError, match=r"counting a component of \d+ groups \(frontier layers\)"):
+        analyzer.solve(text, engine="frontier")

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from math import comb
 
 from analyzer.errors import SolverTimeoutError
+from analyzer.limits import check_memory
 from analyzer.solver.counting.order import search_order
 from analyzer.solver.counting.types import ComponentCounts
 from analyzer.solver.decomposition import ComponentProblem
@@ -109,6 +110,8 @@ def count_frontier(problem: ComponentProblem, *, deadline: float | None = None) 
     # layer: state -> (poly by mines so far, number of group-count solutions)
     layer: dict[tuple[int, ...], tuple[list[int], int]] = {(): ([1], 1)}
     layers = [layer]
+    held = 0
+    new: tuple[int, ...] = ()
     for k in range(len(sweep.steps)):
         if deadline is not None and time.monotonic() > deadline:
             raise SolverTimeoutError("time limit reached while counting a component")
@@ -131,6 +134,9 @@ def count_frontier(problem: ComponentProblem, *, deadline: float | None = None) 
                         target[m + x] += c * w
         layer = nxt
         layers.append(layer)
+        # The layers are kept for the numerators: refuse before they take the machine's memory.
+        held += len(layer) * (200 + 8 * (len(new) if layer else 0) + (top + 1) * 44)
+        check_memory(held, f"counting a component of {len(problem.sizes)} groups (frontier layers)")
     final = layer.get((), ([0], 0))
     layouts = list(final[0]) + [0] * (top + 1 - len(final[0]))
 
