@@ -86,6 +86,55 @@ PSEQ = {
 or an opening at our 0-based (3, 3), its SNR ``@[4,4]`` (per-first-click tables). These studies
 click (3, 3); the peer's best opening cell on 9x9 and 16x16 is ``@[3,3]``, our (2, 2)."""
 
+PSEQ_HEADLINE = {
+    "beginner-safe": (91.6775, 0.0024),
+    "intermediate-safe": (78.1228, 0.0057),
+    "expert-safe": (39.6158, 0.0068),
+    "beginner-opening": (97.1453, 0.0015),
+    "intermediate-opening": (88.9267, 0.0043),
+    "expert-opening": (52.7838, 0.0069),
+}
+"""PSEQ (%, with the 95% half-width) on the setups of ``scripts/fast_win_rates.sh``, from
+MineSweeperProb's README: SFAR ``@[1,1]``; SNR ``@[3,3]`` (our (2, 2)) on 9x9 and 16x16 and
+``@[4,4]`` (our (3, 3)) on 30x16."""
+
+
+def summarize(folder: Path, player: str) -> str:
+    """A Markdown table of the runs in ``folder`` (``scripts/fast_win_rates.sh``) against PSEQ's table."""
+    import json
+
+    from analyzer.play.simulation import wilson_interval
+
+    lines = [
+        f"| `{player}`, setup | games | wins | ours, % (95% CI) | PSEQ, % (MineSweeperProb) "
+        "| PSEQ inside ours? |",
+        "|---|---:|---:|---|---|---|",
+    ]
+    for name, (published, half) in PSEQ_HEADLINE.items():
+        path = folder / f"{player}-{name}.jsonl"
+        if not path.exists():
+            lines.append(f"| {name} | 0 | - | not run | {published} ± {half} | - |")
+            continue
+        wins = games = 0
+        for line in path.read_text(encoding="utf-8").splitlines():
+            try:
+                entry = json.loads(line)
+            except json.JSONDecodeError:
+                continue  # a line cut short by an interrupted run
+            wins += entry["wins"]
+            games += entry["stop"] - entry["start"]
+        if not games:
+            lines.append(f"| {name} | 0 | - | not run | {published} ± {half} | - |")
+            continue
+        low, high = wilson_interval(wins, games)
+        inside = "yes" if 100 * low <= published <= 100 * high else "no"
+        lines.append(
+            f"| {name} | {games:,} | {wins:,} | {100 * wins / games:.3f} ({100 * low:.3f}-{100 * high:.3f}) "
+            f"| {published} ± {half} | {inside} |"
+        )
+    return "\n".join(lines)
+
+
 JSMINESWEEPER = {("expert", "safe"): 41.1, ("expert", "opening"): 54.3}
 """JSMinesweeper's expert win rates (%), as published."""
 
@@ -529,6 +578,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     rc.add_argument("--games", default="beginner=20000,intermediate=5000,expert=1000")
     rc.add_argument("--repeats", type=int, default=3)
     rc.add_argument("--seed", type=int, default=0)
+    sm = sub.add_parser("summarize", help="the runs of scripts/fast_win_rates.sh against PSEQ's table")
+    sm.add_argument("--player", default="probabilistic")
+    sm.add_argument(
+        "--folder", type=Path, default=Path(__file__).resolve().parent.parent / "results" / "fast"
+    )
     rp = sub.add_parser("reproduce", help="the win-rate studies, written to docs/win_rates.md")
     rp.add_argument("--games", type=int, default=2000, help="games per configuration: random, local, subset")
     rp.add_argument("--games-solver", type=int, default=1000, help="games per configuration: probabilistic")
@@ -548,6 +602,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     rp.add_argument("--results", default="results/win_rates.jsonl", help="JSON lines, to resume from")
     rp.add_argument("--output", type=Path, default=_DOCS / "win_rates.md")
     args = parser.parse_args(argv)
+
+    if args.command == "summarize":
+        print(summarize(args.folder, args.player))
+        return 0
 
     if args.command == "race":
         import os
