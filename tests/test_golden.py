@@ -50,7 +50,9 @@ def test_solve_matches_the_golden_answer(name, engine):
     analysis = solve(board, engine=engine)
     assert analysis.total == int(expected["total"])
     assert analysis.probabilities == _fractions(expected["probabilities"])
-    assert analysis.to_dict() == {k: v for k, v in expected.items() if k != "untrusted"}
+    golden = {k: v for k, v in expected.items() if k != "untrusted"}
+    # to_dict also lists certain cells and components; the golden keys must match exactly.
+    assert {k: analysis.to_dict()[k] for k in golden} == golden
 
 
 @pytest.mark.parametrize("engine", ENGINES)
