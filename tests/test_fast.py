@@ -38,7 +38,7 @@ def _assert_agrees(board: Board, trust_flags: bool) -> None:
         assert (fast[i] == 0.0) == (p == 0) and (fast[i] == 1.0) == (p == 1), (i, p, fast[i])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(positions(max_side=7, wrong_flags=False), st.booleans(), st.sampled_from(["square", "torus"]))
 def test_probabilities_equal_the_exact_engine_on_small_positions(position, trust_flags, topology) -> None:
     board = position.board
@@ -144,7 +144,7 @@ def _games_agree(preset: str, first_click: str, first_cell: str, games: int) -> 
         assert record.status == _exact_guesses(setup, index)[0]
 
 
-@pytest.mark.parametrize(("preset", "games"), [("beginner", 40), ("intermediate", 15), ("expert", 6)])
+@pytest.mark.parametrize(("preset", "games"), [("beginner", 20), ("intermediate", 8), ("expert", 4)])
 def test_fast_and_exact_players_make_the_same_guesses(preset: str, games: int) -> None:
     _games_agree(preset, "safe", "0,0", games)
     _games_agree(preset, "opening", "player", max(2, games // 3))
@@ -328,7 +328,7 @@ def _pseq_python_game(setup: Setup, index: int) -> tuple[str, list[int]]:
     return game.status, guessed
 
 
-@pytest.mark.parametrize(("preset", "games"), [("beginner", 20), ("intermediate", 5)])
+@pytest.mark.parametrize(("preset", "games"), [("beginner", 8), ("intermediate", 3)])
 def test_fast_pseq_plays_as_its_python_form(preset: str, games: int) -> None:
     width, height, mines = PRESETS[preset]
     setup = Setup(width, height, mines, "safe", "0,0", "PseqPlayer()", 5)
