@@ -230,6 +230,15 @@ def whole(
     return number
 
 
+def whole_or_none(value: object) -> int | None:
+    """``value`` as an ``int`` when it is a whole number (numpy ints too, bools not), else None.
+
+    >>> whole_or_none(3), whole_or_none(True), whole_or_none(2.0)
+    (3, None, None)
+    """
+    return int(value) if is_whole(value) else None  # type: ignore[call-overload]
+
+
 def is_whole(value: object) -> bool:
     """Whether ``value`` is an integer (numpy ints too), not a bool."""
     return not isinstance(value, bool) and isinstance(value, numbers.Integral)

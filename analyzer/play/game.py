@@ -38,7 +38,6 @@ MBF (Minesweeper Board Format)
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -48,6 +47,7 @@ import numpy as np
 from analyzer.board.board import FLAG, HIDDEN, Board
 from analyzer.board.topology import TOPOLOGIES, chebyshev_ball, neighbour_table
 from analyzer.errors import GameError
+from analyzer.limits import whole_or_none
 from analyzer.play.placement import PLACEMENT_METHODS, Cell, Layout, place_mines
 from analyzer.play.solvable import is_solvable
 
@@ -60,13 +60,6 @@ STATUSES = ("playing", "won", "lost")
 """The values of :attr:`Game.status`."""
 
 _MBF_HEADER = 4
-
-
-def _whole(value: object) -> int | None:
-    """``value`` as an int when it is a whole number (numpy ints too, bools not), else None."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        return None
-    return int(value)
 
 
 MAX_CELLS = 25_000_000
@@ -108,7 +101,7 @@ class FirstClickRule:
 
     def __post_init__(self) -> None:
         radius = self.radius
-        if radius is not None and ((whole := _whole(radius)) is None or whole < 0):
+        if radius is not None and ((whole := whole_or_none(radius)) is None or whole < 0):
             raise GameError(f"safe-zone radius must be None or an integer >= 0, got {radius!r}")
 
     @classmethod
@@ -328,7 +321,7 @@ class Game:
 
     # ---------------------------------------------------------- construction
     def _start(self, width: object, height: object, mines: object, topology: str) -> None:
-        w, h, k = _whole(width), _whole(height), _whole(mines)
+        w, h, k = whole_or_none(width), whole_or_none(height), whole_or_none(mines)
         if w is None or w < 1:
             raise GameError(f"width must be an integer >= 1, got {width!r}")
         if h is None or h < 1:
@@ -427,7 +420,7 @@ class Game:
         seen: set[Cell] = set()
         for cell in cells:
             try:
-                row, col = (_whole(x) for x in cell)
+                row, col = (whole_or_none(x) for x in cell)
             except (TypeError, ValueError):
                 raise GameError(f"mine {cell!r} is not a (row, col) pair") from None
             if row is None or col is None or not (0 <= row < game.height and 0 <= col < game.width):
@@ -779,7 +772,7 @@ class Game:
         return neighbour_table(self.topology, self.width, self.height)
 
     def _index(self, row: object, col: object) -> int:
-        r, c = _whole(row), _whole(col)
+        r, c = whole_or_none(row), whole_or_none(col)
         if r is None or c is None or not (0 <= r < self.height and 0 <= c < self.width):
             raise GameError(f"cell {(row, col)!r} is outside the {self.width}x{self.height} board")
         return r * self.width + c

@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import numbers
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -51,6 +50,7 @@ import numpy as np
 
 from analyzer.board.board import Cell
 from analyzer.errors import GameError
+from analyzer.limits import whole_or_none
 
 __all__ = [
     "Cell",
@@ -86,15 +86,10 @@ _MAX_ENUMERATED_LAYOUTS = 1_000_000
 
 
 # ------------------------------------------------------------ validation
-def _whole(value: object) -> int | None:
-    """``value`` as an int when it is a whole number (numpy ints too, bools not), else None."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        return None
-    return int(value)
 
 
 def _size(name: str, value: object) -> int:
-    size = _whole(value)
+    size = whole_or_none(value)
     if size is None or size < 0:
         raise GameError(f"{name} must be a non-negative integer, got {value!r}")
     return size
@@ -105,7 +100,7 @@ def _excluded_flat(width: int, height: int, exclude: Iterable[Cell]) -> np.ndarr
     flat: set[int] = set()
     for cell in exclude:
         try:
-            row, col = (_whole(x) for x in cell)
+            row, col = (whole_or_none(x) for x in cell)
         except (TypeError, ValueError):
             raise GameError(f"excluded cell {cell!r} is not a (row, col) pair") from None
         if row is None or col is None or not (0 <= row < height and 0 <= col < width):
@@ -707,7 +702,7 @@ def chi_square_sf(statistic: float, dof: int) -> float:
     >>> chi_square_sf(0.0, 3)
     1.0
     """
-    if _whole(dof) is None or dof < 1:
+    if whole_or_none(dof) is None or dof < 1:
         raise ValueError(f"dof must be a positive integer, got {dof!r}")
     if statistic <= 0:
         return 1.0

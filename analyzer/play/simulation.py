@@ -46,6 +46,7 @@ from typing import Any
 import numpy as np
 
 from analyzer.errors import AnalyzerError, SimulationError
+from analyzer.limits import whole
 from analyzer.play import fast
 from analyzer.play.fast import rules
 from analyzer.play.game import FirstClickRule, Game
@@ -424,12 +425,6 @@ def _run_batch(setup: Setup, player: Player, start: int, stop: int, use_fast: bo
 
 
 # ---------------------------------------------------------------- checking
-def _whole(value: object, name: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
-        raise SimulationError(f"{name} must be an integer >= {minimum}, got {value!r}")
-    return int(value)
-
-
 def _first_cell_spec(first_cell: object, width: int, height: int) -> str:
     if first_cell is None or first_cell == "player":
         return "player"
@@ -463,10 +458,10 @@ def _first_cell_spec(first_cell: object, width: int, height: int) -> str:
 def _make_setup(
     width: int, height: int, mines: int, player: Player, first_click: str, first_cell: object, seed: int
 ) -> Setup:
-    width = _whole(width, "width", 1)
-    height = _whole(height, "height", 1)
-    mines = _whole(mines, "mines", 0)
-    seed = _whole(seed, "seed", 0)
+    width = whole(width, "width", minimum=1, error=SimulationError)
+    height = whole(height, "height", minimum=1, error=SimulationError)
+    mines = whole(mines, "mines", minimum=0, error=SimulationError)
+    seed = whole(seed, "seed", minimum=0, error=SimulationError)
     try:
         rule = FirstClickRule.parse(first_click)
         Game.new(width, height, mines, first_click=rule)  # checks the sizes against the rule
@@ -689,8 +684,8 @@ def simulate(
         chosen = make_player(player)
     except AnalyzerError as error:
         raise SimulationError(str(error)) from None
-    games = _whole(games, "games", 1)
-    workers = _whole(workers, "workers", 1)
+    games = whole(games, "games", minimum=1, error=SimulationError)
+    workers = whole(workers, "workers", minimum=1, error=SimulationError)
     if backend not in BACKENDS:
         raise SimulationError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
     if address is not None and backend != "dask":
@@ -699,7 +694,7 @@ def simulate(
     use_fast = not exact and has_fast_form(chosen)
     if batch_size is None:
         batch_size = max(1, min(2000 if use_fast else 50, games // (8 * workers)))
-    batch_size = _whole(batch_size, "batch_size", 1)
+    batch_size = whole(batch_size, "batch_size", minimum=1, error=SimulationError)
 
     path = None if results_path is None else Path(results_path)
     done, todo = _plan(games, [] if path is None else _read_results(path, setup), batch_size)
