@@ -136,16 +136,14 @@ def play_game(
     mask = np.ascontiguousarray(is_mine, dtype=np.bool_)
     trace = np.empty(mask.shape[0] + 1, dtype=np.int64)
     if player == "pseq":
-        rands: np.ndarray = np.asarray(
-            (np.random.default_rng(0) if rng is None else rng).integers(2**62, size=mask.shape[0])
-        )
-        won, guesses, reveals, traced = kernels.play_pseq(
-            mask, nbr, int(mask.sum()), first, first_is_guess, trace, max_nodes, rands
-        )
+        source = np.random.default_rng(0) if rng is None else rng
+        rands: np.ndarray = np.asarray(source.integers(2**62, size=mask.shape[0]))
     else:
-        won, guesses, reveals, traced = kernels.play_probabilistic(
-            mask, nbr, int(mask.sum()), first, first_is_guess, trace, max_nodes
-        )
+        rands = np.zeros(1, dtype=np.int64)
+    policy = kernels.PSEQ if player == "pseq" else kernels.PROBABILISTIC
+    won, guesses, reveals, traced = kernels.play_policy(
+        policy, mask, nbr, int(mask.sum()), first, first_is_guess, trace, max_nodes, rands
+    )
     if won == -1:
         return None
     if won < 0:  # pragma: no cover - a real game is always consistent

@@ -661,92 +661,6 @@ def lowest_probability_cell(state: np.ndarray, nbr: np.ndarray, prob: np.ndarray
     return best
 
 
-@njit(cache=True)
-def play_probabilistic(
-    is_mine: np.ndarray,
-    nbr: np.ndarray,
-    mines: int,
-    first: int,
-    first_is_guess: bool,
-    trace: np.ndarray,
-    max_nodes: int,
-) -> tuple[int, int, int, int]:
-    """Play one game with the ``probabilistic`` player's policy.
-
-    Returns ``(won, guesses, reveals, traced)``: ``trace`` receives the cells
-    guessed, in order (the first click included), ``traced`` of them. ``won``
-    is 1 or 0, or -1 when a position was too hard to enumerate within
-    ``max_nodes`` (the caller replays the game with the exact engine).
-
-    Certainly safe cells are revealed before any guess, first those the
-    single-number rules prove, then those the full probabilities prove; the
-    position before each guess is therefore the same as the exact player's
-    (revealing a safe cell never makes another one unsafe), and the guess is the
-    same cell up to ties within 1e-12.
-    """  # pragma: no cover - compiled
-    n = is_mine.shape[0]
-    deg = nbr.shape[1]
-    count = np.zeros(n, np.int8)
-    for i in range(n):
-        if is_mine[i]:
-            for k in range(deg):
-                j = nbr[i, k]
-                if j < n:
-                    count[j] += 1
-    state = np.full(n, HIDDEN, np.int8)
-    stack = np.empty(n * (deg + 1), np.int64)
-    safe = np.empty(n, np.int64)
-    prob = np.empty(n)
-    known = np.empty(n, np.int8)
-    info = np.zeros(1)
-    to_open = n - mines
-    revealed = 0
-    guesses = 0
-    reveals = 0
-    traced = 0
-    # the first click
-    reveals += 1
-    guesses += first_is_guess
-    trace[traced] = first
-    traced += 1
-    if is_mine[first]:
-        return 0, guesses, reveals, traced
-    revealed += _open(first, is_mine, count, nbr, state, stack)
-    while revealed < to_open:
-        known[:] = state
-        _closure(known, nbr)
-        found = 0
-        for i in range(n):
-            if known[i] == SAFE:
-                safe[found] = i
-                found += 1
-        if found == 0:
-            status = probabilities(known, nbr, mines, prob, max_nodes, info)
-            if status <= 0:  # -1: too hard to enumerate; 0 cannot happen on a real game
-                return -1 if status < 0 else -2, guesses, reveals, traced
-            for i in range(n):
-                if state[i] == HIDDEN and known[i] == HIDDEN and prob[i] == 0.0:
-                    safe[found] = i
-                    found += 1
-        if found:
-            for t in range(found):
-                i = safe[t]
-                if state[i] == HIDDEN:
-                    reveals += 1
-                    revealed += _open(i, is_mine, count, nbr, state, stack)
-            continue
-        # a guess (cells the rules proved mines have probability 1)
-        cell = lowest_probability_cell(state, nbr, prob)
-        guesses += 1
-        reveals += 1
-        trace[traced] = cell
-        traced += 1
-        if is_mine[cell]:
-            return 0, guesses, reveals, traced
-        revealed += _open(cell, is_mine, count, nbr, state, stack)
-    return 1, guesses, reveals, traced
-
-
 # ------------------------------------------------------------------ layouts
 @njit(cache=True)
 def select_block(
@@ -942,8 +856,13 @@ def pseq_candidates(
     return count
 
 
+PROBABILISTIC = 0
+PSEQ = 1
+
+
 @njit(cache=True)
-def play_pseq(
+def play_policy(
+    policy: int,
     is_mine: np.ndarray,
     nbr: np.ndarray,
     mines: int,
@@ -953,9 +872,20 @@ def play_pseq(
     max_nodes: int,
     rands: np.ndarray,
 ) -> tuple[int, int, int, int]:
-    """Play one game with PSEQ (see :func:`pseq_candidates`); ties drawn with ``rands`` in turn.
+    """Play one game from its first click with ``probabilistic``'s policy or PSEQ's.
 
-    Returns as :func:`play_probabilistic` does.
+    Certainly safe cells are revealed before any guess, first those the
+    single-number rules prove, then those the full probabilities prove; the
+    position before each guess is therefore the same as the exact player's
+    (revealing a safe cell never makes another one unsafe). The guess is the
+    lowest probability (ties within 1e-12 to fewest unrevealed neighbours, then
+    index) for ``PROBABILISTIC``; for ``PSEQ`` the survivors of
+    :func:`pseq_candidates`, drawn among with ``rands`` in turn.
+
+    Returns ``(won, guesses, reveals, traced)``: ``trace`` receives the cells
+    guessed, in order (the first click included), ``traced`` of them. ``won``
+    is 1 or 0, or -1 when a position was too hard to enumerate within
+    ``max_nodes`` (the caller replays the game with the exact engine).
     """  # pragma: no cover - compiled
     n = is_mine.shape[0]
     deg = nbr.shape[1]
@@ -1006,13 +936,16 @@ def play_pseq(
                     reveals += 1
                     revealed += _open(i, is_mine, count, nbr, state, stack)
             continue
-        kept = pseq_candidates(state, known, nbr, mines, prob, max_nodes, cands)
-        if kept < 0:
-            return -1, guesses, reveals, traced
-        cell = cands[0]
-        if kept > 1:
-            cell = cands[rands[drawn] % kept]
-            drawn += 1
+        if policy == PROBABILISTIC:
+            cell = lowest_probability_cell(state, nbr, prob)
+        else:
+            kept = pseq_candidates(state, known, nbr, mines, prob, max_nodes, cands)
+            if kept < 0:
+                return -1, guesses, reveals, traced
+            cell = cands[0]
+            if kept > 1:
+                cell = cands[rands[drawn] % kept]
+                drawn += 1
         guesses += 1
         reveals += 1
         trace[traced] = cell
