@@ -157,6 +157,8 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             raise _CliError("--format minesweepr needs --mines N (the format has no mine total)")
         board = Board.from_minesweepr(text, args.mines)
     else:
+        if args.mines is not None:
+            raise _CliError("--mines applies to --format minesweepr only: a .mine header has the total")
         board = Board.from_text(text)
     if args.certain:
         return _print_certain(board, args)

@@ -297,3 +297,75 @@ def test_frontier_refuses_layers_past_the_memory_limit(monkeypatch: pytest.Monke
     monkeypatch.setattr(analyzer.limits, "MEMORY_LIMIT", 100)
     with pytest.raises(ResourceLimitError, match=r"counting a component of \d+ groups \(frontier layers\)"):
         analyzer.solve(text, engine="frontier")
+
+
+# ------------------------------------------------------------------ options
+def test_board_refuses_booleans_for_sizes() -> None:
+    from analyzer.errors import BoardParseError
+
+    with pytest.raises(BoardParseError, match="width and height must be integers"):
+        Board(True, 1, 0, (0,))
+    with pytest.raises(BoardParseError, match="mine count"):
+        Board(1, 1, False, (0,))
+
+
+@pytest.mark.parametrize("time_limit", ["1", True, float("nan"), float("inf"), -1, 0])
+def test_solve_refuses_a_time_limit_that_is_not_positive_seconds(time_limit: object) -> None:
+    with pytest.raises(analyzer.OptionError, match="time_limit must be a positive number of seconds"):
+        analyzer.solve("3x1x1\nH1H\n", time_limit=time_limit)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("cell", [(0.5, 0), (True, 0), ("0", 0)])
+def test_probability_refuses_cells_that_are_not_integers(cell: tuple[object, object]) -> None:
+    analysis = analyzer.solve("3x1x1\nH1H\n")
+    with pytest.raises(analyzer.InvalidCellError, match="two integers"):
+        analysis.probability(*cell)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seed", ["abc", 1.5, True, -1])
+def test_game_refuses_a_seed_that_is_not_a_whole_number(seed: object) -> None:
+    with pytest.raises(analyzer.GameError, match="seed must be an integer >= 0"):
+        analyzer.Game.new(9, 9, 10, seed=seed)  # type: ignore[arg-type]
+
+
+def test_the_integer_check_is_one_helper() -> None:
+    for path in (ROOT / "analyzer").rglob("*.py"):
+        assert "def _whole(" not in path.read_text(), path
+
+
+def test_simulate_refuses_too_many_workers() -> None:
+    from analyzer.play.simulation import MAX_WORKERS
+
+    with pytest.raises(analyzer.SimulationError, match=f"workers must be an integer from 1 to {MAX_WORKERS}"):
+        analyzer.simulate(9, 9, 10, "random", games=10, workers=10_000)
+
+
+def test_parse_errors_quote_a_long_line_in_part() -> None:
+    from analyzer.errors import BoardParseError
+
+    with pytest.raises(BoardParseError) as info:
+        Board.from_text("3x1x0\n" + "0" * 5_000_000 + "?\n")
+    assert len(str(info.value)) < 200
+    assert "5000001 characters" in str(info.value)
+
+
+def test_a_byte_order_mark_is_accepted(tmp_path: Path) -> None:
+    assert Board.from_text("\ufeff3x1x1\nH1H\n") == Board.from_text("3x1x1\nH1H\n")
+    path = tmp_path / "bom.mine"
+    path.write_bytes(b"\xef\xbb\xbf3x1x1\nH1H\n")
+    result = run_cli("solve", str(path))
+    assert result.returncode == 0, result.stderr.decode()
+
+
+def test_cli_mines_option_does_not_apply_to_a_mine_file(tmp_path: Path) -> None:
+    path = tmp_path / "b.mine"
+    path.write_text("3x1x1\nH1H\n")
+    err = assert_one_line_error(run_cli("solve", "--mines", "2", str(path)))
+    assert "--mines applies to --format minesweepr only" in err
+
+
+def test_cli_long_bad_line_gives_a_short_error(tmp_path: Path) -> None:
+    path = tmp_path / "long.mine"
+    path.write_text("3x1x0\n" + "0" * 1_000_000 + "?\n")
+    err = assert_one_line_error(run_cli("solve", str(path)))
+    assert len(err) < 300

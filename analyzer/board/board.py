@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from analyzer.board.topology import TOPOLOGIES, neighbour_table
 from analyzer.errors import BoardParseError
+from analyzer.limits import is_whole, quote
 
 __all__ = ["Board", "HIDDEN", "FLAG", "Cell"]
 
@@ -75,7 +76,7 @@ class Board:
     _hash: int = field(init=False, repr=False, compare=False, default=0)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.width, int) or not isinstance(self.height, int):
+        if not is_whole(self.width) or not is_whole(self.height):
             raise BoardParseError(f"width and height must be integers, got {self.width!r}x{self.height!r}")
         if self.width < 1 or self.height < 1:
             raise BoardParseError(f"board must be at least 1x1, got {self.width}x{self.height}")
@@ -91,7 +92,7 @@ class Board:
             if value not in _VALUE_TO_CHAR:
                 raise BoardParseError(f"bad cell value {value!r}")
         flags = cells.count(FLAG)
-        if not isinstance(self.mines, int) or self.mines < 0:
+        if not is_whole(self.mines) or self.mines < 0:
             raise BoardParseError(f"mine count must be a non-negative integer, got {self.mines!r}")
         if self.mines < flags:
             raise BoardParseError(f"fewer mines ({self.mines}) than flags ({flags})")
@@ -202,6 +203,7 @@ class Board:
         """
         if not isinstance(text, str):
             raise BoardParseError(f"expected text, got {type(text).__name__}")
+        text = text.removeprefix("\ufeff")  # a byte-order mark some editors write
         lines = [line.rstrip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
         while lines and not lines[-1]:
             lines.pop()
@@ -211,7 +213,9 @@ class Board:
         match = _HEADER.fullmatch(header)
         if match is None:
             raise BoardParseError(
-                f"bad header {header!r}: expected 'WIDTHxHEIGHTxMINES', e.g. '9x9x10'", line=1, column=1
+                f"bad header {quote(header)}: expected 'WIDTHxHEIGHTxMINES', e.g. '9x9x10'",
+                line=1,
+                column=1,
             )
         if any(len(part) > _MAX_DIGITS for part in match.groups()):
             raise BoardParseError(f"bad header {header!r}: numbers too large", line=1, column=1)
@@ -228,10 +232,12 @@ class Board:
                 raise BoardParseError(f"blank line where row {r + 1} of {height} was expected", line=lineno)
             for c, ch in enumerate(row):
                 if ch not in _CHAR_TO_VALUE:
-                    raise BoardParseError(f"unknown character {ch!r} in {row!r}", line=lineno, column=c + 1)
+                    raise BoardParseError(
+                        f"unknown character {ch!r} in {quote(row)}", line=lineno, column=c + 1
+                    )
             if len(row) != width:
                 raise BoardParseError(
-                    f"row {row!r} has {len(row)} cells, expected {width}",
+                    f"row {quote(row)} has {len(row)} cells, expected {width}",
                     line=lineno,
                     column=min(len(row), width) + 1,
                 )
@@ -287,9 +293,11 @@ class Board:
         for lineno, row in numbered:
             for c, ch in enumerate(row):
                 if ch not in _ASCII_TO_VALUE:
-                    raise BoardParseError(f"unknown character {ch!r} in {row!r}", line=lineno, column=c + 1)
+                    raise BoardParseError(
+                        f"unknown character {ch!r} in {quote(row)}", line=lineno, column=c + 1
+                    )
             if len(row) != width:
-                raise BoardParseError(f"row {row!r} has {len(row)} cells, expected {width}", line=lineno)
+                raise BoardParseError(f"row {quote(row)} has {len(row)} cells, expected {width}", line=lineno)
             cells.extend(_ASCII_TO_VALUE[ch] for ch in row)
         if not isinstance(mines, int) or mines < 0:
             raise BoardParseError(f"mine count must be a non-negative integer, got {mines!r}")

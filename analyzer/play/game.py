@@ -307,6 +307,8 @@ class Game:
                 raise GameError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
             self._rng: np.random.Generator | None = rng
         else:
+            if seed is not None and not isinstance(seed, np.random.SeedSequence):
+                whole(seed, "seed", minimum=0, error=GameError)
             self._rng = np.random.default_rng(seed)
         # The largest zone is the one around the centre cell (clipped least by edges).
         zone = len(

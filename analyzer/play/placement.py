@@ -132,6 +132,8 @@ def _generator(seed: Any, rng: object) -> np.random.Generator:
         if not isinstance(rng, np.random.Generator):
             raise GameError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
         return rng
+    if seed is not None and not isinstance(seed, np.random.SeedSequence):
+        whole(seed, "seed", minimum=0, error=GameError)
     return np.random.default_rng(seed)
 
 

@@ -84,6 +84,9 @@ Z95 = NormalDist().inv_cdf(0.975)
 
 _FORMAT = 1  # version of the results-file lines
 
+#: The most worker processes a run may ask for: four a core, at least 8.
+MAX_WORKERS = max(8, 4 * (os.cpu_count() or 1))
+
 
 # ------------------------------------------------------------------ values
 @dataclass(frozen=True, slots=True)
@@ -685,7 +688,7 @@ def simulate(
     except AnalyzerError as error:
         raise SimulationError(str(error)) from None
     games = whole(games, "games", minimum=1, error=SimulationError)
-    workers = whole(workers, "workers", minimum=1, error=SimulationError)
+    workers = whole(workers, "workers", minimum=1, maximum=MAX_WORKERS, error=SimulationError)
     if backend not in BACKENDS:
         raise SimulationError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
     if address is not None and backend != "dask":

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from analyzer.board.board import FLAG, Board, Cell
 from analyzer.errors import BoardParseError, InvalidCellError
-from analyzer.limits import big_repr, describe_count, exact_text, fraction_text
+from analyzer.limits import big_repr, describe_count, exact_text, fraction_text, whole_or_none
 
 if TYPE_CHECKING:
     import numpy as np
@@ -140,6 +140,8 @@ class Analysis:
         IndexError
             Outside the board.
         """
+        if whole_or_none(row) is None or whole_or_none(col) is None:
+            raise InvalidCellError(f"a cell is two integers (row, col), got {_short(row)}, {_short(col)}")
         p = self.cell_probabilities[self.board.index(row, col)]
         if p is None:
             raise InvalidCellError(
@@ -316,3 +318,8 @@ class Analysis:
             ],
             "background_size": self.background_size,
         }
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."

@@ -18,6 +18,7 @@ from functools import partial
 
 from analyzer.board.board import FLAG, Board
 from analyzer.errors import InconsistentBoardError, SolverTimeoutError
+from analyzer.limits import positive_seconds
 from analyzer.solver.analysis import Analysis, ComponentSummary
 from analyzer.solver.combination import Combined, combine
 from analyzer.solver.constraints import ConstraintSystem, Group, build_constraints
@@ -223,9 +224,8 @@ def _checked_input(
         raise TypeError(f"{caller}() expects a Board or .mine text, got {type(board).__name__}")
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; expected one of {ENGINES}")
-    if time_limit is not None and not time_limit > 0:
-        raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
-    return board, None if time_limit is None else time.monotonic() + time_limit
+    seconds = positive_seconds(time_limit)
+    return board, None if seconds is None else time.monotonic() + seconds
 
 
 _Counted = tuple[
