@@ -369,3 +369,120 @@ def test_cli_long_bad_line_gives_a_short_error(tmp_path: Path) -> None:
     path.write_text("3x1x0\n" + "0" * 1_000_000 + "?\n")
     err = assert_one_line_error(run_cli("solve", str(path)))
     assert len(err) < 300
+
+
+# ------------------------------------------------------------------ simulation faults
+SETUP = (5, 5, 3, "random", 8)
+
+
+def _results_lines(tmp_path: Path) -> tuple[Path, list[dict]]:
+    path = tmp_path / "runs.jsonl"
+    analyzer.simulate(*SETUP, seed=1, batch_size=4, results_path=path)
+    return path, [json.loads(line) for line in path.read_text().splitlines()]
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("wins", -5, "'wins' must be a non-negative integer"),
+        ("wins", 5, "'wins' \\(5\\) is more than the 4 games"),
+        ("start", "0", "'start' must be a non-negative integer"),
+        ("stop", None, "'stop' must be a non-negative integer"),
+        ("guesses", True, "'guesses' must be a non-negative integer"),
+        ("seconds", "fast", "'seconds' must be a non-negative number"),
+    ],
+)
+def test_a_corrupted_results_line_is_refused_with_its_line_number(
+    tmp_path: Path, field: str, value: object, message: str
+) -> None:
+    path, entries = _results_lines(tmp_path)
+    entries[1][field] = value
+    path.write_text("".join(json.dumps(e) + "\n" for e in entries))
+    with pytest.raises(analyzer.SimulationError, match=f"line 2: {message}"):
+        analyzer.simulate(*SETUP, seed=1, batch_size=4, results_path=path)
+
+
+def test_a_line_without_stop_or_not_utf8_is_refused(tmp_path: Path) -> None:
+    path, entries = _results_lines(tmp_path)
+    del entries[0]["stop"]
+    path.write_text("".join(json.dumps(e) + "\n" for e in entries))
+    with pytest.raises(analyzer.SimulationError, match="line 1: 'stop' must be"):
+        analyzer.simulate(*SETUP, seed=1, batch_size=4, results_path=path)
+    path.write_bytes(b"\xff\xfe\n")
+    with pytest.raises(analyzer.SimulationError, match="line 1: not UTF-8 text"):
+        analyzer.simulate(*SETUP, seed=1, batch_size=4, results_path=path)
+
+
+def test_an_unfinished_last_line_is_skipped_with_a_warning_and_dropped(tmp_path: Path) -> None:
+    path, entries = _results_lines(tmp_path)
+    expected = analyzer.simulate(*SETUP, seed=1, batch_size=4)
+    path.write_text(json.dumps(entries[0]) + "\n" + json.dumps(entries[1])[:30])
+    with pytest.warns(UserWarning, match="line 2: skipped an unfinished last line"):
+        again = analyzer.simulate(*SETUP, seed=1, batch_size=4, results_path=path)
+    assert again == expected
+    assert [json.loads(line)["start"] for line in path.read_text().splitlines()] == [0, 4]
+
+
+def test_results_paths_are_checked_before_any_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import analyzer.play.simulation as sim
+
+    monkeypatch.setattr(sim, "_run_batch", lambda *a: pytest.fail("a game was played"))
+    with pytest.raises(analyzer.SimulationError, match="is a directory"):
+        analyzer.simulate(*SETUP, results_path=tmp_path)
+    with pytest.raises(analyzer.SimulationError, match="does not exist"):
+        analyzer.simulate(*SETUP, results_path=tmp_path / "missing" / "runs.jsonl")
+
+
+def _children(pid: int) -> set[int]:
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.add(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("how", ["SIGKILL", "SIGTERM"])
+def test_simulation_workers_end_with_their_parent(how: str, tmp_path: Path) -> None:
+    import signal
+    import time
+
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    args = ["simulate", "--width", "30", "--height", "16", "--mines", "99", "--player", "random"]
+    args += ["--games", "10000000", "--workers", "2", "--batch-size", "1000000"]
+    parent = subprocess.Popen(
+        [sys.executable, "-m", "analyzer", *args],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while len(workers := _children(parent.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert len(workers) >= 2, "the workers never started"
+        time.sleep(0.5)
+        parent.send_signal(getattr(signal, how))
+        parent.wait(timeout=30)
+        deadline = time.monotonic() + 10
+        while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(_alive(w) for w in workers)
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait()

@@ -26,16 +26,27 @@ With ``results_path``, each finished batch is appended as one JSON line: the
 setup, the range of game indices and the batch's wins, guesses and seconds.
 Running again with the same file skips the batches already there (lines of
 other setups are left alone, so one file can hold a whole sweep) and loses no
-finished game when a run is interrupted.
+finished game when a run is interrupted. Every line is checked field by field
+(types, ranges, wins within the batch) before it counts: a line cut short by an
+interrupted write is skipped with a warning, any other bad line is refused with
+its line number. The path is checked before any game is played.
+
+Worker processes end with the process that started them, however it ends
+(on Linux through the parent-death signal, elsewhere by a watchdog thread).
 """
 
 from __future__ import annotations
 
+import ctypes
 import functools
 import json
 import math
 import os
+import signal
+import sys
+import threading
 import time
+import warnings
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
@@ -46,7 +57,7 @@ from typing import Any
 import numpy as np
 
 from analyzer.errors import AnalyzerError, SimulationError
-from analyzer.limits import whole
+from analyzer.limits import quote, whole
 from analyzer.play import fast
 from analyzer.play.fast import rules
 from analyzer.play.game import FirstClickRule, Game
@@ -479,22 +490,83 @@ def _make_setup(
 
 
 # ------------------------------------------------------------ results file
+def _checked_results_path(path: Path) -> None:
+    """Refuse a results path that cannot be appended to, before any game is played."""
+    if path.is_dir():
+        raise SimulationError(f"results path {quote(str(path))} is a directory, not a file")
+    if not path.parent.is_dir():
+        raise SimulationError(
+            f"results path {quote(str(path))}: folder {quote(str(path.parent))} does not exist"
+        )
+    try:
+        with path.open("ab"):
+            pass
+    except OSError as error:
+        raise SimulationError(f"cannot write results to {quote(str(path))}: {error.strerror}") from None
+
+
+def _is_count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _entry_problem(entry: dict[str, Any]) -> str | None:
+    """What is wrong with a results entry of this setup, or ``None``."""
+    for name in ("start", "stop", "wins", "guesses"):
+        if not _is_count(entry.get(name)):
+            return f"{name!r} must be a non-negative integer, got {quote(repr(entry.get(name)), 40)}"
+    start, stop, wins = entry["start"], entry["stop"], entry["wins"]
+    if stop <= start:
+        return f"'stop' ({stop}) must be greater than 'start' ({start})"
+    if wins > stop - start:
+        return f"'wins' ({wins}) is more than the {stop - start} games of the batch"
+    seconds = entry.get("seconds")
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds < math.inf:
+        return f"'seconds' must be a non-negative number, got {quote(repr(seconds), 40)}"
+    return None
+
+
 def _read_results(path: Path, setup: Setup) -> list[dict[str, Any]]:
-    """The batches of ``setup`` already in ``path`` (unreadable lines, from an interrupted write, skipped)."""
+    """The batches of ``setup`` already in ``path``, each line checked.
+
+    A last line without its newline that is not JSON (a write cut short) is
+    skipped with a warning; any other line that is not a valid entry raises
+    :class:`~analyzer.errors.SimulationError` naming its line number.
+    """
     if not path.exists():
         return []
     wanted = setup.to_dict()
     found = []
-    with path.open(encoding="utf-8") as handle:
-        for line in handle:
-            try:
-                entry = json.loads(line)
-            except json.JSONDecodeError:
+    raw = path.read_bytes().split(b"\n")
+    where = f"results file {quote(str(path))}"
+    for number, data in enumerate(raw, start=1):
+        if not data.strip():
+            continue
+        is_cut = number == len(raw)  # no newline after it
+        try:
+            entry = json.loads(data.decode("utf-8"))
+        except UnicodeDecodeError:
+            raise SimulationError(f"{where}, line {number}: not UTF-8 text") from None
+        except json.JSONDecodeError:
+            if is_cut:
+                warnings.warn(
+                    f"{where}, line {number}: skipped an unfinished last line (an interrupted write)",
+                    stacklevel=3,
+                )
                 continue
-            if not isinstance(entry, dict) or entry.get("format") != _FORMAT:
-                continue
-            if entry.get("setup") == wanted:
-                found.append(entry)
+            raise SimulationError(f"{where}, line {number}: not a JSON line") from None
+        if not isinstance(entry, dict) or "setup" not in entry:
+            raise SimulationError(f"{where}, line {number}: not a results line of analyzer simulate")
+        if entry.get("format") != _FORMAT:
+            raise SimulationError(
+                f"{where}, line {number}: results format {quote(repr(entry.get('format')), 20)},"
+                f" this version reads {_FORMAT}"
+            )
+        if entry["setup"] != wanted:
+            continue
+        problem = _entry_problem(entry)
+        if problem is not None:
+            raise SimulationError(f"{where}, line {number}: {problem}; fix or remove the line")
+        found.append(entry)
     return found
 
 
@@ -524,20 +596,63 @@ def _plan(
     return kept, todo
 
 
+def _is_json(data: bytes) -> bool:
+    try:
+        json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return False
+    return True
+
+
 def _append(path: Path, entry: dict[str, Any]) -> None:
-    """One JSON line, flushed and synced; a missing final newline (a cut write) is mended first."""
-    with path.open("a+b") as handle:
-        handle.seek(0, os.SEEK_END)
-        if handle.tell() > 0:
+    """One JSON line, flushed and synced; an unfinished last line (a cut write) is dropped first."""
+    with path.open("r+b") as handle:
+        end = handle.seek(0, os.SEEK_END)
+        if end > 0:
             handle.seek(-1, os.SEEK_END)
             if handle.read(1) != b"\n":
-                handle.write(b"\n")
+                # Back to the end of the last whole line: _read_results skipped the rest.
+                start = max(0, end - (1 << 20))
+                handle.seek(start)
+                tail = handle.read()
+                cut = tail.rfind(b"\n")
+                keep = start + cut + 1 if cut >= 0 else (0 if start == 0 else end)
+                if keep != end and _is_json(tail[cut + 1 :]):
+                    keep = end  # a whole entry that only lacks its newline
+                if keep != end:
+                    handle.truncate(keep)
+                handle.seek(0, os.SEEK_END)
+                if keep == end:  # a last line longer than 1 MiB: keep it, end it
+                    handle.write(b"\n")
         handle.write((json.dumps(entry) + "\n").encode("utf-8"))
         handle.flush()
         os.fsync(handle.fileno())
 
 
 # ---------------------------------------------------------------- running
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent(parent: int) -> None:
+    """Worker initializer: end this process when ``parent`` ends, however it ends (SIGKILL too)."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            if libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0:
+                if os.getppid() != parent:  # the parent ended before the signal was armed
+                    os._exit(1)
+                return
+        except (OSError, AttributeError):  # pragma: no cover - no usable libc
+            pass
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:  # pragma: no cover - only where prctl is missing
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
+
+
 def _run_local(
     setup: Setup, player: Player, todo: list[range], workers: int, use_fast: bool
 ) -> Iterator[dict[str, Any]]:
@@ -545,7 +660,9 @@ def _run_local(
         for batch in todo:
             yield _run_batch(setup, player, batch.start, batch.stop, use_fast)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(
+        max_workers=workers, initializer=_die_with_parent, initargs=(os.getpid(),)
+    ) as pool:
         futures = [pool.submit(_run_batch, setup, player, b.start, b.stop, use_fast) for b in todo]
         try:
             for future in as_completed(futures):
@@ -700,6 +817,8 @@ def simulate(
     batch_size = whole(batch_size, "batch_size", minimum=1, error=SimulationError)
 
     path = None if results_path is None else Path(results_path)
+    if path is not None:
+        _checked_results_path(path)
     done, todo = _plan(games, [] if path is None else _read_results(path, setup), batch_size)
     wins = sum(e["wins"] for e in done)
     guesses = sum(e["guesses"] for e in done)
