@@ -87,7 +87,9 @@ def _capped(handle: BinaryIO, name: str, header: bool) -> str:
             raise _CliError(
                 f"cannot read {name}: no 'WIDTHxHEIGHTxMINES' header line in its first {_HEADER_BYTES} bytes"
             )
-        match = re.fullmatch(rb"\s*([0-9]{1,9})\s*[xX]\s*([0-9]{1,9})\s*[xX]\s*([0-9]{1,9})\s*", first)
+        match = re.fullmatch(  # a byte-order mark may come first
+            rb"(?:\xef\xbb\xbf)?\s*([0-9]{1,9})\s*[xX]\s*([0-9]{1,9})\s*[xX]\s*([0-9]{1,9})\s*", first
+        )
         if match is None:
             # Not a header: the parser names what is wrong with it; the rest is not read.
             limit = 0

@@ -47,7 +47,7 @@ import numpy as np
 from analyzer.board.board import FLAG, HIDDEN, Board
 from analyzer.board.topology import TOPOLOGIES, chebyshev_ball, neighbour_table
 from analyzer.errors import GameError
-from analyzer.limits import whole_or_none
+from analyzer.limits import whole, whole_or_none
 from analyzer.play.placement import PLACEMENT_METHODS, Cell, Layout, place_mines
 from analyzer.play.solvable import is_solvable
 

@@ -50,7 +50,7 @@ import numpy as np
 
 from analyzer.board.board import Cell
 from analyzer.errors import GameError
-from analyzer.limits import whole_or_none
+from analyzer.limits import whole, whole_or_none
 
 __all__ = [
     "Cell",
