@@ -316,4 +316,3 @@ def big_repr(value: object) -> str:
     if isinstance(value, dict):
         return "{" + ", ".join(f"{big_repr(k)}: {big_repr(v)}" for k, v in value.items()) + "}"
     return repr(value)
-

@@ -91,13 +91,13 @@ def test_a_100x100_board_neither_overflows_nor_underflows() -> None:
     assert float(np.abs(fast[hidden] - exact[hidden]).max()) < 1e-9
 
 
-def _exact_guesses(setup: Setup, index: int) -> tuple[str, list[int]]:
+def _exact_guesses(setup: Setup, index: int, name: str = "probabilistic") -> tuple[str, list[int]]:
     """The exact player's game ``index``: its status and the cells it guessed (first click included)."""
     board_seq, player_seq = game_seed(setup.seed, index).spawn(2)
     board_rng = np.random.default_rng(board_seq)
     first = _resolve_first_cell(setup.first_cell, setup.width, setup.height, board_rng)
     game = Game.new(setup.width, setup.height, setup.mines, first_click=setup.first_click, rng=board_rng)
-    player = make_player("probabilistic")
+    player = make_player(name)
     rng = np.random.default_rng(player_seq)
     guessed = []
     if first is not None:
@@ -111,14 +111,14 @@ def _exact_guesses(setup: Setup, index: int) -> tuple[str, list[int]]:
     return game.status, guessed
 
 
-def _fast_guesses(setup: Setup, index: int) -> tuple[str, list[int]]:
+def _fast_guesses(setup: Setup, index: int, name: str = "probabilistic") -> tuple[str, list[int]]:
     board_seq, _ = game_seed(setup.seed, index).spawn(2)
     board_rng = np.random.default_rng(board_seq)
     first = _resolve_first_cell(setup.first_cell, setup.width, setup.height, board_rng)
     game = Game.new(setup.width, setup.height, setup.mines, first_click=setup.first_click, rng=board_rng)
     w = setup.width
     cell = (
-        first_choice("probabilistic", "square", w, setup.height, setup.mines)
+        first_choice(name, "square", w, setup.height, setup.mines)
         if first is None
         else first[0] * w + first[1]
     )
@@ -126,7 +126,7 @@ def _fast_guesses(setup: Setup, index: int) -> tuple[str, list[int]]:
     is_mine = np.array([game.is_mine(*divmod(i, w)) for i in range(w * setup.height)])
     rule = FirstClickRule.parse(setup.first_click)
     won, _, _, guessed = play_game(
-        "probabilistic",
+        name,
         is_mine,
         neighbours_of("square", w, setup.height),
         cell,
@@ -135,13 +135,16 @@ def _fast_guesses(setup: Setup, index: int) -> tuple[str, list[int]]:
     return ("won" if won else "lost"), guessed
 
 
-def _games_agree(preset: str, first_click: str, first_cell: str, games: int) -> None:
+def _games_agree(
+    preset: str, first_click: str, first_cell: str, games: int, name: str = "probabilistic", seed: int = 11
+) -> None:
     width, height, mines = PRESETS[preset]
-    setup = Setup(width, height, mines, first_click, first_cell, "ProbabilisticPlayer()", 11)
+    setup = Setup(width, height, mines, first_click, first_cell, repr(make_player(name)), seed)
     for index in range(games):
-        assert _fast_guesses(setup, index) == _exact_guesses(setup, index), (preset, index)
-        record = play_indexed_fast(setup, make_player("probabilistic"), index)
-        assert record.status == _exact_guesses(setup, index)[0]
+        exact = _exact_guesses(setup, index, name)
+        assert _fast_guesses(setup, index, name) == exact, (preset, index)
+        record = play_indexed_fast(setup, make_player(name), index)
+        assert record.status == exact[0]
 
 
 @pytest.mark.parametrize(("preset", "games"), [("beginner", 20), ("intermediate", 8), ("expert", 4)])
@@ -157,8 +160,8 @@ def test_fast_and_exact_players_make_the_same_guesses_on_200_games(preset: str) 
 
 
 def test_simulate_uses_the_fast_form_by_default_and_exact_on_request() -> None:
-    assert has_fast_form(make_player("probabilistic"))
-    assert not has_fast_form(make_player("expert"))
+    assert has_fast_form(make_player("probabilistic")) and has_fast_form(make_player("expert"))
+    assert not has_fast_form(make_player("expert", endgame_layouts=10))
     fast = simulate(9, 9, 10, "probabilistic", 60, first_cell="corner", seed=4)
     exact = simulate(9, 9, 10, "probabilistic", 60, first_cell="corner", seed=4, exact=True)
     assert (fast.wins, fast.guesses) == (exact.wins, exact.guesses)
@@ -219,8 +222,9 @@ def test_compiled_rule_players_play_the_exact_players_games_200(name: str) -> No
 
 
 def test_rule_players_have_fast_forms() -> None:
-    assert all(has_fast_form(make_player(name)) for name in ("random", "local", "subset", "probabilistic"))
-    assert not has_fast_form(make_player("expert"))
+    names = ("random", "local", "subset", "probabilistic", "pseq", "expert")
+    assert all(has_fast_form(make_player(name)) for name in names)
+    assert not has_fast_form(make_player("expert", candidates=3))
 
 
 def _torus_position(width: int, height: int, mines: int, *, progress: float, seed: int) -> Board:
@@ -335,3 +339,105 @@ def test_fast_pseq_plays_as_its_python_form(preset: str, games: int) -> None:
     for index in range(games):
         status, _ = _pseq_python_game(setup, index)
         assert play_indexed_fast(setup, make_player("pseq"), index).status == status, index
+
+
+# ------------------------------------------------------------------ expert
+def _endgame_positions(count: int, seed: int):
+    """Positions of games with at most 60 layouts left (the expert player's end game)."""
+    rng = np.random.default_rng(seed)
+    found = 0
+    while found < count:
+        width, height = int(rng.integers(4, 8)), int(rng.integers(4, 8))
+        mines = int(rng.integers(2, width * height // 4 + 1))
+        progress = float(rng.uniform(0.2, 0.9))
+        board = mid_game(width, height, mines, progress=progress, seed=int(rng.integers(2**31)))
+        if not any(v == -1 for v in board.cells):
+            continue
+        total = solve(board).total
+        if 1 < total <= 60:
+            found += 1
+            yield board
+
+
+def test_compiled_endgame_is_the_exact_search() -> None:
+    from analyzer.play.fast import endgame as compiled
+    from analyzer.play.players.endgame import endgame_layouts, endgame_search
+
+    searched = 0
+    for board in _endgame_positions(150, seed=2):
+        state = np.array(board.cells, dtype=np.int8)
+        nbr = neighbours_of("square", board.width, board.height)
+        exact_layouts = endgame_layouts(board, limit=60)
+        assert exact_layouts is not None
+        listed = compiled.layouts(state, nbr, board.mines, 60)
+        ours = sorted(tuple(np.flatnonzero(row).tolist()) for row in listed)
+        assert ours == sorted(tuple(sorted(layout)) for layout in exact_layouts)
+        assert compiled.layouts(state, nbr, board.mines, len(exact_layouts) - 1).shape[1] == 0
+        for nodes in (20_000, 3):
+            exact = endgame_search(board, exact_layouts, max_nodes=nodes)
+            move = compiled.endgame_move(state, nbr, board.mines, 60, nodes)
+            assert move == (-1 if exact is None else exact[0]), (board.to_text(), nodes)
+            searched += exact is not None and nodes == 3
+    assert 10 < searched < 140  # the small budget is enough for some positions and not for others
+
+
+def _guess_positions(width: int, height: int, mines: int, count: int, seed: int):
+    """Positions where a guess is needed (no certainly safe cell, more than 60 layouts), from real games."""
+    rng = np.random.default_rng(seed)
+    player = make_player("probabilistic")
+    found = 0
+    while found < count:
+        game = Game.new(width, height, mines, first_click="opening", rng=rng)
+        while not game.is_finished and found < count:
+            analysis = solve(game.board)
+            if not analysis.safe and analysis.total > 60 and any(v >= 0 for v in game.board.cells):
+                found += 1
+                yield game.board, analysis
+            action = player.choose(game.board, rng)
+            game.reveal(action.row, action.col)
+
+
+@pytest.mark.parametrize(("preset", "count"), [("beginner", 40), ("intermediate", 40), ("expert", 20)])
+def test_expert_guess_is_the_exact_players_heuristic(preset: str, count: int) -> None:
+    """Outside the end game the compiled guess is the exact player's best_guess (scores within 1e-12)."""
+    from analyzer.play.fast import kernels
+
+    width, height, mines = PRESETS[preset]
+    player = make_player("expert")
+    nbr = neighbours_of("square", width, height)
+    for board, analysis in _guess_positions(width, height, mines, count, seed=7):
+        state = np.array(board.cells, dtype=np.int8)
+        known = state.copy()
+        prob = np.empty(len(state))
+        info = np.zeros(1)
+        assert kernels.probabilities(known, nbr, mines, prob, kernels.DEFAULT_MAX_NODES, info) == 1
+        kernels._closure(known, nbr)
+        assert math.isclose(info[0], math.log(analysis.total), rel_tol=1e-12)
+        cell = kernels.expert_guess(
+            state, known, nbr, mines, prob, info[0], 0.02, 8, 60, 20_000, kernels.DEFAULT_MAX_NODES
+        )
+        assert cell == player.best_guess(board, analysis), board.to_text()  # type: ignore[attr-defined]
+
+
+def test_compiled_expert_defaults_are_the_players() -> None:
+    from analyzer.play.fast import kernels
+
+    player = make_player("expert")
+    assert (
+        player.candidates,  # type: ignore[attr-defined]
+        player.endgame_layouts,  # type: ignore[attr-defined]
+        player.endgame_nodes,  # type: ignore[attr-defined]
+    ) == (kernels.EXPERT_CANDIDATES, kernels.EXPERT_ENDGAME_LAYOUTS, kernels.EXPERT_ENDGAME_NODES)
+    assert float(player.margin) == kernels.EXPERT_MARGIN  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("preset", "games"), [("beginner", 40), ("intermediate", 6), ("expert", 2)])
+def test_fast_and_exact_expert_make_the_same_guesses(preset: str, games: int) -> None:
+    _games_agree(preset, "safe", "0,0", games, "expert")
+    _games_agree(preset, "opening", "player", max(1, games // 4), "expert")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_fast_and_exact_expert_make_the_same_guesses_on_200_games(preset: str) -> None:
+    _games_agree(preset, "safe", "0,0", 200, "expert", seed=12)

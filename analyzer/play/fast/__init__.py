@@ -17,6 +17,8 @@ True
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from analyzer.board.board import FLAG, HIDDEN, Board
@@ -26,7 +28,7 @@ from analyzer.play.fast import kernels
 
 __all__ = ["FAST_PLAYERS", "fast_probabilities", "play_game", "first_choice", "neighbours_of", "layout_mask"]
 
-FAST_PLAYERS = ("probabilistic", "pseq", "random", "local", "subset")
+FAST_PLAYERS = ("probabilistic", "pseq", "expert", "random", "local", "subset")
 """Players with a compiled form (the others play through the exact engine)."""
 
 
@@ -69,6 +71,8 @@ def fast_probabilities(
     return out.reshape(board.height, board.width)
 
 
+_POLICIES = {"probabilistic": kernels.PROBABILISTIC, "pseq": kernels.PSEQ, "expert": kernels.EXPERT}
+
 _BLOCK = 1 << 14  # as analyzer.play.placement draws them
 
 
@@ -95,7 +99,7 @@ def layout_mask(
 
 def first_choice(player: str, topology: str, width: int, height: int, mines: int) -> int:
     """The cell (flat index) ``player`` opens on a board with nothing revealed."""
-    if player not in ("probabilistic", "pseq"):
+    if player not in _POLICIES:
         raise ValueError(
             f"no compiled policy of player {player!r} here; random, local and subset: fast.rules"
         )
@@ -107,6 +111,23 @@ def first_choice(player: str, topology: str, width: int, height: int, mines: int
         out = np.empty(n, dtype=np.int64)
         kept = kernels.pseq_candidates(state, state.copy(), nbr, mines, prob, kernels.DEFAULT_MAX_NODES, out)
         return int(out[0]) if kept > 0 else 0
+    if player == "expert":
+        log_total = math.lgamma(n + 1) - math.lgamma(mines + 1) - math.lgamma(n - mines + 1)
+        return int(
+            kernels.expert_guess(
+                state,
+                state.copy(),
+                nbr,
+                mines,
+                prob,
+                log_total,
+                kernels.EXPERT_MARGIN,
+                kernels.EXPERT_CANDIDATES,
+                kernels.EXPERT_ENDGAME_LAYOUTS,
+                kernels.EXPERT_ENDGAME_NODES,
+                kernels.DEFAULT_MAX_NODES,
+            )
+        )
     return int(kernels.lowest_probability_cell(state, nbr, prob))
 
 
@@ -129,7 +150,7 @@ def play_game(
     ``rng`` draws among tied guesses (``pseq``): one ``integers(2**62)`` per
     tie, as the player's Python form draws them.
     """
-    if player not in ("probabilistic", "pseq"):
+    if player not in _POLICIES:
         raise ValueError(
             f"no compiled policy of player {player!r} here; random, local and subset: fast.rules"
         )
@@ -140,7 +161,7 @@ def play_game(
         rands: np.ndarray = np.asarray(source.integers(2**62, size=mask.shape[0]))
     else:
         rands = np.zeros(1, dtype=np.int64)
-    policy = kernels.PSEQ if player == "pseq" else kernels.PROBABILISTIC
+    policy = _POLICIES[player]
     won, guesses, reveals, traced = kernels.play_policy(
         policy, mask, nbr, int(mask.sum()), first, first_is_guess, trace, max_nodes, rands
     )

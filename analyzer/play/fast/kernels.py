@@ -25,6 +25,8 @@ import math
 import numpy as np
 from numba import njit
 
+from analyzer.play.fast.endgame import endgame_move
+
 HIDDEN = -1
 FLAG = -2
 SAFE = -3  # internal: a hidden cell the single-number rules proved safe
@@ -776,6 +778,59 @@ def _keep_best(cands: np.ndarray, count: int, score: np.ndarray) -> int:  # prag
 
 
 @njit(cache=True)
+def _outlooks(
+    state: np.ndarray,
+    known: np.ndarray,
+    nbr: np.ndarray,
+    mines: int,
+    cands: np.ndarray,
+    count: int,
+    max_nodes: int,
+    some: np.ndarray,
+    expected: np.ndarray,
+    entropy: np.ndarray,
+) -> bool:  # pragma: no cover - compiled
+    """:func:`_reveal_outlook` of each of the first ``count`` cells of ``cands``, into the three arrays.
+
+    Cells whose neighbourhood touches no number are interchangeable, so their
+    outlook is computed once per neighbourhood size. False when a position was
+    too hard to enumerate.
+    """
+    n = state.shape[0]
+    deg = nbr.shape[1]
+    # Which hidden cells touch a revealed number (the frontier)?
+    touches = np.zeros(n, np.bool_)
+    for i in range(n):
+        if state[i] >= 0:
+            for k in range(deg):
+                j = nbr[i, k]
+                if j < n:
+                    touches[j] = True
+    cached = np.zeros((deg + 1, 4))  # per neighbourhood size: done, some, expected, entropy
+    outlook = np.zeros(3)
+    for t in range(count):
+        c = cands[t]
+        pure = not touches[c]
+        size = 0
+        for k in range(deg):
+            j = nbr[c, k]
+            if j < n:
+                size += 1
+                if touches[j] or known[j] != HIDDEN:
+                    pure = False
+        if pure and cached[size, 0] == 1.0:
+            some[c], expected[c], entropy[c] = cached[size, 1], cached[size, 2], cached[size, 3]
+            continue
+        if not _reveal_outlook(known, nbr, mines, c, max_nodes, outlook):
+            return False
+        some[c], expected[c], entropy[c] = outlook[0], outlook[1], outlook[2]
+        if pure:
+            cached[size, 0] = 1.0
+            cached[size, 1], cached[size, 2], cached[size, 3] = outlook[0], outlook[1], outlook[2]
+    return True
+
+
+@njit(cache=True)
 def pseq_candidates(
     state: np.ndarray,
     known: np.ndarray,
@@ -791,12 +846,9 @@ def pseq_candidates(
     shown proves another cell safe); E the highest (1 - p) x E[cells proved
     safe]; Q the highest entropy of the number shown. Each keeps scores within a
     relative 1e-8 of the best. The caller draws among the survivors uniformly.
-    Cells whose neighbourhood touches no number are interchangeable, so their
-    S, E and Q are computed once per neighbourhood size. Returns -1 when a
-    position was too hard to enumerate.
+    Returns -1 when a position was too hard to enumerate.
     """  # pragma: no cover - compiled
     n = state.shape[0]
-    deg = nbr.shape[1]
     count = 0
     for i in range(n):
         if state[i] == HIDDEN and known[i] == HIDDEN and 0.0 < prob[i] < 1.0:
@@ -810,38 +862,11 @@ def pseq_candidates(
     count = _keep_best(out, count, score)
     if count <= 1:
         return count
-    # Which hidden cells touch a revealed number (the frontier)?
-    touches = np.zeros(n, np.bool_)
-    for i in range(n):
-        if state[i] >= 0:
-            for k in range(deg):
-                j = nbr[i, k]
-                if j < n:
-                    touches[j] = True
     some = np.empty(n)
     expected = np.empty(n)
     entropy = np.empty(n)
-    cached = np.zeros((deg + 1, 4))  # per neighbourhood size: done, some, expected, entropy
-    outlook = np.zeros(3)
-    for t in range(count):
-        c = out[t]
-        pure = not touches[c]
-        size = 0
-        for k in range(deg):
-            j = nbr[c, k]
-            if j < n:
-                size += 1
-                if touches[j] or known[j] != HIDDEN:
-                    pure = False
-        if pure and cached[size, 0] == 1.0:
-            some[c], expected[c], entropy[c] = cached[size, 1], cached[size, 2], cached[size, 3]
-            continue
-        if not _reveal_outlook(known, nbr, mines, c, max_nodes, outlook):
-            return -1
-        some[c], expected[c], entropy[c] = outlook[0], outlook[1], outlook[2]
-        if pure:
-            cached[size, 0] = 1.0
-            cached[size, 1], cached[size, 2], cached[size, 3] = outlook[0], outlook[1], outlook[2]
+    if not _outlooks(state, known, nbr, mines, out, count, max_nodes, some, expected, entropy):
+        return -1
     for t in range(count):
         score[out[t]] = (1.0 - prob[out[t]]) * some[out[t]]
     count = _keep_best(out, count, score)
@@ -856,8 +881,100 @@ def pseq_candidates(
     return count
 
 
+
+# ------------------------------------------------------------------ expert
+# The exact player's defaults (ExpertPlayer: margin 1/50, candidates, endgame_layouts, endgame_nodes);
+# only a player with these plays compiled.
+EXPERT_MARGIN = 0.02
+EXPERT_CANDIDATES = 8
+EXPERT_ENDGAME_LAYOUTS = 60
+EXPERT_ENDGAME_NODES = 20_000
+
+
+@njit(cache=True)
+def expert_guess(
+    state: np.ndarray,
+    known: np.ndarray,
+    nbr: np.ndarray,
+    mines: int,
+    prob: np.ndarray,
+    log_total: float,
+    margin: float,
+    candidates: int,
+    endgame_limit: int,
+    endgame_nodes: int,
+    max_nodes: int,
+) -> int:
+    """The ``expert`` player's guess (see :class:`analyzer.play.players.expert.ExpertPlayer`).
+
+    With at most ``endgame_limit`` layouts (``log_total`` is the natural log of
+    their number) the compiled end-game search of :mod:`.endgame` chooses;
+    else, or when that search passes ``endgame_nodes``, the first ``candidates``
+    cells in the guess order (probability, ties within 1e-12 to fewest
+    unrevealed neighbours, then index) whose probability is within ``margin``
+    of the lowest are scored ``(1 - p) (1 + P(the number shown proves another
+    cell safe | safe))`` and the best taken (ties within 1e-12 to the earlier).
+    Returns -1 when a position was too hard to enumerate or beyond the
+    compiled end game (the game is then played by the exact engine).
+    """  # pragma: no cover - compiled
+    n = state.shape[0]
+    if endgame_limit > 0 and log_total <= math.log(endgame_limit + 0.5):
+        cell = endgame_move(state, nbr, mines, endgame_limit, endgame_nodes)
+        if cell >= 0:
+            return cell
+        if cell == -2:
+            return -1
+    lowest = 2.0
+    for i in range(n):
+        if state[i] == HIDDEN and prob[i] < lowest:
+            lowest = prob[i]
+    limit = lowest + margin + 1e-12
+    within = np.zeros(n, np.bool_)
+    left = 0
+    for i in range(n):
+        if state[i] == HIDDEN and prob[i] <= limit:
+            within[i] = True
+            left += 1
+    # the first `candidates` of them in the guess order
+    cands = np.empty(min(candidates, left), np.int64)
+    count = 0
+    while count < cands.shape[0]:
+        best = -1
+        best_p = 2.0
+        best_u = 99
+        for i in range(n):
+            if not within[i]:
+                continue
+            p = prob[i]
+            if p < best_p - 1e-12:
+                best, best_p, best_u = i, p, _unrevealed_neighbours(state, nbr, i)
+            elif p <= best_p + 1e-12:
+                u = _unrevealed_neighbours(state, nbr, i)
+                if u < best_u:
+                    best, best_p, best_u = i, min(p, best_p), u
+        within[best] = False
+        cands[count] = best
+        count += 1
+    if count == 1:
+        return cands[0]
+    some = np.empty(n)
+    expected = np.empty(n)
+    entropy = np.empty(n)
+    if not _outlooks(state, known, nbr, mines, cands, count, max_nodes, some, expected, entropy):
+        return -1
+    best = cands[0]
+    best_score = -1.0
+    for t in range(count):
+        c = cands[t]
+        score = (1.0 - prob[c]) * (1.0 + some[c])
+        if score > best_score + 1e-12:
+            best, best_score = c, score
+    return best
+
+
 PROBABILISTIC = 0
 PSEQ = 1
+EXPERT = 2
 
 
 @njit(cache=True)
@@ -872,15 +989,16 @@ def play_policy(
     max_nodes: int,
     rands: np.ndarray,
 ) -> tuple[int, int, int, int]:
-    """Play one game from its first click with ``probabilistic``'s policy or PSEQ's.
+    """Play one game from its first click with the policy of ``probabilistic``, ``expert`` or PSEQ.
 
     Certainly safe cells are revealed before any guess, first those the
     single-number rules prove, then those the full probabilities prove; the
     position before each guess is therefore the same as the exact player's
     (revealing a safe cell never makes another one unsafe). The guess is the
     lowest probability (ties within 1e-12 to fewest unrevealed neighbours, then
-    index) for ``PROBABILISTIC``; for ``PSEQ`` the survivors of
-    :func:`pseq_candidates`, drawn among with ``rands`` in turn.
+    index) for ``PROBABILISTIC``; :func:`expert_guess` for ``EXPERT``; for
+    ``PSEQ`` the survivors of :func:`pseq_candidates`, drawn among with
+    ``rands`` in turn.
 
     Returns ``(won, guesses, reveals, traced)``: ``trace`` receives the cells
     guessed, in order (the first click included), ``traced`` of them. ``won``
@@ -938,6 +1056,22 @@ def play_policy(
             continue
         if policy == PROBABILISTIC:
             cell = lowest_probability_cell(state, nbr, prob)
+        elif policy == EXPERT:
+            cell = expert_guess(
+                state,
+                known,
+                nbr,
+                mines,
+                prob,
+                info[0],
+                EXPERT_MARGIN,
+                EXPERT_CANDIDATES,
+                EXPERT_ENDGAME_LAYOUTS,
+                EXPERT_ENDGAME_NODES,
+                max_nodes,
+            )
+            if cell < 0:
+                return -1, guesses, reveals, traced
         else:
             kept = pseq_candidates(state, known, nbr, mines, prob, max_nodes, cands)
             if kept < 0:

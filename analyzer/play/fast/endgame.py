@@ -1,0 +1,400 @@
+"""Compiled end game of the ``expert`` player: every layout listed, then an exact expectimax.
+
+The same search as :func:`analyzer.play.players.endgame.endgame_search`, move for
+move: layouts are equally likely; revealing a cell (with the flood fill of the
+game) splits the layouts still possible by what it shows; the value of a
+position is the number of its layouts on which the best play wins; a cell no
+remaining layout mines is taken without branching; cells are tried by how many
+layouts mine them, then by index, and a cell that cannot beat the best found so
+far ends the loop. Sets of layouts are bit masks (at most 63 layouts) and the
+cells the search has revealed are two more masks over the cells some layout
+leaves safe, so a position's memo key is three machine words.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+from numba.typed import Dict
+
+from analyzer.board.board import FLAG, HIDDEN
+
+__all__ = ["MAX_LAYOUTS", "layouts", "endgame_move"]
+
+MAX_LAYOUTS = 63
+"""The most layouts the compiled search holds (one bit each in a 64-bit word)."""
+
+_KEY = types.UniTuple(types.uint64, 3)
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+
+
+@njit(cache=True)
+def _popcount(x: np.uint64) -> int:  # pragma: no cover - compiled
+    c = 0
+    while x:
+        x &= x - _ONE
+        c += 1
+    return c
+
+
+@njit(cache=True)
+def _lowest_bit(x: np.uint64) -> int:  # pragma: no cover - compiled
+    b = 0
+    while not (x >> np.uint64(b)) & _ONE:
+        b += 1
+    return b
+
+
+@njit(cache=True)
+def layouts(state: np.ndarray, nbr: np.ndarray, mines: int, limit: int) -> np.ndarray:
+    """Every mine layout over the hidden cells consistent with ``state`` (flags are mines).
+
+    Returns a boolean array of shape ``(L, n)`` (flags included as mines), or
+    shape ``(limit + 1, 0)`` when there are more than ``limit``.
+    """  # pragma: no cover - compiled
+    n = state.shape[0]
+    deg = nbr.shape[1]
+    need = np.zeros(n, np.int64)
+    room = np.zeros(n, np.int64)
+    flags = 0
+    is_front = np.zeros(n, np.bool_)
+    for i in range(n):
+        if state[i] == FLAG:
+            flags += 1
+        elif state[i] >= 0:
+            need[i] = state[i]
+            for k in range(deg):
+                j = nbr[i, k]
+                if j < n:
+                    if state[j] == HIDDEN:
+                        room[i] += 1
+                        is_front[j] = True
+                    elif state[j] == FLAG:
+                        need[i] -= 1
+            if need[i] < 0 or need[i] > room[i]:
+                return np.zeros((0, n), np.bool_)
+    order = np.empty(n, np.int64)
+    background = np.empty(n, np.int64)
+    m = 0
+    b = 0
+    for j in range(n):
+        if state[j] == HIDDEN:
+            if is_front[j]:
+                order[m] = j
+                m += 1
+            else:
+                background[b] = j
+                b += 1
+    left = mines - flags
+    found = np.zeros((limit + 1, n), np.bool_)
+    count = 0
+    choice = np.full(m + 1, -1, np.int64)
+    used = 0
+    pos = 0
+    combo = np.empty(max(b, 1), np.int64)
+    while pos >= 0:
+        if pos == m:
+            rest = left - used
+            if 0 <= rest <= b:
+                for t in range(rest):
+                    combo[t] = t
+                while True:
+                    if count == limit:
+                        return np.zeros((limit + 1, 0), np.bool_)
+                    for i in range(n):
+                        found[count, i] = state[i] == FLAG
+                    for t in range(m):
+                        if choice[t] == 1:
+                            found[count, order[t]] = True
+                    for t in range(rest):
+                        found[count, background[combo[t]]] = True
+                    count += 1
+                    # next combination of `rest` among `b`, in lexicographic order
+                    t = rest - 1
+                    while t >= 0 and combo[t] == b - rest + t:
+                        t -= 1
+                    if t < 0:
+                        break
+                    combo[t] += 1
+                    for u in range(t + 1, rest):
+                        combo[u] = combo[u - 1] + 1
+            pos -= 1
+            continue
+        cell = order[pos]
+        if choice[pos] >= 0:  # undo the value tried last
+            used -= choice[pos]
+            for k in range(deg):
+                i = nbr[cell, k]
+                if i < n and state[i] >= 0:
+                    need[i] += choice[pos]
+                    room[i] += 1
+        placed = False
+        value = choice[pos] + 1
+        remaining = m - pos - 1 + b
+        while value <= 1 and not placed:
+            if used + value <= left and used + value + remaining >= left:
+                ok = True
+                for k in range(deg):
+                    i = nbr[cell, k]
+                    if i < n and state[i] >= 0:
+                        need[i] -= value
+                        room[i] -= 1
+                        if need[i] < 0 or need[i] > room[i]:
+                            ok = False
+                if ok:
+                    choice[pos] = value
+                    used += value
+                    placed = True
+                else:
+                    for k in range(deg):
+                        i = nbr[cell, k]
+                        if i < n and state[i] >= 0:
+                            need[i] += value
+                            room[i] += 1
+            value += 1
+        if placed:
+            pos += 1
+            choice[pos] = -1
+        else:
+            choice[pos] = -1
+            pos -= 1
+    return found[:count].copy()
+
+
+@njit(cache=True)
+def _after(
+    cell: int,
+    live: np.uint64,
+    low: np.uint64,
+    high: np.uint64,
+    board: np.ndarray,
+    nbr: np.ndarray,
+    mined_by: np.ndarray,
+    numbers: np.ndarray,
+    bit: np.ndarray,
+    open_cells: np.ndarray,
+    memo: Dict,
+    nodes: np.ndarray,
+    max_nodes: int,
+) -> int:  # pragma: no cover - compiled
+    """Layouts of ``live`` won by best play after revealing ``cell``; -1 past ``max_nodes``.
+
+    ``low``/``high`` mark the cells revealed by the search so far (bit ``bit[i]``).
+    """
+    n = board.shape[0]
+    deg = nbr.shape[1]
+    rest = live & ~mined_by[cell]
+    seen = np.zeros(n, np.bool_)
+    flood = np.empty(n, np.int64)
+    total = 0
+    while rest:
+        a = _lowest_bit(rest)
+        # the cells layout `a` shows, from `cell` through its zeros
+        size = 1
+        flood[0] = cell
+        seen[cell] = True
+        head = 0
+        while head < size:
+            i = flood[head]
+            head += 1
+            if numbers[a, i] == 0:
+                for k in range(deg):
+                    j = nbr[i, k]
+                    if j < n and board[j] == HIDDEN and not seen[j]:
+                        bj = bit[j]
+                        if bj >= 0 and (((low if bj < 64 else high) >> np.uint64(bj % 64)) & _ONE):
+                            continue  # revealed already by the search
+                        seen[j] = True
+                        flood[size] = j
+                        size += 1
+        group = _ZERO
+        others = rest
+        while others:
+            other = _lowest_bit(others)
+            others &= ~(_ONE << np.uint64(other))
+            same = True
+            for t in range(size):
+                i = flood[t]
+                if (mined_by[i] >> np.uint64(other)) & _ONE or numbers[other, i] != numbers[a, i]:
+                    same = False
+                    break
+            if same:
+                group |= _ONE << np.uint64(other)
+        rest &= ~group
+        new_low = low
+        new_high = high
+        for t in range(size):
+            i = flood[t]
+            seen[i] = False
+            if bit[i] < 64:
+                new_low |= _ONE << np.uint64(bit[i])
+            else:
+                new_high |= _ONE << np.uint64(bit[i] - 64)
+        count = _popcount(group)
+        if count == 1:
+            total += 1
+            continue
+        key = (group, new_low, new_high)
+        if key in memo:
+            total += memo[key]
+            continue
+        nodes[0] += 1
+        if nodes[0] > max_nodes:
+            return -1
+        # the value of the position: a certainly safe cell without branching, else the best reveal
+        m = open_cells.shape[0]
+        mined = np.empty(m, np.int64)
+        candidates = np.empty(m, np.int64)
+        c = 0
+        safe = -1
+        for t in range(m):
+            i = open_cells[t]
+            bi = bit[i]
+            if ((new_low if bi < 64 else new_high) >> np.uint64(bi % 64)) & _ONE:
+                continue
+            k = _popcount(mined_by[i] & group)
+            if k == 0 and safe < 0:
+                safe = i
+            mined[c] = k
+            candidates[c] = i
+            c += 1
+        if safe >= 0:
+            best = _after(
+                safe,
+                group,
+                new_low,
+                new_high,
+                board,
+                nbr,
+                mined_by,
+                numbers,
+                bit,
+                open_cells,
+                memo,
+                nodes,
+                max_nodes,
+            )
+            if best < 0:
+                return -1
+        else:
+            _sort_by_mined(candidates, mined, c)
+            best = 0
+            for t in range(c):
+                if count - mined[t] <= best:
+                    break
+                value = _after(
+                    candidates[t],
+                    group,
+                    new_low,
+                    new_high,
+                    board,
+                    nbr,
+                    mined_by,
+                    numbers,
+                    bit,
+                    open_cells,
+                    memo,
+                    nodes,
+                    max_nodes,
+                )
+                if value < 0:
+                    return -1
+                if value > best:
+                    best = value
+        memo[key] = best
+        total += best
+    return total
+
+
+@njit(cache=True)
+def _sort_by_mined(cells: np.ndarray, mined: np.ndarray, count: int) -> None:  # pragma: no cover - compiled
+    """Sort the first ``count`` entries by (mined, cell), in place (insertion sort: short lists)."""
+    for t in range(1, count):
+        c = cells[t]
+        k = mined[t]
+        u = t - 1
+        while u >= 0 and (mined[u] > k or (mined[u] == k and cells[u] > c)):
+            cells[u + 1] = cells[u]
+            mined[u + 1] = mined[u]
+            u -= 1
+        cells[u + 1] = c
+        mined[u + 1] = k
+
+
+@njit(cache=True)
+def endgame_move(state: np.ndarray, nbr: np.ndarray, mines: int, limit: int, max_nodes: int) -> int:
+    """The reveal of best winning chance when at most ``limit`` layouts remain.
+
+    Returns the cell (among equals the one fewest layouts mine, then the lowest
+    index), or -1 when there are more than ``limit`` layouts or the search
+    passed ``max_nodes`` positions (the heuristic guesses then), or -2 when the
+    position is beyond the compiled search's words (more than 63 layouts or 128
+    cells that some layout leaves safe: the exact engine plays such a game).
+    """  # pragma: no cover - compiled
+    n = state.shape[0]
+    deg = nbr.shape[1]
+    if limit > MAX_LAYOUTS:
+        return -2
+    found = layouts(state, nbr, mines, limit)
+    total = found.shape[0]
+    if found.shape[1] != n or total == 0:
+        return -1
+    everything = (_ONE << np.uint64(total)) - _ONE
+    mined_by = np.zeros(n, np.uint64)
+    for li in range(total):
+        for i in range(n):
+            if found[li, i]:
+                mined_by[i] |= _ONE << np.uint64(li)
+    numbers = np.zeros((total, n), np.int8)
+    for li in range(total):
+        for i in range(n):
+            if found[li, i]:
+                for k in range(deg):
+                    j = nbr[i, k]
+                    if j < n:
+                        numbers[li, j] += 1
+    bit = np.full(n, -1, np.int64)
+    open_cells = np.empty(n, np.int64)
+    m = 0
+    for i in range(n):
+        if state[i] == HIDDEN and mined_by[i] != everything:
+            if m == 128:
+                return -2
+            bit[i] = m
+            open_cells[m] = i
+            m += 1
+    open_cells = open_cells[:m].copy()
+    memo = Dict.empty(key_type=_KEY, value_type=types.int64)
+    nodes = np.zeros(1, np.int64)
+    mined = np.empty(m, np.int64)
+    order = open_cells.copy()
+    for t in range(m):
+        mined[t] = _popcount(mined_by[order[t]])
+    _sort_by_mined(order, mined, m)
+    best_cell = -1
+    best = -1
+    for t in range(m):
+        if total - mined[t] <= best:
+            break
+        value = _after(
+            order[t],
+            everything,
+            _ZERO,
+            _ZERO,
+            state,
+            nbr,
+            mined_by,
+            numbers,
+            bit,
+            open_cells,
+            memo,
+            nodes,
+            max_nodes,
+        )
+        if value < 0:
+            return -1
+        if value > best:
+            best_cell = order[t]
+            best = value
+    return best_cell
