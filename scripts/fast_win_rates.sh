@@ -13,9 +13,10 @@ run() {  # preset first-click cell name
     .venv/bin/analyzer simulate --preset "$1" --player "$player" --games "$games" --first-click "$2" \
         --first-cell "$3" --seed 0 --workers "$workers" --no-progress --results "results/fast/$player-$4.jsonl"
 }
+# cheapest setups first, so that a run stopped part way has covered the most setups
 run beginner safe 0,0 beginner-safe
-run intermediate safe 0,0 intermediate-safe
-run expert safe 0,0 expert-safe
 run beginner opening 2,2 beginner-opening
+run intermediate safe 0,0 intermediate-safe
 run intermediate opening 2,2 intermediate-opening
+run expert safe 0,0 expert-safe
 run expert opening 3,3 expert-opening
