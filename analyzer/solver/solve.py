@@ -51,11 +51,13 @@ def solve(
     ----------
     board : Board or str
         The position, or its ``.mine`` text.
-    engine : {"auto", "enumerate", "frontier", "cpsat"}
+    engine : {"auto", "enumerate", "frontier", "split", "cpsat"}
         How components are counted: the plain enumerator, the frontier
-        dynamic programme, OR-Tools CP-SAT, or (``"auto"``) the enumerator
-        while a component stays small and the frontier programme past that.
-        All give the same exact answer.
+        dynamic programme, the split-square recursion (a component cut at a
+        small separator, each side counted for every assignment of it),
+        OR-Tools CP-SAT, or (``"auto"``) the enumerator while a component stays
+        small and the frontier programme past that (see
+        :mod:`analyzer.solver.counting.dispatch`). All give the same exact answer.
     time_limit : float, optional
         Seconds; past it :class:`~analyzer.errors.SolverTimeoutError` is raised.
     trust_flags : bool
