@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import sysconfig
 import zipfile
 from pathlib import Path
 
@@ -21,7 +22,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A folder holding the package installed from a freshly built wheel (dependencies from this venv)."""
+    """A fresh virtual environment with the package installed from a freshly built wheel.
+
+    The environment is new and has nothing of the tree; the wheel's
+    dependencies (numpy, numba, ...) are borrowed from the running environment
+    through a path file, so no network is needed. A path file adds folders to
+    ``sys.path`` but does not run the path files in them, so the checkout's
+    editable install is not seen. Returns the environment's folder.
+    """
     base = tmp_path_factory.mktemp("wheel")
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(base / "dist"), str(ROOT)],
@@ -29,20 +37,41 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
         capture_output=True,
     )
     (wheel,) = (base / "dist").glob("analyzer-*.whl")
-    site = base / "site"
+    env = base / "env"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(env)], check=True)
+    python = env / "bin" / "python"
     subprocess.run(
-        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site), str(wheel)],
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps", str(wheel)],
         check=True,
         capture_output=True,
+        env=_clean_environment(),
     )
-    return site
+    site = Path(
+        subprocess.run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            check=True,
+            capture_output=True,
+            text=True,
+            env=_clean_environment(),
+        ).stdout.strip()
+    )
+    borrowed = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
+    (site / "_borrowed_dependencies.pth").write_text("\n".join(sorted(borrowed)) + "\n")
+    return env
 
 
-def _run(site: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, PYTHONPATH=str(site))
+def _run(env: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``args`` run by the environment's ``analyzer`` command (or its python with ``-c``) outside the tree."""
+    program = env / "bin" / ("python" if args[0] == "-c" else "analyzer")
+    command = [str(program), *args]
     return subprocess.run(
-        [sys.executable, *args], cwd=site.parent, env=env, capture_output=True, text=True, timeout=600
+        command, cwd=env, env=_clean_environment(), capture_output=True, text=True, timeout=600
     )
+
+
+def _clean_environment() -> dict[str, str]:
+    """This process's environment without what would point Python back at the checkout."""
+    return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
 
 
 def test_the_wheel_ships_the_example_boards(installed: Path) -> None:
@@ -63,8 +92,6 @@ def test_an_installed_copy_is_the_one_imported(installed: Path) -> None:
 def test_installed_verify_checks_all_43_boards(installed: Path) -> None:
     done = _run(
         installed,
-        "-m",
-        "analyzer",
         "verify",
         "--check",
         "expectation_linearity_boards",
@@ -76,7 +103,9 @@ def test_installed_verify_checks_all_43_boards(installed: Path) -> None:
 
 
 def test_installed_solve_reads_a_bundled_board(installed: Path) -> None:
-    board = installed / "analyzer" / "examples" / "cs70_4x3_4.mine"
-    done = _run(installed, "-m", "analyzer", "solve", str(board), "--json")
+    found = _run(installed, "-c", "from analyzer import examples; print(examples.path('cs70_4x3_4.mine'))")
+    board = Path(found.stdout.strip())
+    assert board.is_relative_to(installed), found.stdout + found.stderr
+    done = _run(installed, "solve", str(board), "--json")
     assert done.returncode == 0, done.stderr
     assert '"total": "24"' in done.stdout, done.stdout[:400]
