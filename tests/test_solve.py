@@ -47,6 +47,15 @@ SLOW = settings(max_examples=1500, deadline=None, suppress_health_check=[HealthC
 F = Fraction
 
 
+@pytest.fixture(autouse=True)
+def _time_for_conflicts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A generous budget for naming clues in conflict: the minimality checked here must not
+    depend on how loaded the machine is (the budget's own behaviour is tested in test_hostile)."""
+    import importlib
+
+    monkeypatch.setattr(importlib.import_module("analyzer.solver.solve"), "CONFLICT_SECONDS", 120.0)
+
+
 # ------------------------------------------------------------- the oracle
 def _unknown_cells(board: Board, trust_flags: bool) -> list[tuple[int, int]]:
     return list(board.hidden_cells()) + ([] if trust_flags else list(board.flagged_cells()))

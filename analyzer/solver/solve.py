@@ -94,7 +94,7 @@ def solve(
     board, deadline = _checked_input(board, engine, time_limit, "solve")
     if _NO_CLUE_SHORTCUT and not any(value >= 0 for value in board.cells):
         return _without_clues(board, engine, trust_flags)
-    original = build_constraints(board, trust_flags=trust_flags)
+    original = build_constraints(board, trust_flags=trust_flags, deadline=deadline)
     counted = _count_layouts(original, engine, deadline, deductions)
     if counted is None:
         # No layout: that is settled. Naming a minimal set of clues in conflict
@@ -210,7 +210,7 @@ def count_layouts(
     """
     board, deadline = _checked_input(board, engine, time_limit, "count_layouts")
     try:
-        original = build_constraints(board, trust_flags=trust_flags)
+        original = build_constraints(board, trust_flags=trust_flags, deadline=deadline)
     except InconsistentBoardError:
         return 0
     counted = _count_layouts(original, engine, deadline, deductions=True)
@@ -220,14 +220,16 @@ def count_layouts(
 def _checked_input(
     board: Board | str, engine: str, time_limit: float | None, caller: str
 ) -> tuple[Board, float | None]:
+    seconds = positive_seconds(time_limit)
+    # The time limit counts from the call: parsing is part of the work.
+    deadline = None if seconds is None else time.monotonic() + seconds
     if isinstance(board, str):
         board = Board.from_text(board)
     elif not isinstance(board, Board):
         raise TypeError(f"{caller}() expects a Board or .mine text, got {type(board).__name__}")
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; expected one of {ENGINES}")
-    seconds = positive_seconds(time_limit)
-    return board, None if seconds is None else time.monotonic() + seconds
+    return board, deadline
 
 
 _Counted = tuple[
@@ -239,18 +241,20 @@ def _count_layouts(
     original: ConstraintSystem, engine: str, deadline: float | None, deductions: bool
 ) -> _Counted | None:
     """Deductions, components, counting and combination; ``None`` when no layout exists."""
-    deduced = deduce(original) if deductions else Deduced(original, ())
+    deduced = deduce(original, deadline=deadline) if deductions else Deduced(original, ())
     if deduced is None:
         return None
     system, fixed = deduced.system, deduced.fixed
-    comps = components(system)
+    comps = components(system, deadline=deadline)
     counts: list[ComponentCounts] = []
     for comp in comps:
         counted = count_component(comp.problem(system), engine=engine, deadline=deadline)
         if counted.is_empty:
             return None
         counts.append(counted)
-    combined = combine([*counts, _fixed_counts(fixed)], len(system.background), system.mines_left)
+    combined = combine(
+        [*counts, _fixed_counts(fixed)], len(system.background), system.mines_left, deadline=deadline
+    )
     if combined.total == 0:
         return None
     return system, fixed, comps, counts, combined
@@ -289,8 +293,8 @@ def _conflict(system: ConstraintSystem, engine: str, deadline: float) -> Inconsi
     """The error for a board with no layout: the clues of a component, or the mine total."""
     from analyzer.models.cpsat import shrink_conflict
 
-    comps = components(system)
     try:
+        comps = components(system, deadline=deadline)
         # Feasibility first (CP-SAT, no counting): a component in conflict with itself.
         for comp in comps:
             problem = comp.problem(system)
@@ -396,9 +400,6 @@ def _total_conflict(
     conflict, minimal = shrink_conflict(
         problem, extra=[(tuple(range(len(sizes))), system.mines_left)], deadline=deadline
     )
-    if not minimal:
-        # Out of time: the ranges above are the whole explanation.
-        conflict = ()
     flagged = system.board.mines - system.mines_left
     left = f" ({system.mines_left} besides the flags)" if flagged else ""
     message = (
@@ -407,4 +408,8 @@ def _total_conflict(
     )
     if conflict:
         message += f"; clues in conflict with the total: {_describe(system, conflict)}"
-    return InconsistentBoardError(message, clues=tuple(system.clues[c].cell for c in conflict))
+        if not minimal:  # out of time: a set that conflicts, shrunk as far as the time allowed
+            message += f" (the search ran out of time: these {len(conflict)} may not be a minimal set)"
+    return InconsistentBoardError(
+        message, clues=tuple(system.clues[c].cell for c in conflict), minimal=minimal or not conflict
+    )
