@@ -18,7 +18,9 @@ from __future__ import annotations
 import decimal
 import math
 import numbers
+import os
 import time
+import warnings
 from fractions import Fraction
 from typing import TypeVar
 
@@ -40,8 +42,33 @@ __all__ = [
     "big_repr",
 ]
 
-#: Bytes one estimated allocation may take before it is refused (2 GiB).
-MEMORY_LIMIT = 2 << 30
+def _default_memory_limit() -> int:
+    """An eighth of the machine's memory (at least 512 MiB), or ``ANALYZER_MEMORY_LIMIT`` (in GiB)."""
+    chosen = os.environ.get("ANALYZER_MEMORY_LIMIT")
+    if chosen:
+        try:
+            gib = float(chosen)
+        except ValueError:
+            gib = math.nan
+        if math.isfinite(gib) and gib > 0:
+            return int(gib * (1 << 30))
+        warnings.warn(
+            f"ANALYZER_MEMORY_LIMIT must be a positive number of GiB, not {quote(chosen)}:"
+            " using an eighth of the machine's memory",
+            stacklevel=2,
+        )
+    try:
+        machine = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):  # not a POSIX system: assume 16 GiB
+        machine = 16 << 30
+    return max(512 << 20, machine // 8)
+
+
+#: Bytes one estimated allocation may take before it is refused: an eighth of
+#: the machine's memory (3 GiB on a 24 GiB machine), or ``ANALYZER_MEMORY_LIMIT``
+#: GiB when that environment variable is set. The estimates err high, so the
+#: process's peak stays below this plus what the board itself holds.
+MEMORY_LIMIT = 0  # set below, once quote() is defined
 
 _E = TypeVar("_E", bound=AnalyzerError)
 
@@ -102,7 +129,7 @@ def check_memory(nbytes: int, what: str, *, limit: int | None = None) -> None:
     """Refuse an allocation estimated at ``nbytes`` if it is past the limit.
 
     >>> check_memory(1000, "a table")
-    >>> check_memory(10**12, "a 10^6 x 10^6 table")
+    >>> check_memory(10**12, "a 10^6 x 10^6 table", limit=2 << 30)
     Traceback (most recent call last):
     ...
     analyzer.errors.ResourceLimitError: a 10^6 x 10^6 table would need about 931 GiB, past the 2.0 GiB limit
@@ -316,3 +343,6 @@ def big_repr(value: object) -> str:
     if isinstance(value, dict):
         return "{" + ", ".join(f"{big_repr(k)}: {big_repr(v)}" for k, v in value.items()) + "}"
     return repr(value)
+
+
+MEMORY_LIMIT = _default_memory_limit()

@@ -115,7 +115,8 @@ def clue_lattice(size: int, *, density: float = 0.375, seed: int = 0) -> Board:
     rng = np.random.default_rng(seed)
     n = 2 * size + 1
     clues = [(r, c) for r in range(1, n, 2) for c in range(1, n, 2)]
-    others = [(r, c) for r in range(n) for c in range(n) if (r, c) not in set(clues)]
+    clue_set = set(clues)
+    others = [(r, c) for r in range(n) for c in range(n) if (r, c) not in clue_set]
     return reveal_true_numbers(n, n, _mines(rng, others, density), clues)
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import comb
 
+from analyzer.limits import Deadline
 from analyzer.solver.counting.types import ComponentCounts
 from analyzer.solver.polynomials import binomial_row, products_of_others
 
@@ -50,8 +51,16 @@ class Combined:
     constrained_mines: dict[int, int]
 
 
-def combine(counts: list[ComponentCounts], background: int, mines_left: int) -> Combined:
+def combine(
+    counts: list[ComponentCounts],
+    background: int,
+    mines_left: int,
+    *,
+    deadline: Deadline | float | None = None,
+) -> Combined:
     """Join component counts with a background of ``background`` cells and ``mines_left`` mines.
+
+    ``deadline`` is checked between components (:class:`~analyzer.errors.SolverTimeoutError`).
 
     Examples
     --------
@@ -63,8 +72,9 @@ def combine(counts: list[ComponentCounts], background: int, mines_left: int) -> 
     >>> combined.total, combined.group_numerators, combined.background_numerator
     (2, ((2,),), 1)
     """
+    until = Deadline.of(deadline)
     limit = mines_left
-    full, all_others = products_of_others([_trim(list(c.layouts), limit) for c in counts], limit)
+    full, all_others = products_of_others([_trim(list(c.layouts), limit) for c in counts], limit, until)
     # Only C(B, j) for j = L - m with m a possible constrained mine count are
     # needed: one comb, then the ratio C(B, j + 1) = C(B, j) (B - j) / (j + 1).
     low = max(0, mines_left - (len(full) - 1))
@@ -79,12 +89,16 @@ def combine(counts: list[ComponentCounts], background: int, mines_left: int) -> 
 
     numerators = []
     for c, others in zip(counts, all_others, strict=True):
+        until.check("the combination of the components")
         terms = [(extra, o) for extra, o in enumerate(others) if o]
         # Only mine counts the component can have carry weight.
-        weights = [
-            sum(o * bg_weight(m + extra) for extra, o in terms) if c.layouts[m] else 0
-            for m in range(min(len(c.layouts), limit + 1))
-        ]
+        weights = []
+        for m in range(min(len(c.layouts), limit + 1)):
+            if c.layouts[m]:
+                until.check("the combination of the components")
+                weights.append(sum(o * bg_weight(m + extra) for extra, o in terms))
+            else:
+                weights.append(0)
         numerators.append(c.group_numerators(weights))
 
     background_numerator = 0

@@ -21,6 +21,7 @@ import numpy as np
 from analyzer.board.board import FLAG, HIDDEN, Board, Cell
 from analyzer.board.topology import neighbour_array
 from analyzer.errors import InconsistentBoardError
+from analyzer.limits import Deadline
 
 __all__ = ["Clue", "Group", "ConstraintSystem", "build_constraints"]
 
@@ -77,7 +78,9 @@ class ConstraintSystem:
     background: tuple[int, ...]
 
 
-def build_constraints(board: Board, *, trust_flags: bool = True) -> ConstraintSystem:
+def build_constraints(
+    board: Board, *, trust_flags: bool = True, deadline: Deadline | float | None = None
+) -> ConstraintSystem:
     """Turn a board into clue equations over groups of cells.
 
     Parameters
@@ -86,6 +89,9 @@ def build_constraints(board: Board, *, trust_flags: bool = True) -> ConstraintSy
     trust_flags : bool
         If true, flags are known mines; if false, flagged cells are unknown like
         hidden ones (a player's flags can be wrong).
+    deadline : Deadline or float, optional
+        Checked before the work that grows with the board and every few
+        thousand clues (:class:`~analyzer.errors.SolverTimeoutError` past it).
 
     Raises
     ------
@@ -102,9 +108,10 @@ def build_constraints(board: Board, *, trust_flags: bool = True) -> ConstraintSy
     >>> [(g.cells, g.clues) for g in system.groups]
     [((0,), (0,)), ((1,), (0, 1)), ((2,), (1,))]
     """
+    until = Deadline.of(deadline)
+    until.check("building the constraints")
     cells = board.cells
     width = board.width
-    table = board.neighbour_table
     values = np.array(cells, dtype=np.int8)
     is_unknown = values == HIDDEN if trust_flags else values < 0
     is_flag = values == FLAG if trust_flags else np.zeros(len(cells), dtype=bool)
@@ -123,10 +130,14 @@ def build_constraints(board: Board, *, trust_flags: bool = True) -> ConstraintSy
         )
     unknown = tuple(np.flatnonzero(is_unknown).tolist())
     known_mines = int(is_flag.sum())
-    unknown_list = is_unknown.tolist()
 
     clues: list[Clue] = []
-    for i in np.flatnonzero(revealed & (unknown_around > 0)).tolist():
+    table = board.neighbour_table
+    until.check("building the constraints")
+    unknown_list = is_unknown.tolist()
+    for k, i in enumerate(np.flatnonzero(revealed & (unknown_around > 0)).tolist()):
+        if k & 4095 == 4095:
+            until.check("building the constraints")
         needed = cells[i] - int(flags_around[i])
         cell = divmod(i, width)
         unknown_around_i = tuple([j for j in table[i] if unknown_list[j]])
@@ -136,6 +147,7 @@ def build_constraints(board: Board, *, trust_flags: bool = True) -> ConstraintSy
     for k, clue in enumerate(clues):
         for j in clue.cells:
             membership.setdefault(j, []).append(k)
+    until.check("building the constraints")
     by_signature: dict[tuple[int, ...], list[int]] = {}
     background = []
     for j in unknown:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
+from analyzer.limits import Deadline
 from analyzer.solver.constraints import ConstraintSystem
 
 __all__ = ["ComponentProblem", "Component", "components"]
@@ -48,8 +49,12 @@ class Component:
         )
 
 
-def components(system: ConstraintSystem) -> tuple[Component, ...]:
+def components(
+    system: ConstraintSystem, *, deadline: Deadline | float | None = None
+) -> tuple[Component, ...]:
     """The independent components of a constraint system.
+
+    ``deadline`` is checked every few thousand groups and components.
 
     Examples
     --------
@@ -61,13 +66,19 @@ def components(system: ConstraintSystem) -> tuple[Component, ...]:
     >>> system.background
     (3,)
     """
+    until = Deadline.of(deadline)
+    until.check("the decomposition into components")
     graph = nx.Graph()
     for g, group in enumerate(system.groups):
+        if g & 4095 == 4095:
+            until.check("the decomposition into components")
         graph.add_node(("g", g))
         for c in group.clues:
             graph.add_edge(("g", g), ("c", c))
-    found = []
+    found: list[Component] = []
     for nodes in nx.connected_components(graph):
+        if len(found) & 1023 == 1023:
+            until.check("the decomposition into components")
         groups = tuple(sorted(i for kind, i in nodes if kind == "g"))
         clues = tuple(sorted(i for kind, i in nodes if kind == "c"))
         found.append(Component(groups, clues))

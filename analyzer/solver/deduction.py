@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import gcd
 
+from analyzer.limits import Deadline
 from analyzer.solver.constraints import Clue, ConstraintSystem, Group
 
 __all__ = ["Deduced", "deduce", "MAX_ELIMINATION_GROUPS"]
@@ -43,8 +44,13 @@ class Deduced:
     fixed: tuple[tuple[Group, int], ...]
 
 
-def deduce(system: ConstraintSystem, *, elimination: bool = True) -> Deduced | None:
+def deduce(
+    system: ConstraintSystem, *, elimination: bool = True, deadline: Deadline | float | None = None
+) -> Deduced | None:
     """Apply the rules; ``None`` if they meet a contradiction (counting will name it).
+
+    ``deadline`` is checked every few thousand steps of the rules and of the
+    elimination (:class:`~analyzer.errors.SolverTimeoutError` past it).
 
     Examples
     --------
@@ -60,6 +66,8 @@ def deduce(system: ConstraintSystem, *, elimination: bool = True) -> Deduced | N
     >>> [(clue.needed, clue.cells) for clue in deduced.system.clues]
     [(1, (1, 5)), (1, (1, 5))]
     """
+    until = Deadline.of(deadline)
+    until.check("deductions")
     groups = system.groups
     sizes = [len(group.cells) for group in groups]
     n_eq = len(system.clues)
@@ -90,8 +98,12 @@ def deduce(system: ConstraintSystem, *, elimination: bool = True) -> Deduced | N
         if not 0 <= need[c] <= room[c]:
             return None
     use_elimination = elimination and len(groups) <= MAX_ELIMINATION_GROUPS
+    steps = 0
     while queue:
         while queue:
+            steps += 1
+            if steps & 1023 == 0:
+                until.check("deductions")
             c = queue.pop()
             if not members[c]:
                 continue
@@ -117,13 +129,14 @@ def deduce(system: ConstraintSystem, *, elimination: bool = True) -> Deduced | N
                 if not members[c]:
                     break
         if use_elimination:
-            forced = _eliminate([(members[c], need[c]) for c in range(n_eq) if members[c]], sizes)
+            forced = _eliminate([(members[c], need[c]) for c in range(n_eq) if members[c]], sizes, until)
             if forced is None:
                 return None
             for g, v in forced:
                 if not fix(g, v):
                     return None
 
+    until.check("deductions")
     if not value:
         return Deduced(system, ())
     live = [c for c in range(n_eq) if members[c]]
@@ -155,7 +168,9 @@ def deduce(system: ConstraintSystem, *, elimination: bool = True) -> Deduced | N
     return Deduced(reduced, tuple((groups[g], v) for g, v in value.items()))
 
 
-def _eliminate(rows: list[tuple[set[int], int]], sizes: list[int]) -> list[tuple[int, int]] | None:
+def _eliminate(
+    rows: list[tuple[set[int], int]], sizes: list[int], until: Deadline | None = None
+) -> list[tuple[int, int]] | None:
     """Groups that the reduced row echelon form of the equations fixes at a bound.
 
     Rows are sparse (``{group: coefficient}``) with integer coefficients kept
@@ -190,16 +205,19 @@ def _eliminate(rows: list[tuple[set[int], int]], sizes: list[int]) -> list[tuple
     for block in linked.values():
         if len(block) < 2:
             continue
-        found = _reduce_block(block, sizes)
+        found = _reduce_block(block, sizes, until or Deadline(None))
         if found is None:
             return None
         forced.update(found)
     return sorted(forced.items())
 
 
-def _reduce_block(rows: list[tuple[set[int], int]], sizes: list[int]) -> dict[int, int] | None:
+def _reduce_block(
+    rows: list[tuple[set[int], int]], sizes: list[int], until: Deadline
+) -> dict[int, int] | None:
     matrix: list[tuple[dict[int, int], int]] = [({g: 1 for g in groups}, rhs) for groups, rhs in rows]
     for r in range(len(matrix)):
+        until.check("the elimination of the deductions")
         row, rhs = matrix[r]
         if not row:
             continue

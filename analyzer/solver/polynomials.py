@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from math import comb
 
+from analyzer.limits import Deadline
+
 __all__ = ["poly_mul", "products_of_others", "binomial_row"]
 
 
@@ -31,7 +33,9 @@ def poly_mul(a: list[int], b: list[int], limit: int) -> list[int]:
     return out
 
 
-def products_of_others(polys: list[list[int]], limit: int) -> tuple[list[int], list[list[int]]]:
+def products_of_others(
+    polys: list[list[int]], limit: int, deadline: Deadline | float | None = None
+) -> tuple[list[int], list[list[int]]]:
     """The product of all polynomials, and for each one the product of all the others.
 
     Prefix and suffix products give every "all but one" product with ``3k``
@@ -41,13 +45,20 @@ def products_of_others(polys: list[list[int]], limit: int) -> tuple[list[int], l
     >>> products_of_others([[1, 1], [1, 2], [0, 1]], limit=10)
     ([0, 1, 3, 2], [[0, 1, 2], [0, 1, 1], [1, 3, 2]])
     """
+    until = Deadline.of(deadline)
     prefix = [[1]]
     for p in polys:
+        until.check("the combination of the components")
         prefix.append(poly_mul(prefix[-1], p, limit))
     suffix = [[1]] * (len(polys) + 1)
     for i in range(len(polys) - 1, -1, -1):
+        until.check("the combination of the components")
         suffix[i] = poly_mul(polys[i], suffix[i + 1], limit)
-    return prefix[-1], [poly_mul(prefix[i], suffix[i + 1], limit) for i in range(len(polys))]
+    others = []
+    for i in range(len(polys)):
+        until.check("the combination of the components")
+        others.append(poly_mul(prefix[i], suffix[i + 1], limit))
+    return prefix[-1], others
 
 
 def binomial_row(n: int, low: int, high: int) -> list[int]:

@@ -881,7 +881,6 @@ def pseq_candidates(
     return count
 
 
-
 # ------------------------------------------------------------------ expert
 # The exact player's defaults (ExpertPlayer: margin 1/50, candidates, endgame_layouts, endgame_nodes);
 # only a player with these plays compiled.

@@ -40,13 +40,15 @@ def count_enumerate(
     Two groups of sizes 1 and 2 that hold one mine between them:
 
     >>> counts = count_enumerate(ComponentProblem((1, 2), (((0, 1), 1),)))
-    >>> counts.layouts, counts.group_mines, counts.solutions
-    ((0, 3, 0, 0), ((0, 1, 0, 0), (0, 2, 0, 0)), 2)
+    >>> counts.layouts, counts.group_low, counts.group_mines, counts.solutions
+    ((0, 3, 0, 0), 1, ((1,), (2,)), 2)
     """
+    if deadline is not None and time.monotonic() > deadline:
+        raise SolverTimeoutError("time limit reached before counting a component")
     sizes = problem.sizes
     n = len(sizes)
     acc = Accumulator(sizes)
-    order = search_order(problem)
+    order = search_order(problem, deadline)
     eqs_of: list[list[int]] = [[] for _ in range(n)]
     need = []
     room = []

@@ -17,6 +17,7 @@ step costs ``O(L)`` instead of a polynomial product: see :func:`count_frontier`.
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Sequence
 from math import comb
@@ -33,9 +34,9 @@ __all__ = ["count_frontier"]
 class _Sweep:
     """The order of groups and, per step, how the open equations change."""
 
-    def __init__(self, problem: ComponentProblem):
+    def __init__(self, problem: ComponentProblem, deadline: float | None = None):
         sizes = problem.sizes
-        order = search_order(problem)
+        order = search_order(problem, deadline)
         position = {g: k for k, g in enumerate(order)}
         n = len(order)
         first = [min(position[g] for g in groups) for groups, _ in problem.equations]
@@ -51,6 +52,8 @@ class _Sweep:
                 eqs_of[g].append(e)
         open_eqs: list[int] = []
         for k, g in enumerate(order):
+            if k & 1023 == 1023 and deadline is not None and time.monotonic() > deadline:
+                raise SolverTimeoutError("time limit reached while ordering a component")
             eqs = eqs_of[g]
             after = sorted(
                 [e for e in open_eqs if last[e] > k] + [e for e in eqs if first[e] == k and last[e] > k]
@@ -104,7 +107,9 @@ def count_frontier(problem: ComponentProblem, *, deadline: float | None = None) 
     >>> counts.group_numerators([0, 1, 0, 0])
     (1, 2)
     """
-    sweep = _Sweep(problem)
+    if deadline is not None and time.monotonic() > deadline:
+        raise SolverTimeoutError("time limit reached before counting a component")
+    sweep = _Sweep(problem, deadline)
     top = sum(problem.sizes)
     binoms = [[comb(s, x) for x in range(s + 1)] for s in sweep.sizes]
     # layer: state -> (poly by mines so far, number of group-count solutions)
@@ -117,7 +122,9 @@ def count_frontier(problem: ComponentProblem, *, deadline: float | None = None) 
             raise SolverTimeoutError("time limit reached while counting a component")
         weights = binoms[k]
         nxt: dict[tuple[int, ...], tuple[list[int], int]] = {}
-        for state, (poly, sols) in layer.items():
+        for visited, (state, (poly, sols)) in enumerate(layer.items()):
+            if visited & 1023 == 1023 and deadline is not None and time.monotonic() > deadline:
+                raise SolverTimeoutError("time limit reached while counting a component")
             for x, new in sweep.moves(k, state):
                 w = weights[x]
                 entry = nxt.get(new)
@@ -135,7 +142,7 @@ def count_frontier(problem: ComponentProblem, *, deadline: float | None = None) 
         layer = nxt
         layers.append(layer)
         # The layers are kept for the numerators: refuse before they take the machine's memory.
-        held += len(layer) * (200 + 8 * (len(new) if layer else 0) + (top + 1) * 44)
+        held += _layer_bytes(layer)
         check_memory(held, f"counting a component of {len(problem.sizes)} groups (frontier layers)")
     final = layer.get((), ([0], 0))
     layouts = list(final[0]) + [0] * (top + 1 - len(final[0]))
@@ -152,6 +159,18 @@ def count_frontier(problem: ComponentProblem, *, deadline: float | None = None) 
         numerator_function=numerators,
         retained_bytes=_layers_bytes(layers),
     )
+
+
+def _layer_bytes(layer: dict[tuple[int, ...], tuple[list[int], int]]) -> int:
+    """:func:`_layers_bytes` of one layer, from its coefficient count and the size of a
+    sample of its largest coefficients (doubled: they grow along the sweep)."""
+    if not layer:
+        return 0
+    coefficients = sum(len(poly) for poly, _ in layer.values())
+    width = len(next(iter(layer)))
+    sample = [max(poly, default=0) for poly, _ in itertools.islice(layer.values(), 16)]
+    ints = 8 + 28 + 2 * ((max(sample).bit_length() + 7) // 8)
+    return len(layer) * (200 + 8 * width) + coefficients * ints
 
 
 def _layers_bytes(layers: list[dict[tuple[int, ...], tuple[list[int], int]]]) -> int:

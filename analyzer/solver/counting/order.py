@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import heapq
+import time
 
+from analyzer.errors import SolverTimeoutError
 from analyzer.solver.decomposition import ComponentProblem
 
 __all__ = ["search_order"]
 
 
-def search_order(problem: ComponentProblem) -> list[int]:
+def search_order(problem: ComponentProblem, deadline: float | None = None) -> list[int]:
     """Groups in an order that closes equations early (most-constrained first).
 
     Greedy: next comes the group whose equations have the fewest unassigned
     groups left, ties broken by more equations, then by index. A heap with
-    lazy updates keeps this ``O((n + edges) log n)``.
+    lazy updates keeps this ``O((n + edges) log n)``. ``deadline`` (a
+    ``time.monotonic()`` instant) is checked every thousand groups.
     """
     n = len(problem.sizes)
     eqs_of: list[list[int]] = [[] for _ in range(n)]
@@ -37,6 +40,8 @@ def search_order(problem: ComponentProblem) -> list[int]:
             continue
         done[g] = True
         chosen.append(g)
+        if len(chosen) & 1023 == 0 and deadline is not None and time.monotonic() > deadline:
+            raise SolverTimeoutError("time limit reached while ordering a component")
         for e in eqs_of[g]:
             remaining[e] -= 1
             for h in problem.equations[e][0]:

@@ -6,9 +6,12 @@ has integer variables ``x_g in 0..size_g`` (mines in group ``g``) and equations
 layouts. For each number of mines ``m`` an engine reports
 
 * ``layouts[m]``: the cell layouts with ``m`` mines in the component, and
-* ``group_mines[g][m]``: the same layouts weighted by their mines in group ``g``
-  (so a cell of ``g`` holds a mine in ``group_mines[g][m] / size_g`` of them),
-  or a function that gives the weighted sums directly.
+* ``group_mines[g][m - group_low]``: the same layouts weighted by their mines in
+  group ``g`` (so a cell of ``g`` holds a mine in that value ``/ size_g`` of
+  them), or a function that gives the weighted sums directly. The rows start at
+  the fewest mines any solution has and stop at the most, so that a component of
+  many groups with few solutions keeps a few numbers a group, not one per
+  possible mine count.
 
 This module sits below every engine and the dispatcher, so that they all import
 it and none imports another.
@@ -40,8 +43,11 @@ class ComponentCounts:
     engine : str
         Which engine counted.
     group_mines : tuple of tuple of int, optional
-        ``group_mines[g][m]`` = sum over those layouts of the mines in group
-        ``g``, when the engine keeps it (the enumerating engines do).
+        ``group_mines[g][m - group_low]`` = sum over those layouts of the mines
+        in group ``g``, when the engine keeps it (the enumerating engines do);
+        a row may stop early (the missing values are 0).
+    group_low : int
+        The mine count of the first value of every ``group_mines`` row.
     numerator_function : callable, optional
         For engines that do not keep ``group_mines``: given the weight of each
         mine count, returns every group's weighted numerator.
@@ -54,6 +60,7 @@ class ComponentCounts:
     solutions: int
     engine: str
     group_mines: tuple[tuple[int, ...], ...] | None = None
+    group_low: int = 0
     numerator_function: Callable[[Sequence[int]], tuple[int, ...]] | None = field(
         default=None, repr=False, compare=False
     )
@@ -71,8 +78,9 @@ class ComponentCounts:
         of this component with ``m`` mines.
         """
         if self.group_mines is not None:
+            shifted = weights[self.group_low :]
             return tuple(
-                sum(a * b for a, b in zip(row, weights, strict=False) if a) for row in self.group_mines
+                sum(a * b for a, b in zip(row, shifted, strict=False) if a) for row in self.group_mines
             )
         if self.numerator_function is None:  # pragma: no cover - every engine sets one
             raise RuntimeError(f"engine {self.engine!r} kept no numerators")
@@ -93,32 +101,62 @@ def _ints_bytes(values: Sequence[int]) -> int:
 
 
 class Accumulator:
-    """Collects solutions of a problem into per-mine-count totals."""
+    """Collects solutions of a problem into per-mine-count totals.
+
+    Sparse while it collects (a dictionary a group, made at the group's first
+    mine), so that a component of thousands of groups costs nothing before its
+    first solution: a dense table of groups by mine counts grows with the square
+    of the board.
+
+    >>> acc = Accumulator((1, 2))
+    >>> acc.add([1, 0]); acc.add([0, 1])
+    >>> counts = acc.result("enumerate")
+    >>> counts.layouts, counts.group_low, counts.group_mines
+    ((0, 3, 0, 0), 1, ((1,), (2,)))
+    """
 
     def __init__(self, sizes: tuple[int, ...]) -> None:
         self.sizes = sizes
-        top = sum(sizes)
+        self.top = sum(sizes)
         self.binoms = [[comb(s, x) for x in range(s + 1)] for s in sizes]
-        self.layouts = [0] * (top + 1)
-        self.group_mines = [[0] * (top + 1) for _ in sizes]
+        self.layouts: dict[int, int] = {}
+        self.group_mines: list[dict[int, int] | None] = [None] * len(sizes)
         self.solutions = 0
 
     def add(self, values: list[int]) -> None:
+        binoms = self.binoms
+        filled = [(g, x) for g, x in enumerate(values) if x]
         weight = 1
         mines = 0
-        for g, x in enumerate(values):
-            weight *= self.binoms[g][x]
+        for g, x in filled:
+            weight *= binoms[g][x]
             mines += x
-        self.layouts[mines] += weight
-        for g, x in enumerate(values):
-            if x:
-                self.group_mines[g][mines] += weight * x
+        layouts = self.layouts
+        layouts[mines] = layouts.get(mines, 0) + weight
+        rows = self.group_mines
+        for g, x in filled:
+            row = rows[g]
+            if row is None:
+                rows[g] = {mines: weight * x}
+            else:
+                row[mines] = row.get(mines, 0) + weight * x
         self.solutions += 1
 
     def result(self, engine: str) -> ComponentCounts:
+        layouts = [0] * (self.top + 1)
+        for m, n in self.layouts.items():
+            layouts[m] = n
+        low = min(self.layouts, default=0)
+        rows: list[tuple[int, ...]] = []
+        for row in self.group_mines:
+            if row is None:
+                rows.append(())
+            else:
+                rows.append(tuple(row.get(m, 0) for m in range(low, max(row) + 1)))
         return ComponentCounts(
-            layouts=tuple(self.layouts),
+            layouts=tuple(layouts),
             solutions=self.solutions,
             engine=engine,
-            group_mines=tuple(tuple(row) for row in self.group_mines),
+            group_mines=tuple(rows),
+            group_low=low,
         )
