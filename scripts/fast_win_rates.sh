@@ -2,14 +2,17 @@
 # 10^6 games per setup with the compiled players, on the setups MineSweeperProb publishes:
 # first click safe in the corner (its SFAR@[1,1]) and an opening at its @[3,3] / @[4,4].
 # Every batch goes to results/fast/*.jsonl: run again to resume. Usage:
-#   scripts/fast_win_rates.sh [PLAYER] [GAMES] [WORKERS]
+#   scripts/fast_win_rates.sh [PLAYER] [GAMES] [WORKERS] [SETUP ...]
+# With SETUPs (e.g. beginner-safe expert-opening) only those are played.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 player=${1:-probabilistic}
 games=${2:-1000000}
 workers=${3:-2}
+only=" ${*:4} "
 mkdir -p results/fast
 run() {  # preset first-click cell name
+    if [[ "$only" != "  " && "$only" != *" $4 "* ]]; then return; fi
     .venv/bin/analyzer simulate --preset "$1" --player "$player" --games "$games" --first-click "$2" \
         --first-cell "$3" --seed 0 --workers "$workers" --no-progress --results "results/fast/$player-$4.jsonl"
 }
