@@ -45,6 +45,7 @@ from typing import BinaryIO
 
 from analyzer.board.board import Board
 from analyzer.errors import AnalyzerError, SimulationError
+from analyzer.play.game import Game
 from analyzer.play.simulation import PRESETS, simulate
 from analyzer.solver.counting import ENGINES
 
@@ -151,8 +152,18 @@ def _progress(what: str, *, after: float = 2.0) -> Iterator[None]:
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
-    from analyzer.solver import solve
 
+    if args.format is None:
+        args.format = "mbf" if args.file.lower().endswith(".mbf") else "mine"
+    if args.reveal and args.format != "mbf":
+        raise _CliError("--reveal applies to --format mbf only: a .mine file is already a position")
+    if args.format == "mbf":
+        if args.mines is not None:
+            raise _CliError("--mines applies to --format minesweepr only: an MBF layout has its mines")
+        board = _layout_position(args.file, args.reveal or [])
+        if args.certain:
+            return _print_certain(board, args)
+        return _solve_and_print(board, args)
     text = _read(args.file, header=args.format != "minesweepr")
     if args.format == "minesweepr":
         if args.mines is None:
@@ -164,6 +175,27 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         board = Board.from_text(text)
     if args.certain:
         return _print_certain(board, args)
+    return _solve_and_print(board, args)
+
+
+def _layout_position(path: str, cells: list[str]) -> Board:
+    """The board a player sees on an MBF layout after revealing ``cells`` (flood fill included)."""
+    if path == "-":
+        raise _CliError("--format mbf reads a file, not standard input")
+    game = _load_layout(path, "mbf")
+    for text in cells:
+        row, col = _cell(text)
+        if not (0 <= row < game.height and 0 <= col < game.width):
+            raise _CliError(f"--reveal {row},{col} is outside the {game.width}x{game.height} board")
+        if game.is_mine(row, col):
+            raise _CliError(f"--reveal {row},{col} is a mine in this layout: the game would be lost")
+        game.reveal(row, col)
+    return game.board
+
+
+def _solve_and_print(board: Board, args: argparse.Namespace) -> int:
+    from analyzer.solver import solve
+
     with _progress("solving"):
         analysis = solve(
             board, engine=args.engine, time_limit=args.time_limit, trust_flags=not args.distrust_flags
@@ -475,27 +507,30 @@ def _cell(text: str) -> tuple[int, int]:
 
 
 # ---------------------------------------------------------------------- play
-def _cmd_play(args: argparse.Namespace) -> int:
+def _load_layout(path: str, kind: str) -> Game:
+    """A game on the layout of an MBF file (``kind`` ``mbf``) or of layout text (``text``)."""
     from analyzer.play.game import Game
-    from analyzer.play.replay import replay
 
-    path = args.layout
     try:
         with open(path, "rb") as handle:
             data = handle.read(1 << 20)
     except OSError as error:
         raise _CliError(f"cannot read {path!r}: {error.strerror or error}") from None
-    kind = args.format
     if kind == "auto":
         kind = "mbf" if path.lower().endswith(".mbf") else "text"
     if kind == "mbf":
-        game = Game.from_mbf(data)
-    else:
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            raise _CliError(f"cannot read {path!r} as layout text; give --format mbf for MBF bytes") from None
-        game = Game.from_layout_text(text)
+        return Game.from_mbf(data)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise _CliError(f"cannot read {path!r} as layout text; give --format mbf for MBF bytes") from None
+    return Game.from_layout_text(text)
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from analyzer.play.replay import replay
+
+    game = _load_layout(args.layout, args.format)
     first = None if args.first_cell is None else _cell(args.first_cell)
     if first is not None and not (0 <= first[0] < game.height and 0 <= first[1] < game.width):
         raise _CliError(f"first cell {first!r} is outside the {game.width}x{game.height} board")
@@ -553,7 +588,18 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="only the certain cells and each component's mine range, by feasibility (no counting)",
     )
-    solve.add_argument("--format", choices=("mine", "minesweepr"), default="mine", help="board text format")
+    solve.add_argument(
+        "--format",
+        choices=("mine", "minesweepr", "mbf"),
+        default=None,
+        help="board format (default: mbf for an .mbf file, else mine); mbf is a layout: see --reveal",
+    )
+    solve.add_argument(
+        "--reveal",
+        action="append",
+        metavar="R,C",
+        help="with an MBF layout: reveal this cell first (repeatable); the position after is solved",
+    )
     solve.add_argument("--mines", type=int, default=None, help="mine total, for --format minesweepr")
     solve.set_defaults(run=_cmd_solve)
 

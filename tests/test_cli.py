@@ -214,3 +214,35 @@ def test_time_limit_has_a_default(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(solver, "solve", lambda *a, **k: (seen.append(k["time_limit"]), real(*a, **k))[1])
     assert main(["solve", str(EXAMPLES / "cs70_4x3_4.mine")]) == 0
     assert seen == [DEFAULT_TIME_LIMIT] and DEFAULT_TIME_LIMIT > 0
+
+
+def test_solve_an_mbf_layout_after_revealing_cells(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``--format mbf`` (or an .mbf name) solves the position a player sees after ``--reveal``."""
+    from analyzer import solve
+    from analyzer.play.game import Game
+
+    game = Game.from_layout_text("*....\n.....\n...*.\n*....\n")
+    path = tmp_path / "layout.mbf"
+    path.write_bytes(game.to_mbf())
+    code, out, _ = run(capsys, "solve", str(path), "--reveal", "0,4", "--json")
+    assert code == 0
+    expected = Game.from_layout_text("*....\n.....\n...*.\n*....\n")
+    expected.reveal(0, 4)  # the flood fill opens the top right
+    assert json.loads(out)["total"] == str(solve(expected.board).total)
+    assert Fraction(json.loads(out)["probabilities"][3][0]) == solve(expected.board).probability(3, 0)
+    # Nothing revealed: every cell alike.
+    code, out, _ = run(capsys, "solve", str(path), "--json")
+    assert code == 0 and json.loads(out)["total"] == "1140"  # C(20, 3)
+    # A mine, a cell off the board, --reveal on a .mine file: one-line errors.
+    for argv, message in (
+        (("--reveal", "0,0"), "is a mine in this layout"),
+        (("--reveal", "9,9"), "outside the 5x4 board"),
+    ):
+        code, _, err = run(capsys, "solve", str(path), *argv)
+        assert code == 1 and message in err and "Traceback" not in err
+    board = tmp_path / "board.mine"
+    board.write_text("3x1x1\nH1H\n")
+    code, _, err = run(capsys, "solve", str(board), "--reveal", "0,0")
+    assert code == 1 and "--reveal applies to --format mbf only" in err
