@@ -387,6 +387,17 @@ def test_time_limit_binds_on_a_clue_lattice() -> None:
     assert time.monotonic() - start < 10.0
 
 
+def test_a_count_too_long_to_compute_within_the_limit_is_refused_up_front() -> None:
+    """One ``math.comb`` cannot be interrupted: its cost is estimated from its digits first."""
+    import time
+
+    board = Board.from_text("1500x1500x450000\n" + ("H" * 1500 + "\n") * 1500)
+    start = time.monotonic()
+    with pytest.raises(analyzer.SolverTimeoutError, match=r"about [\d,]+ digits: computing it exactly"):
+        analyzer.solve(board, time_limit=0.5)
+    assert time.monotonic() - start < 5.0
+
+
 @pytest.mark.slow
 def test_limits_benchmark_cases_stay_within_memory() -> None:
     """The audit's reproducers, each in its own process: under 4 GB and never far past the limit."""

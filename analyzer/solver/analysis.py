@@ -297,14 +297,22 @@ class Analysis:
         ``cells``, ``clues``, ``engine`` and ``layouts_by_mines``) and
         ``background_size``.
         """
+        # Cells of a group share one Fraction object: write each once (a background
+        # probability on a big board has hundreds of thousands of digits).
+        texts: dict[int, str] = {}
+
+        def text(p: Fraction) -> str:
+            found = texts.get(id(p))
+            if found is None:
+                found = texts[id(p)] = fraction_text(p)
+            return found
+
         return {
             "width": self.board.width,
             "height": self.board.height,
             "mines": self.board.mines,
             "total": exact_text(self.total),
-            "probabilities": [
-                [None if p is None else fraction_text(p) for p in row] for row in self.probabilities
-            ],
+            "probabilities": [[None if p is None else text(p) for p in row] for row in self.probabilities],
             "certain_safe": [list(cell) for cell in self.safe],
             "certain_mines": [list(cell) for cell in self.mines],
             "components": [

@@ -15,7 +15,6 @@ multiplications instead of ``k^2``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from math import comb
 
 from analyzer.limits import Deadline
 from analyzer.solver.counting.types import ComponentCounts
@@ -78,7 +77,7 @@ def combine(
     # Only C(B, j) for j = L - m with m a possible constrained mine count are
     # needed: one comb, then the ratio C(B, j + 1) = C(B, j) (B - j) / (j + 1).
     low = max(0, mines_left - (len(full) - 1))
-    bg = binomial_row(background, low, mines_left)
+    bg = binomial_row(background, low, mines_left, until)
 
     def bg_weight(m: int) -> int:
         j = mines_left - m
@@ -103,8 +102,9 @@ def combine(
 
     background_numerator = 0
     if background:
+        # C(B - 1, j - 1) = C(B, j) j / B (exactly): from the row above, no new binomial.
         background_numerator = sum(
-            q * comb(background - 1, mines_left - m - 1)
+            q * (bg_weight(m) * (mines_left - m) // background)
             for m, q in enumerate(full)
             if q and mines_left - m >= 1
         )

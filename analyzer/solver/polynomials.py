@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from math import comb
 
-from analyzer.limits import Deadline
+from analyzer.limits import Deadline, check_binomial_time
 
 __all__ = ["poly_mul", "products_of_others", "binomial_row"]
 
@@ -61,7 +61,7 @@ def products_of_others(
     return prefix[-1], others
 
 
-def binomial_row(n: int, low: int, high: int) -> list[int]:
+def binomial_row(n: int, low: int, high: int, deadline: Deadline | float | None = None) -> list[int]:
     """``[C(n, low), C(n, low + 1), ..., C(n, high)]`` in ``O(high - low)`` big-int steps.
 
     >>> binomial_row(5, 1, 4)
@@ -69,6 +69,7 @@ def binomial_row(n: int, low: int, high: int) -> list[int]:
     """
     if high < low:
         return []
+    check_binomial_time(n, low, deadline, "the count of background layouts")
     row = [comb(n, low)]
     for j in range(low, high):
         row.append(row[-1] * (n - j) // (j + 1))

@@ -18,7 +18,7 @@ from functools import partial
 
 from analyzer.board.board import FLAG, Board
 from analyzer.errors import InconsistentBoardError, SolverTimeoutError
-from analyzer.limits import positive_seconds
+from analyzer.limits import check_binomial_time, positive_seconds
 from analyzer.solver.analysis import Analysis, ComponentSummary
 from analyzer.solver.combination import Combined, combine
 from analyzer.solver.constraints import ConstraintSystem, Group, build_constraints
@@ -93,7 +93,7 @@ def solve(
     """
     board, deadline = _checked_input(board, engine, time_limit, "solve")
     if _NO_CLUE_SHORTCUT and not any(value >= 0 for value in board.cells):
-        return _without_clues(board, engine, trust_flags)
+        return _without_clues(board, engine, trust_flags, deadline)
     original = build_constraints(board, trust_flags=trust_flags, deadline=deadline)
     counted = _count_layouts(original, engine, deadline, deductions)
     if counted is None:
@@ -163,7 +163,7 @@ def solve(
     )
 
 
-def _without_clues(board: Board, engine: str, trust_flags: bool) -> Analysis:
+def _without_clues(board: Board, engine: str, trust_flags: bool, deadline: float | None = None) -> Analysis:
     """A board with no revealed number: every unknown cell has the same probability, no work needed.
 
     The same Analysis the general path gives (checked in the tests), without
@@ -172,6 +172,7 @@ def _without_clues(board: Board, engine: str, trust_flags: bool) -> Analysis:
     flags = board.cells.count(FLAG) if trust_flags else 0
     unknown = len(board.cells) - flags
     left = board.mines - flags
+    check_binomial_time(unknown, left, deadline, "the number of layouts")
     p = Fraction(left, unknown) if unknown else _ZERO
     cell_p: tuple[Fraction | None, ...]
     if flags:
