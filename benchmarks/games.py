@@ -99,10 +99,47 @@ MineSweeperProb's README: SFAR ``@[1,1]``; SNR ``@[3,3]`` (our (2, 2)) on 9x9 an
 ``@[4,4]`` (our (3, 3)) on 30x16."""
 
 
-def summarize(folder: Path, player: str) -> str:
-    """A Markdown table of the runs in ``folder`` (``scripts/fast_win_rates.sh``) against PSEQ's table."""
+def _tally(path: Path) -> tuple[int, int]:
+    """``(wins, games)`` summed over a results file (0, 0 when there is none)."""
     import json
 
+    wins = games = 0
+    if not path.exists():
+        return 0, 0
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # a line cut short by an interrupted run
+        wins += entry["wins"]
+        games += entry["stop"] - entry["start"]
+    return wins, games
+
+
+def compare(folder: Path, players: Sequence[str]) -> str:
+    """One Markdown row a setup: each player's win % (95% CI) and games, then PSEQ's published rate."""
+    from analyzer.play.simulation import wilson_interval
+
+    lines = [
+        "| setup | " + " | ".join(f"`{player}`" for player in players) + " | PSEQ (MineSweeperProb) |",
+        "|---|" + "---|" * len(players) + "---:|",
+    ]
+    for name, (published, half) in PSEQ_HEADLINE.items():
+        cells = []
+        for player in players:
+            wins, games = _tally(folder / f"{player}-{name}.jsonl")
+            if not games:
+                cells.append("not run")
+                continue
+            low, high = wilson_interval(wins, games)
+            count = f"10^{len(str(games)) - 1}" if str(games).strip("0") == "1" else f"{games:,}"
+            cells.append(f"{100 * wins / games:.2f} ({100 * low:.2f}-{100 * high:.2f}), {count} games")
+        lines.append(f"| {name} | " + " | ".join(cells) + f" | {published} ± {half} |")
+    return "\n".join(lines)
+
+
+def summarize(folder: Path, player: str) -> str:
+    """A Markdown table of the runs in ``folder`` (``scripts/fast_win_rates.sh``) against PSEQ's table."""
     from analyzer.play.simulation import wilson_interval
 
     lines = [
@@ -115,14 +152,7 @@ def summarize(folder: Path, player: str) -> str:
         if not path.exists():
             lines.append(f"| {name} | 0 | - | not run | {published} ± {half} | - |")
             continue
-        wins = games = 0
-        for line in path.read_text(encoding="utf-8").splitlines():
-            try:
-                entry = json.loads(line)
-            except json.JSONDecodeError:
-                continue  # a line cut short by an interrupted run
-            wins += entry["wins"]
-            games += entry["stop"] - entry["start"]
+        wins, games = _tally(path)
         if not games:
             lines.append(f"| {name} | 0 | - | not run | {published} ± {half} | - |")
             continue
@@ -580,6 +610,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     rc.add_argument("--seed", type=int, default=0)
     sm = sub.add_parser("summarize", help="the runs of scripts/fast_win_rates.sh against PSEQ's table")
     sm.add_argument("--player", default="probabilistic")
+    sm.add_argument("--players", help="comma-separated: one compact row a setup for all of them")
     sm.add_argument(
         "--folder", type=Path, default=Path(__file__).resolve().parent.parent / "results" / "fast"
     )
@@ -604,7 +635,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     if args.command == "summarize":
-        print(summarize(args.folder, args.player))
+        if args.players:
+            print(compare(args.folder, args.players.split(",")))
+        else:
+            print(summarize(args.folder, args.player))
         return 0
 
     if args.command == "race":
