@@ -399,6 +399,37 @@ def test_a_count_too_long_to_compute_within_the_limit_is_refused_up_front() -> N
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("size", [9, 11])
+def test_cli_hard_lattices_end_within_the_default_limit_under_4_gb(size: int, tmp_path: Path) -> None:
+    """The 19x19 and 23x23 clue lattices (once 71 s and 2.3 GB, and killed at 23 GB): with the CLI's
+    default 60 s limit, an answer or a one-line error, and the process's peak memory under 4 GB."""
+    from analyzer.play.positions import clue_lattice
+
+    path = tmp_path / "lattice.mine"
+    path.write_text(clue_lattice(size).to_text())
+    probe = (
+        "import resource, runpy, sys; sys.argv = ['analyzer', 'solve', sys.argv[1]];"
+        "code = 0\ntry:\n    runpy.run_module('analyzer', run_name='__main__')\n"
+        "except SystemExit as e:\n    code = e.code\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr); sys.exit(code)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe, str(path)],
+        capture_output=True,
+        timeout=120,
+        cwd=ROOT,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+    )
+    *messages, peak_kb = result.stderr.decode().strip().splitlines()
+    assert int(peak_kb) < 4 * 1024 * 1024, f"peak {int(peak_kb) // 1024} MB"
+    assert "Traceback" not in "".join(messages)
+    if result.returncode:
+        assert len(messages) == 1 and messages[0].startswith("analyzer: error:"), messages
+    else:
+        assert "layouts" in result.stdout.decode()
+
+
+@pytest.mark.slow
 def test_limits_benchmark_cases_stay_within_memory() -> None:
     """The audit's reproducers, each in its own process: under 4 GB and never far past the limit."""
     run = subprocess.run(
