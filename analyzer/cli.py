@@ -233,9 +233,12 @@ def _print_certain(board: Board, args: argparse.Namespace) -> int:
     if args.json:
         print(
             json.dumps(
-                {
-                    "safe": [list(c) for c in found.safe],
-                    "mines": [list(c) for c in found.mines],
+                {  # the keys of Analysis.to_dict where they mean the same
+                    "width": board.width,
+                    "height": board.height,
+                    "mines": board.mines,
+                    "certain_safe": [list(c) for c in found.safe],
+                    "certain_mines": [list(c) for c in found.mines],
                     "components": [
                         {"cells": len(c.cells), "mine_range": list(c.mine_range)} for c in found.components
                     ],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from itertools import combinations
 
 import pytest
@@ -74,6 +75,14 @@ def test_cli_falls_back_to_certain_cells(tmp_path, capsys) -> None:  # noqa: ANN
     assert main(["solve", str(path), "--certain"]) == 0
     out = capsys.readouterr().out
     assert "2 certainly safe: (0, 0) (0, 3)" in out and "2 certain mines: (0, 1) (0, 2)" in out
+    # JSON: the keys of solve --json (Analysis.to_dict) where they mean the same.
+    assert main(["solve", str(path), "--certain", "--json"]) == 0
+    certain = json.loads(capsys.readouterr().out)
+    assert main(["solve", str(path), "--json"]) == 0
+    full = json.loads(capsys.readouterr().out)
+    for key in ("width", "height", "mines", "certain_safe", "certain_mines"):
+        assert certain[key] == full[key], key
+    assert certain["certain_safe"] == [[0, 0], [0, 3]]
 
 
 @pytest.mark.slow
