@@ -162,8 +162,8 @@ def count_frontier(problem: ComponentProblem, *, deadline: float | None = None) 
 
 
 def _layer_bytes(layer: dict[tuple[int, ...], tuple[list[int], int]]) -> int:
-    """:func:`_layers_bytes` of one layer, from its coefficient count and the size of a
-    sample of its largest coefficients (doubled: they grow along the sweep)."""
+    """The bytes one layer holds, estimated from its coefficient count and the size of a
+    sample of its largest coefficients (counted twice: they grow along the sweep)."""
     if not layer:
         return 0
     coefficients = sum(len(poly) for poly, _ in layer.values())
@@ -177,14 +177,9 @@ def _layers_bytes(layers: list[dict[tuple[int, ...], tuple[list[int], int]]]) ->
     """An estimate of the memory the forward layers hold (kept for the numerators).
 
     Per state: its dict slot and key tuple, the (poly, count) pair and the
-    polynomial's list with one int object per coefficient.
+    polynomial's list with one int object per coefficient (:func:`_layer_bytes`).
     """
-    total = 0
-    for layer in layers:
-        for state, (poly, _) in layer.items():
-            top = max(poly, default=0)
-            total += 200 + 8 * len(state) + len(poly) * (8 + 28 + (top.bit_length() + 7) // 8)
-    return total
+    return sum(_layer_bytes(layer) for layer in layers)
 
 
 def _backward(
