@@ -17,6 +17,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -97,8 +98,12 @@ def layout_mask(
     return mask
 
 
+@functools.lru_cache(maxsize=256)
 def first_choice(player: str, topology: str, width: int, height: int, mines: int) -> int:
-    """The cell (flat index) ``player`` opens on a board with nothing revealed."""
+    """The cell (flat index) ``player`` opens on a board with nothing revealed.
+
+    The same for every game of a setup (no randomness): computed once a setup.
+    """
     if player not in _POLICIES:
         raise ValueError(
             f"no compiled policy of player {player!r} here; random, local and subset: fast.rules"
