@@ -159,7 +159,8 @@ def test_results_file_resume(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
 
     played.clear()
     monkeypatch.setattr(sim, "_run_batch", lambda *a: (played.append(a[2:4]), real(*a))[1])
-    resumed = simulate(*args, **kwargs, results_path=path)
+    with pytest.warns(UserWarning, match="line 3: skipped an unfinished last line"):
+        resumed = simulate(*args, **kwargs, results_path=path)
     assert resumed == fresh
     assert played == [(16, 24), (24, 32), (32, 40)]  # finished batches are not played again
     # Everything is there now: nothing to play, the same answer, from the file alone.
