@@ -18,10 +18,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analyzer.board.board import FLAG, HIDDEN, Board, Cell
+from analyzer.board.board import HIDDEN, Board, Cell
 from analyzer.board.topology import neighbour_array
 from analyzer.errors import InconsistentBoardError
 from analyzer.limits import Deadline
+from analyzer.solver.kernels import constraint_arrays
 
 __all__ = ["Clue", "Group", "ConstraintSystem", "build_constraints"]
 
@@ -113,55 +114,54 @@ def build_constraints(
     cells = board.cells
     width = board.width
     values = np.array(cells, dtype=np.int8)
-    is_unknown = values == HIDDEN if trust_flags else values < 0
-    is_flag = values == FLAG if trust_flags else np.zeros(len(cells), dtype=bool)
-    # Per cell, its unknown and (trusted) flagged neighbours, counted at once.
     around = neighbour_array(board.topology, width, board.height)
-    unknown_around = np.append(is_unknown, False)[around].sum(axis=1)
-    flags_around = np.append(is_flag, False)[around].sum(axis=1)
-    revealed = values >= 0
-    stuck = np.flatnonzero(revealed & (unknown_around == 0) & (values != flags_around))
-    if stuck.size:
-        i = int(stuck[0])
-        cell = divmod(i, width)
+    (
+        stuck,
+        stuck_flags,
+        known_mines,
+        clue_pos,
+        clue_need,
+        clue_off,
+        clue_cells,
+        group_off,
+        group_cells,
+        sig_off,
+        sig_clues,
+        background,
+    ) = constraint_arrays(values, around, trust_flags)
+    if stuck >= 0:
+        cell = divmod(stuck, width)
         raise InconsistentBoardError(
-            f"clue {cells[i]} at {cell!r} has {int(flags_around[i])} flagged and no hidden neighbours",
+            f"clue {cells[stuck]} at {cell!r} has {stuck_flags} flagged and no hidden neighbours",
             clues=(cell,),
         )
-    unknown = tuple(np.flatnonzero(is_unknown).tolist())
-    known_mines = int(is_flag.sum())
-
-    clues: list[Clue] = []
-    table = board.neighbour_table
     until.check("building the constraints")
-    unknown_list = is_unknown.tolist()
-    for k, i in enumerate(np.flatnonzero(revealed & (unknown_around > 0)).tolist()):
+    # The arrays become the stage's objects: lists first (one conversion each), then slices.
+    offsets, members = clue_off.tolist(), clue_cells.tolist()
+    clues: list[Clue] = []
+    for k, (i, needed) in enumerate(zip(clue_pos.tolist(), clue_need.tolist(), strict=True)):
         if k & 4095 == 4095:
             until.check("building the constraints")
-        needed = cells[i] - int(flags_around[i])
-        cell = divmod(i, width)
-        unknown_around_i = tuple([j for j in table[i] if unknown_list[j]])
-        clues.append(Clue(cell, needed, unknown_around_i))
-
-    membership: dict[int, list[int]] = {}
-    for k, clue in enumerate(clues):
-        for j in clue.cells:
-            membership.setdefault(j, []).append(k)
+        clues.append(Clue(divmod(i, width), needed, tuple(members[offsets[k] : offsets[k + 1]])))
     until.check("building the constraints")
-    by_signature: dict[tuple[int, ...], list[int]] = {}
-    background = []
-    for j in unknown:
-        signature = tuple(membership.get(j, ()))
-        if signature:
-            by_signature.setdefault(signature, []).append(j)
-        else:
-            background.append(j)
-    groups = tuple(Group(tuple(members), signature) for signature, members in by_signature.items())
+    offsets, members = group_off.tolist(), group_cells.tolist()
+    sig_offsets, signatures = sig_off.tolist(), sig_clues.tolist()
+    groups = tuple(
+        [
+            Group(
+                tuple(members[offsets[g] : offsets[g + 1]]),
+                tuple(signatures[sig_offsets[g] : sig_offsets[g + 1]]),
+            )
+            for g in range(len(offsets) - 1)
+        ]
+    )
+    is_unknown = values == HIDDEN if trust_flags else values < 0
+    unknown = tuple(np.flatnonzero(is_unknown).tolist())
     return ConstraintSystem(
         board=board,
         unknown=unknown,
         mines_left=board.mines - known_mines,
         clues=tuple(clues),
         groups=groups,
-        background=tuple(background),
+        background=tuple(background.tolist()),
     )
