@@ -6,11 +6,13 @@ import itertools
 
 import pytest
 from hypothesis import given, settings
-from strategies import problems
+from hypothesis import strategies as st
+from strategies import game_boards, numbered_boards, problems
 
 import analyzer
+from analyzer.board.board import Board
 from analyzer.play.positions import mid_game
-from analyzer.solver.constraints import build_constraints
+from analyzer.solver.constraints import ConstraintSystem, build_constraints
 from analyzer.solver.decomposition import ComponentProblem
 from analyzer.solver.deduction import _eliminate, deduce
 
@@ -57,3 +59,62 @@ def test_deduction_contradiction_still_names_the_clues() -> None:
     with pytest.raises(analyzer.InconsistentBoardError, match="clue") as raised:
         analyzer.solve("3x2x2\nHHH\n202\n")
     assert raised.value.clues
+
+
+def _rules_by_definition(system: ConstraintSystem) -> dict[int, int] | None:
+    """The single-clue and subset rules tried on every clue and pair until none applies (no queue)."""
+    sizes = [group.size for group in system.groups]
+    value: dict[int, int] = {}
+
+    def state(c: int) -> tuple[set[int], int, int]:
+        groups = {g for g, group in enumerate(system.groups) if c in group.clues and g not in value}
+        fixed = sum(value[g] for g, group in enumerate(system.groups) if c in group.clues and g in value)
+        return groups, system.clues[c].needed - fixed, sum(sizes[g] for g in groups)
+
+    changed = True
+    while changed:
+        changed = False
+        states = [state(c) for c in range(len(system.clues))]
+        if any(not 0 <= need <= room for _, need, room in states):
+            return None
+        for groups, need, room in states:
+            if groups and need in (0, room):
+                value.update({g: sizes[g] if need else 0 for g in groups})
+                changed = True
+                break
+        if changed:
+            continue
+        for (small, need, room), (big, big_need, big_room) in itertools.permutations(states, 2):
+            if small and small < big and big_need - need in (0, big_room - room):
+                value.update({g: sizes[g] if big_need > need else 0 for g in big - small})
+                changed = True
+                break
+    return value
+
+
+@settings(max_examples=300, deadline=None)
+@given(numbered_boards(), st.booleans())
+def test_the_compiled_rules_reach_the_fixpoint_of_their_definition(board: Board, trust_flags: bool) -> None:
+    # Whatever order the clues are tried in, the rules end where trying every clue and
+    # every pair until none applies ends (a contradiction may be found by either or only
+    # by counting; when both see a consistent system, they fix the same groups).
+    try:
+        system = build_constraints(board, trust_flags=trust_flags)
+    except analyzer.InconsistentBoardError:
+        return
+    expected = _rules_by_definition(system)
+    deduced = deduce(system, elimination=False)
+    if expected is None or deduced is None:
+        return
+    fixed = {system.groups.index(group): value for group, value in deduced.fixed}
+    assert fixed == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(game_boards(max_side=7, flags=True))
+def test_the_compiled_rules_on_real_positions(board: Board) -> None:
+    system = build_constraints(board)
+    expected = _rules_by_definition(system)
+    deduced = deduce(system, elimination=False)
+    assert expected is not None and deduced is not None  # a real position has its layout
+    assert {system.groups.index(group): value for group, value in deduced.fixed} == expected

@@ -20,10 +20,14 @@ the equations, which cuts components into smaller ones.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain
 from math import gcd
+
+import numpy as np
 
 from analyzer.limits import Deadline
 from analyzer.solver.constraints import Clue, ConstraintSystem, Group
+from analyzer.solver.kernels import closure
 
 __all__ = ["Deduced", "deduce", "MAX_ELIMINATION_GROUPS"]
 
@@ -49,20 +53,24 @@ def deduce(
 ) -> Deduced | None:
     """Apply the rules; ``None`` if they meet a contradiction (counting will name it).
 
-    ``deadline`` is checked every few thousand steps of the rules and of the
+    The single-clue and subset rules run compiled (:func:`analyzer.solver.kernels.closure`)
+    to their fixpoint, which does not depend on the order the clues are tried in;
+    elimination runs on what they leave, and the rules again on what it fixes.
+    ``deadline`` is checked between those rounds and in every step of the
     elimination (:class:`~analyzer.errors.SolverTimeoutError` past it).
 
     Examples
     --------
     The 0 clears cells 2 and 3 (flat indices); the subset rule between the two
-    1s then clears cell 0; cells 1 and 5 share one mine, which stays to count:
+    1s then clears cell 0; cells 1 and 5 share one mine, which stays to count
+    (``fixed`` lists the groups in the system's order):
 
     >>> from analyzer.board.board import Board
     >>> from analyzer.solver.constraints import build_constraints
 
     >>> deduced = deduce(build_constraints(Board.from_text("4x2x2\\nHHHH\\n1H10\\n")))
     >>> [(group.cells, value) for group, value in deduced.fixed]
-    [((2, 3), 0), ((0,), 0)]
+    [((0,), 0), ((2, 3), 0)]
     >>> [(clue.needed, clue.cells) for clue in deduced.system.clues]
     [(1, (1, 5)), (1, (1, 5))]
     """
@@ -70,81 +78,46 @@ def deduce(
     until.check("deductions")
     groups = system.groups
     sizes = [len(group.cells) for group in groups]
-    n_eq = len(system.clues)
-    members: list[set[int]] = [set() for _ in range(n_eq)]
-    for g, group in enumerate(groups):
-        for c in group.clues:
-            members[c].add(g)
-    need = [clue.needed for clue in system.clues]
-    room = [sum(sizes[g] for g in members[c]) for c in range(n_eq)]
-    eqs_of = [list(group.clues) for group in groups]
-    value: dict[int, int] = {}
-
-    def fix(g: int, v: int) -> bool:
-        if g in value:
-            return value[g] == v
-        value[g] = v
-        for c in eqs_of[g]:
-            members[c].discard(g)
-            need[c] -= v
-            room[c] -= sizes[g]
-            if not 0 <= need[c] <= room[c]:
-                return False
-            queue.add(c)
-        return True
-
-    queue = set(range(n_eq))
-    for c in range(n_eq):
-        if not 0 <= need[c] <= room[c]:
-            return None
+    group_off = np.zeros(len(groups) + 1, np.int64)
+    np.cumsum([len(group.clues) for group in groups], out=group_off[1:])
+    group_clues = np.fromiter(
+        chain.from_iterable(group.clues for group in groups), np.int64, count=int(group_off[-1])
+    )
+    need = np.fromiter((clue.needed for clue in system.clues), np.int64, count=len(system.clues))
+    size_array = np.array(sizes, np.int64)
+    value = np.full(len(groups), -1, np.int64)
     use_elimination = elimination and len(groups) <= MAX_ELIMINATION_GROUPS
-    steps = 0
-    while queue:
-        while queue:
-            steps += 1
-            if steps & 1023 == 0:
-                until.check("deductions")
-            c = queue.pop()
-            if not members[c]:
-                continue
-            if need[c] == 0 or need[c] == room[c]:
-                full = need[c] == room[c]
-                for g in list(members[c]):
-                    if not fix(g, sizes[g] if full else 0):
-                        return None
-                continue
-            # Subset rule against clues sharing a group with c.
-            neighbours = {d for g in members[c] for d in eqs_of[g] if d != c and members[d]}
-            for d in neighbours:
-                if members[c] <= members[d]:
-                    extra = members[d] - members[c]
-                    diff = need[d] - need[c]
-                    extra_room = room[d] - room[c]
-                    if not 0 <= diff <= extra_room:
-                        return None
-                    if extra and (diff == 0 or diff == extra_room):
-                        for g in list(extra):
-                            if not fix(g, sizes[g] if diff else 0):
-                                return None
-                if not members[c]:
-                    break
-        if use_elimination:
-            forced = _eliminate([(members[c], need[c]) for c in range(n_eq) if members[c]], sizes, until)
-            if forced is None:
-                return None
-            for g, v in forced:
-                if not fix(g, v):
-                    return None
+    while True:
+        # The single-clue and subset rules, compiled, to their fixpoint.
+        ok, left, free, clue_off, clue_groups = closure(size_array, group_off, group_clues, need, value)
+        if not ok:
+            return None
+        until.check("deductions")
+        fixes = value.tolist()
+        offsets, members_flat = clue_off.tolist(), clue_groups.tolist()
+        # The clues that still hold free groups, with those groups.
+        live = np.flatnonzero(free).tolist()
+        members = {c: [g for g in members_flat[offsets[c] : offsets[c + 1]] if fixes[g] < 0] for c in live}
+        if not use_elimination:
+            break
+        needs = left.tolist()
+        forced = _eliminate([(set(members[c]), needs[c]) for c in live], sizes, until)
+        if forced is None:
+            return None
+        if not forced:
+            break
+        for g, v in forced:  # every forced group is free: rows hold free groups only
+            value[g] = v
 
     until.check("deductions")
-    if not value:
+    if all(v < 0 for v in fixes):
         return Deduced(system, ())
-    live = [c for c in range(n_eq) if members[c]]
+    needs = left.tolist()
     renumber = {c: k for k, c in enumerate(live)}
     clues = tuple(
         Clue(
             system.clues[c].cell,
-            need[c],
+            needs[c],
             tuple(sorted(i for g in members[c] for i in groups[g].cells)),
         )
         for c in live
@@ -152,9 +125,9 @@ def deduce(
     # Regroup: groups that now sit in the same live clues merge.
     by_signature: dict[tuple[int, ...], list[int]] = {}
     for g, group in enumerate(groups):
-        if g in value:
+        if fixes[g] >= 0:
             continue
-        signature = tuple(sorted(renumber[c] for c in group.clues if members[c]))
+        signature = tuple(sorted(renumber[c] for c in group.clues if c in renumber))
         by_signature.setdefault(signature, []).extend(group.cells)
     new_groups = tuple(Group(tuple(sorted(cells)), signature) for signature, cells in by_signature.items())
     reduced = ConstraintSystem(
@@ -165,7 +138,7 @@ def deduce(
         groups=new_groups,
         background=system.background,
     )
-    return Deduced(reduced, tuple((groups[g], v) for g, v in value.items()))
+    return Deduced(reduced, tuple((groups[g], v) for g, v in enumerate(fixes) if v >= 0))
 
 
 def _eliminate(
