@@ -7,8 +7,10 @@ solved with and without them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from math import comb
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -18,10 +20,16 @@ from strategies import problems
 import analyzer
 from analyzer.models.cpsat import count_cpsat
 from analyzer.play.positions import chain, clue_lattice, double_chain, mid_game, wide_frontier
+from analyzer.solver.constraints import build_constraints
 from analyzer.solver.counting import cache_info, clear_cache, count_component, count_enumerate
+from analyzer.solver.counting.dispatch import AUTO_ENUMERATE_NODE_BUDGET
+from analyzer.solver.counting.enumerate import count_enumerate_compiled
 from analyzer.solver.counting.frontier import count_frontier
+from analyzer.solver.counting.order import search_order
 from analyzer.solver.counting.split import count_split, find_separator
-from analyzer.solver.decomposition import ComponentProblem
+from analyzer.solver.counting.types import BudgetExceeded
+from analyzer.solver.decomposition import ComponentProblem, components
+from analyzer.solver.kernels import MAX_COMPILED_CELLS, component_order
 
 
 @settings(max_examples=150, deadline=None)
@@ -128,3 +136,71 @@ def test_cache_is_bounded_by_bytes() -> None:
     small = ComponentCache(max_bytes=10)
     small.put(("enumerate", problem), ComponentCounts((0, 1), 1, "enumerate", ((0, 1),)))
     assert small.info()["size"] == 0  # larger than the whole bound: not kept
+
+
+@settings(max_examples=300, deadline=None)
+@given(problems())
+def test_compiled_enumerator_counts_as_the_python_one(problem: ComponentProblem) -> None:
+    assert count_enumerate_compiled(problem, max_nodes=10**9) == count_enumerate(problem)
+
+
+def _outcome(count: Callable[[], object]) -> object:
+    try:
+        return count()
+    except BudgetExceeded:
+        return "budget"
+
+
+def test_compiled_enumerator_gives_up_where_the_python_one_does() -> None:
+    # Components of real positions and clue lattices (thousands of nodes): the same
+    # counts, or BudgetExceeded after the same number of search nodes.
+    boards = [mid_game(30, 16, 99, progress=0.4, seed=s) for s in range(6)]
+    boards += [clue_lattice(3, seed=s) for s in range(3)] + [double_chain(12, seed=1)]
+    gave_up = counted = 0
+    for board in boards:
+        system = build_constraints(board)
+        for component in components(system):
+            problem = component.problem(system)
+            if sum(problem.sizes) > MAX_COMPILED_CELLS:
+                assert count_enumerate_compiled(problem, max_nodes=10**9) is None
+                continue
+            for budget in (0, 1500, AUTO_ENUMERATE_NODE_BUDGET, 10**9):
+                python = _outcome(lambda: count_enumerate(problem, max_nodes=budget))  # noqa: B023
+                compiled = _outcome(lambda: count_enumerate_compiled(problem, max_nodes=budget))  # noqa: B023
+                assert compiled == python
+                gave_up += python == "budget"
+                counted += python != "budget"
+    assert gave_up and counted  # both outcomes were met
+
+
+def test_compiled_enumerator_is_exact_at_its_cell_limit() -> None:
+    # 59 cells in one equation: C(59, 29) layouts (about 5.9e16), and eight times that in a row.
+    sizes = (8,) * 7 + (3,)
+    assert sum(sizes) == MAX_COMPILED_CELLS
+    problem = ComponentProblem(sizes, ((tuple(range(8)), 29),))
+    compiled = count_enumerate_compiled(problem, max_nodes=10**9)
+    assert compiled == count_enumerate(problem)
+    assert compiled is not None and compiled.layouts[29] == comb(59, 29)
+    wider = ComponentProblem((8,) * 7 + (4,), ((tuple(range(8)), 30),))
+    assert count_enumerate_compiled(wider, max_nodes=10**9) is None
+
+
+def _arrays(problem: ComponentProblem) -> tuple[np.ndarray, np.ndarray]:
+    eq_off = np.cumsum([0] + [len(groups) for groups, _ in problem.equations])
+    eq_groups = np.array([g for groups, _ in problem.equations for g in groups], dtype=np.int64)
+    return eq_off.astype(np.int64), eq_groups
+
+
+@settings(max_examples=300, deadline=None)
+@given(problems())
+def test_compiled_search_order_is_the_python_one(problem: ComponentProblem) -> None:
+    # The same order means the same nodes: the budget runs out at the same place.
+    assert component_order(len(problem.sizes), *_arrays(problem)).tolist() == search_order(problem)
+
+
+def test_compiled_search_order_on_real_components() -> None:
+    for board in [mid_game(30, 16, 99, progress=0.4, seed=s) for s in range(4)] + [clue_lattice(3, seed=2)]:
+        system = build_constraints(board)
+        for component in components(system):
+            problem = component.problem(system)
+            assert component_order(len(problem.sizes), *_arrays(problem)).tolist() == search_order(problem)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["closure", "constraint_arrays"]
+__all__ = ["MAX_COMPILED_CELLS", "closure", "component_order", "constraint_arrays", "enumerate_component"]
 
 
 @njit(cache=True)
@@ -311,3 +311,170 @@ def _mark(
         g = clue_groups[t]
         if not on or value[g] < 0:
             mark[g] = on
+
+
+#: Components of at most this many cells are enumerated compiled: every count
+#: they give (at most ``8 * 2**cells``) fits a signed 64-bit integer.
+MAX_COMPILED_CELLS = 59
+
+
+@njit(cache=True)
+def enumerate_component(
+    sizes: np.ndarray, eq_off: np.ndarray, eq_groups: np.ndarray, rhs: np.ndarray, max_nodes: int
+) -> tuple:  # type: ignore[type-arg]
+    """:func:`analyzer.solver.counting.enumerate.count_enumerate` compiled, for a component of few cells.
+
+    The groups of equation ``e`` are ``eq_groups[eq_off[e]:eq_off[e + 1]]``.
+    The same search in the same order (:func:`analyzer.solver.counting.order.search_order`:
+    the group whose equations have the fewest unassigned groups, then the most
+    equations, then the lowest index), visiting the same nodes, so it gives up
+    (``nodes < 0``) exactly where the Python search would with the same
+    ``max_nodes``. Returns ``(nodes, solutions, layouts, group_mines)``:
+    ``layouts[m]`` and ``group_mines[g, m]`` as in
+    :class:`~analyzer.solver.counting.types.ComponentCounts`, unshifted.
+    Exact while the component has at most :data:`MAX_COMPILED_CELLS` cells.
+    """  # pragma: no cover - compiled
+    n = sizes.shape[0]
+    n_eqs = rhs.shape[0]
+    top = 0
+    for g in range(n):
+        top += sizes[g]
+    layouts = np.zeros(top + 1, np.int64)
+    group_mines = np.zeros((n, top + 1), np.int64)
+    if n == 0:
+        layouts[0] = 1
+        return 1, 1, layouts, group_mines
+    of_off, of_eqs = _equations_of(n, eq_off, eq_groups)
+    order = component_order(n, eq_off, eq_groups)
+    binom = np.zeros((9, 9), np.int64)
+    for a in range(9):
+        binom[a, 0] = 1
+        for b in range(1, a + 1):
+            binom[a, b] = binom[a - 1, b - 1] + (binom[a - 1, b] if b <= a - 1 else 0)
+    need = rhs.copy()
+    room = np.zeros(n_eqs, np.int64)
+    for e in range(n_eqs):
+        for t in range(eq_off[e], eq_off[e + 1]):
+            room[e] += sizes[eq_groups[t]]
+    values = np.zeros(n, np.int64)
+    current = np.zeros(n, np.int64)
+    upper = np.full(n, -1, np.int64)
+    nodes = 0
+    solutions = 0
+    k = 0
+    entering = True
+    while k >= 0:
+        g = order[k]
+        size = sizes[g]
+        if entering:
+            nodes += 1
+            if nodes & 1023 == 0 and nodes > max_nodes:
+                return -1, 0, layouts, group_mines
+            lo = 0
+            hi = size
+            for t in range(of_off[g], of_off[g + 1]):
+                e = of_eqs[t]
+                if need[e] < hi:
+                    hi = need[e]
+                if need[e] - (room[e] - size) > lo:
+                    lo = need[e] - (room[e] - size)
+            if lo > hi:
+                k -= 1
+                entering = False
+                continue
+            for t in range(of_off[g], of_off[g + 1]):
+                e = of_eqs[t]
+                room[e] -= size
+                need[e] -= lo
+            current[k] = lo
+            upper[k] = hi
+        else:
+            x = current[k]
+            if x >= upper[k]:
+                for t in range(of_off[g], of_off[g + 1]):
+                    e = of_eqs[t]
+                    need[e] += x
+                    room[e] += size
+                values[g] = 0
+                k -= 1
+                continue
+            for t in range(of_off[g], of_off[g + 1]):
+                need[of_eqs[t]] -= 1
+            current[k] = x + 1
+        values[g] = current[k]
+        if k + 1 == n:
+            weight = 1
+            mines = 0
+            for h in range(n):
+                weight *= binom[sizes[h], values[h]]
+                mines += values[h]
+            layouts[mines] += weight
+            for h in range(n):
+                if values[h]:
+                    group_mines[h, mines] += weight * values[h]
+            solutions += 1
+            entering = False
+        else:
+            k += 1
+            entering = True
+    return nodes, solutions, layouts, group_mines
+
+
+@njit(cache=True)
+def _equations_of(n: int, eq_off: np.ndarray, eq_groups: np.ndarray) -> tuple:  # type: ignore[type-arg]
+    """Each group's equations, in equation order, as offsets and a flat array."""  # pragma: no cover
+    n_eqs = eq_off.shape[0] - 1
+    of_off = np.zeros(n + 1, np.int64)
+    for t in range(eq_groups.shape[0]):
+        of_off[eq_groups[t] + 1] += 1
+    for g in range(n):
+        of_off[g + 1] += of_off[g]
+    fill = of_off[:-1].copy()
+    of_eqs = np.empty(eq_groups.shape[0], np.int64)
+    for e in range(n_eqs):
+        for t in range(eq_off[e], eq_off[e + 1]):
+            g = eq_groups[t]
+            of_eqs[fill[g]] = e
+            fill[g] += 1
+    return of_off, of_eqs
+
+
+@njit(cache=True)
+def component_order(n: int, eq_off: np.ndarray, eq_groups: np.ndarray) -> np.ndarray:
+    """:func:`analyzer.solver.counting.order.search_order` compiled (quadratic: for small components).
+
+    One group at a time, the least key among the groups left: the fewest
+    unassigned groups in one of its equations, then the most equations, then
+    the lowest index. (The Python version keeps the keys in a heap; keys only
+    fall, so both take the same group at every step.)
+    """  # pragma: no cover - compiled
+    of_off, of_eqs = _equations_of(n, eq_off, eq_groups)
+    n_eqs = eq_off.shape[0] - 1
+    remaining = np.empty(n_eqs, np.int64)
+    for e in range(n_eqs):
+        remaining[e] = eq_off[e + 1] - eq_off[e]
+    done = np.zeros(n, np.bool_)
+    order = np.empty(n, np.int64)
+    for k in range(n):
+        best = -1
+        best_min = 0
+        best_eqs = 0
+        for g in range(n):
+            if done[g]:
+                continue
+            low = 0
+            if of_off[g + 1] > of_off[g]:
+                low = remaining[of_eqs[of_off[g]]]
+                for t in range(of_off[g] + 1, of_off[g + 1]):
+                    if remaining[of_eqs[t]] < low:
+                        low = remaining[of_eqs[t]]
+            count = of_off[g + 1] - of_off[g]
+            if best < 0 or low < best_min or (low == best_min and count > best_eqs):
+                best = g
+                best_min = low
+                best_eqs = count
+        done[best] = True
+        order[k] = best
+        for t in range(of_off[best], of_off[best + 1]):
+            remaining[of_eqs[t]] -= 1
+    return order

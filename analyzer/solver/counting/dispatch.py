@@ -20,7 +20,7 @@ from functools import partial
 from analyzer.errors import SolverTimeoutError
 from analyzer.models.cpsat import count_cpsat
 from analyzer.solver.counting.cache import CACHE, CacheInfo
-from analyzer.solver.counting.enumerate import count_enumerate
+from analyzer.solver.counting.enumerate import count_enumerate, count_enumerate_compiled
 from analyzer.solver.counting.frontier import count_frontier
 from analyzer.solver.counting.split import count_split, find_separator
 from analyzer.solver.counting.types import BudgetExceeded, ComponentCounts
@@ -90,6 +90,9 @@ def _count(problem: ComponentProblem, engine: str, deadline: float | None) -> Co
         return count_cpsat(problem, deadline=deadline)
     if engine == "auto":
         try:
+            compiled = count_enumerate_compiled(problem, max_nodes=AUTO_ENUMERATE_NODE_BUDGET)
+            if compiled is not None:
+                return compiled
             return count_enumerate(problem, deadline=deadline, max_nodes=AUTO_ENUMERATE_NODE_BUDGET)
         except BudgetExceeded:
             pass

@@ -3,18 +3,26 @@
 No fixed cost: the best engine while a component has few solutions. The search
 is iterative (an explicit stack, one level per group), so components of any
 number of groups need no change to Python's recursion limit.
+
+:func:`count_enumerate_compiled` is the same search compiled
+(:func:`analyzer.solver.kernels.enumerate_component`), for components small
+enough that every count fits 64 bits; ``engine="auto"`` uses it, and the tests
+check it against this one.
 """
 
 from __future__ import annotations
 
 import time
 
+import numpy as np
+
 from analyzer.errors import SolverTimeoutError
 from analyzer.solver.counting.order import search_order
 from analyzer.solver.counting.types import Accumulator, BudgetExceeded, ComponentCounts
 from analyzer.solver.decomposition import ComponentProblem
+from analyzer.solver.kernels import MAX_COMPILED_CELLS, enumerate_component
 
-__all__ = ["count_enumerate"]
+__all__ = ["count_enumerate", "count_enumerate_compiled"]
 
 
 def count_enumerate(
@@ -117,3 +125,45 @@ def count_enumerate(
             k += 1
             entering = True
     return acc.result("enumerate")
+
+
+def count_enumerate_compiled(problem: ComponentProblem, *, max_nodes: int) -> ComponentCounts | None:
+    """:func:`count_enumerate` with ``max_nodes``, compiled; ``None`` for a component of too many cells.
+
+    The same counts, and :class:`~analyzer.solver.counting.types.BudgetExceeded`
+    after the same number of nodes, for a component of at most
+    :data:`~analyzer.solver.kernels.MAX_COMPILED_CELLS` cells (the search is
+    a few thousand nodes at most, so it needs no deadline of its own).
+
+    >>> problem = ComponentProblem((1, 2), (((0, 1), 1),))
+    >>> count_enumerate_compiled(problem, max_nodes=100) == count_enumerate(problem)
+    True
+    """
+    sizes = problem.sizes
+    if sum(sizes) > MAX_COMPILED_CELLS:
+        return None
+    equations = problem.equations
+    eq_off = np.zeros(len(equations) + 1, np.int64)
+    np.cumsum([len(groups) for groups, _ in equations], out=eq_off[1:])
+    eq_groups = np.fromiter((g for groups, _ in equations for g in groups), np.int64, count=int(eq_off[-1]))
+    rhs = np.fromiter((value for _, value in equations), np.int64, count=len(equations))
+    nodes, solutions, layouts, group_mines = enumerate_component(
+        np.array(sizes, np.int64), eq_off, eq_groups, rhs, max_nodes
+    )
+    if nodes < 0:
+        raise BudgetExceeded
+    counts = layouts.tolist()
+    low = next((m for m, value in enumerate(counts) if value), 0)
+    rows: list[tuple[int, ...]] = []
+    for row in group_mines.tolist():
+        last = len(row) - 1
+        while last >= 0 and not row[last]:
+            last -= 1
+        rows.append(tuple(row[low : last + 1]) if last >= 0 else ())
+    return ComponentCounts(
+        layouts=tuple(counts),
+        solutions=solutions,
+        engine="enumerate",
+        group_mines=tuple(rows),
+        group_low=low,
+    )
