@@ -156,6 +156,53 @@ def test_published_5x4_position() -> None:
     assert [i for i, v in values.items() if v == max(values.values())] == [0 * 5 + 2]
 
 
+# --------------------------------------------------------- compiled search
+@pytest.mark.parametrize(
+    ("width", "height", "mines"), [(3, 3, 2), (4, 3, 3), (4, 4, 4), (4, 4, 9), (5, 5, 2)]
+)
+def test_compiled_search_gives_the_numpy_search_values(width: int, height: int, mines: int) -> None:
+    compiled = OptimalSearch(width, height, mines)
+    numpy_search = OptimalSearch(width, height, mines, compiled=False)
+    assert compiled.compiled and not numpy_search.compiled
+    for rule in RULES:
+        if not _fits(width, height, mines, rule):
+            continue
+        a = optimal(width, height, mines, first_click=rule, search=compiled)
+        b = optimal(width, height, mines, first_click=rule, search=numpy_search)
+        assert (a.probability, a.cell_values, a.best_cells) == (b.probability, b.cell_values, b.best_cells)
+        # The same states, up to the few that ties between symmetric images reach in another order.
+        assert abs(a.states - b.states) <= a.states // 100 + 2
+
+
+def test_compiled_guess_values_are_the_numpy_ones() -> None:
+    # Every guess of a mid-game 5x4 view valued both ways (no cut): what the optimal player reads.
+    compiled, numpy_search = OptimalSearch(5, 4, 5), OptimalSearch(5, 4, 5, compiled=False)
+    view = np.full(20, -1, dtype=np.int8)
+    view[1 * 5 + 1], view[2 * 5 + 1] = 1, 3
+    layouts = compiled.consistent(view)
+    hidden = [i for i in range(20) if view[i] < 0]
+    assert compiled.guess_values(view, layouts, hidden, cut=False) == numpy_search.guess_values(
+        view, layouts, hidden, cut=False
+    )
+
+
+def test_a_used_search_pickles_with_its_memo() -> None:
+    import pickle
+
+    search = OptimalSearch(4, 3, 3)
+    first = optimal(4, 3, 3, search=search)
+    copy = pickle.loads(pickle.dumps(search))
+    assert len(copy.memo) == len(search.memo) > 0
+    again = optimal(4, 3, 3, search=copy)
+    assert again.probability == first.probability and again.states == 0  # every state read from the memo
+
+
+def test_large_boards_use_the_numpy_search() -> None:
+    # Past 32 cells a view does not pack into two words: the numpy search takes over.
+    assert not OptimalSearch(11, 3, 1).compiled
+    assert optimal(11, 3, 1, first_click="safe", first_cell=(1, 5)).probability == 1
+
+
 # -------------------------------------------------------------- properties
 @pytest.mark.parametrize(("width", "height", "mines"), [(4, 2, 2), (3, 4, 3), (4, 3, 3), (5, 2, 2)])
 def test_transposed_boards_have_the_same_value(width: int, height: int, mines: int) -> None:

@@ -59,11 +59,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations
+from typing import Any
 
 import numpy as np
 
 from analyzer.board.topology import neighbour_table
 from analyzer.errors import GameError
+from analyzer.play.fast import optimal as fast_optimal
 from analyzer.play.game import FirstClickRule
 from analyzer.play.placement import Cell
 
@@ -211,6 +213,10 @@ class OptimalSearch:
     max_states : int, optional
         Give up (a :class:`~analyzer.errors.GameError`) once this many states
         are memoised.
+    compiled : bool
+        Search with the compiled expectimax (:mod:`analyzer.play.fast.optimal`,
+        the same states and values) on boards of at most 32 cells (default);
+        ``False`` keeps this module's numpy search (the tests compare the two).
 
     Raises
     ------
@@ -228,7 +234,14 @@ class OptimalSearch:
     """
 
     def __init__(
-        self, width: int, height: int, mines: int, *, symmetry: bool = True, max_states: int | None = None
+        self,
+        width: int,
+        height: int,
+        mines: int,
+        *,
+        symmetry: bool = True,
+        max_states: int | None = None,
+        compiled: bool = True,
     ) -> None:
         for name, value, low in (("width", width, 1), ("height", height, 1), ("mines", mines, 0)):
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
@@ -258,7 +271,22 @@ class OptimalSearch:
             raise GameError(f"max_states must be an integer >= 1, got {max_states!r}")
         self.max_states = max_states
         self._layouts: np.ndarray | None = None
-        self.memo: dict[bytes, int] = {}
+        self.compiled = compiled and self.cells <= fast_optimal.MAX_CELLS
+        #: Memoised values ``W`` by canonical view (bytes here, two packed words when compiled).
+        self.memo: Any = fast_optimal.new_memo() if self.compiled else {}
+        self._perm_array = np.array(perms, dtype=np.int64)
+
+    def __getstate__(self) -> dict[str, Any]:
+        # A typed dictionary does not pickle: the compiled memo travels as pairs (to workers, say).
+        state = dict(self.__dict__)
+        if self.compiled:
+            state["memo"] = fast_optimal.memo_arrays(self.memo)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        if self.compiled:
+            self.memo = fast_optimal.memo_from_arrays(*state["memo"])
 
     # ---------------------------------------------------------------- layouts
     @property
@@ -310,15 +338,15 @@ class OptimalSearch:
                 child[index] = shown
                 yield child, group
             return
-        code = np.zeros(len(layouts), dtype=np.int64)
-        for i in cells:
-            code = code * 9 + np.bitwise_count(layouts & self.neighbours[i]).astype(np.int64)
-        if len(layouts) == 1 or (code == code[0]).all():
+        # What each cell shows in each layout, a column a cell (a base-9 code of many
+        # cells would pass 64 bits and could merge different views).
+        shown_all = np.stack([np.bitwise_count(layouts & self.neighbours[i]) for i in cells], axis=1)
+        if len(layouts) == 1 or (shown_all == shown_all[0]).all():
             arrays: list[np.ndarray] = [layouts]
         else:
-            order = np.argsort(code, kind="stable")
-            sorted_code = code[order]
-            cuts = np.flatnonzero(sorted_code[1:] != sorted_code[:-1]) + 1
+            order = np.lexsort(shown_all.T[::-1])
+            ordered = shown_all[order]
+            cuts = np.flatnonzero((ordered[1:] != ordered[:-1]).any(axis=1)) + 1
             arrays = np.split(layouts[order], cuts)
         for group_array in arrays:
             child = view.copy()
@@ -330,7 +358,25 @@ class OptimalSearch:
     def win_count(self, view: Sequence[int] | np.ndarray, layouts: Layouts) -> int:
         """``W``: how many of ``layouts`` (all consistent with ``view``) optimal play wins from ``view``."""
         view = np.asarray(view, dtype=np.int8)
+        if self.compiled:
+            return self._compiled_reveal(view, layouts, ())
         return self._win(view, layouts)
+
+    def _compiled_reveal(self, view: np.ndarray, layouts: Layouts, cells: Sequence[int]) -> int:
+        """``W`` summed over what revealing ``cells`` shows, by the compiled search."""
+        value = fast_optimal.reveal_value(
+            view,
+            np.asarray(layouts, dtype=np.uint64),
+            np.array(cells, dtype=np.int64),
+            self.neighbours,
+            self._perm_array,
+            self.mines,
+            self.memo,
+            self.max_states or 0,
+        )
+        if value < 0:
+            raise GameError(f"the search stopped after {self.max_states} states (max_states)")
+        return int(value)
 
     def _win(self, view: np.ndarray, layouts: Layouts) -> int:
         count = len(layouts)
@@ -384,7 +430,10 @@ class OptimalSearch:
             if safe_count == 0:
                 values[i] = 0
                 continue
-            value = sum(self._win(child, group) for child, group in self.reveal(view, survivors, [i]))
+            if self.compiled:
+                value = self._compiled_reveal(view, survivors, [i])
+            else:
+                value = sum(self._win(child, group) for child, group in self.reveal(view, survivors, [i]))
             values[i] = value
             best = max(best, value)
         return values
@@ -410,7 +459,10 @@ class OptimalSearch:
             return Fraction(1)  # the game is won before any click
         safe = allowed[(allowed >> np.uint64(index)) & _ONE == 0]
         view = np.full(self.cells, HIDDEN_VIEW, dtype=np.int8)
-        won = sum(self._win(child, group) for child, group in self.reveal(view, safe, [index]))
+        if self.compiled:
+            won = self._compiled_reveal(view, safe, [index])
+        else:
+            won = sum(self._win(child, group) for child, group in self.reveal(view, safe, [index]))
         return Fraction(won, len(allowed))
 
 
