@@ -2,9 +2,11 @@
 
 ``python -m benchmarks.optimal speed``
     Knowledge states searched and seconds per board (safe first click, every
-    first cell), the median of ``--repeats`` runs, each with a fresh memo; and,
-    side by side in the same run, the search without the symmetry reduction
-    (memo on the view itself): the ratio of the two.
+    first cell), the median of ``--repeats`` runs, each with a fresh memo, of
+    the default search (compiled, memo on the symmetry class of a view); and,
+    side by side in the same run (``--compare``), the numpy search and the
+    search without the symmetry reduction (memo on the view itself), with the
+    ratio of each to the default. A disagreement on a value is an error.
 
 ``python -m benchmarks.optimal table``
     For every board of at most 16 cells (width >= height: a board and its
@@ -61,34 +63,52 @@ def boards(max_cells: int = 16) -> list[tuple[int, int, int]]:
     return sorted(found, key=lambda b: (b[0] * b[1] > 16, b[0] * b[1], b[1], b[2]))
 
 
-def speed(repeats: int, sizes: Sequence[tuple[int, int, int]] = SPEED_BOARDS) -> list[dict[str, Any]]:
+#: The searches ``speed`` can time beside the default one (compiled, symmetry-reduced memo).
+VARIANTS: dict[str, dict[str, bool]] = {
+    "numpy": {"compiled": False},
+    "no-symmetry": {"symmetry": False},
+}
+
+
+def speed(
+    repeats: int,
+    sizes: Sequence[tuple[int, int, int]] = SPEED_BOARDS,
+    compare: Sequence[str] = tuple(VARIANTS),
+) -> list[dict[str, Any]]:
+    """Seconds and states of the default search per board, and of each variant in ``compare`` beside it."""
+    optimal(2, 2, 1)  # loads the compiled search (from numba's cache, or compiling it): not timed
     rows = []
     for width, height, mines in sizes:
-        timings: dict[bool, list[float]] = {True: [], False: []}
-        states: dict[bool, int] = {}
+        variants: dict[str, dict[str, bool]] = {"compiled": {}, **{name: VARIANTS[name] for name in compare}}
+        timings: dict[str, list[float]] = {name: [] for name in variants}
+        states: dict[str, int] = {}
+        values: dict[str, Fraction] = {}
         for _ in range(repeats):
-            for symmetry in (True, False):
-                search = OptimalSearch(width, height, mines, symmetry=symmetry)
+            for name, options in variants.items():
+                search = OptimalSearch(width, height, mines, **options)
                 start = time.perf_counter()
                 result = optimal(width, height, mines, first_click="safe", search=search)
-                timings[symmetry].append(time.perf_counter() - start)
-                states[symmetry] = result.states
-        row = {
+                timings[name].append(time.perf_counter() - start)
+                states[name] = result.states
+                values[name] = result.probability
+        if len(set(values.values())) != 1:
+            raise AssertionError(f"the searches disagree on {width}x{height}/{mines}: {values}")
+        row: dict[str, Any] = {
             "board": f"{width}x{height}/{mines}",
-            "probability": str(result.probability),
-            "states": states[True],
-            "seconds": statistics.median(timings[True]),
-            "states_no_symmetry": states[False],
-            "seconds_no_symmetry": statistics.median(timings[False]),
+            "probability": str(values["compiled"]),
+            **{f"states_{name}": states[name] for name in variants},
+            **{f"seconds_{name}": statistics.median(timings[name]) for name in variants},
         }
         rows.append(row)
-        print(
-            f"{row['board']:>8}  {row['probability']:>12}  "
-            f"{row['states']:>9} states {row['seconds']:8.3f} s   "
-            f"no symmetry: {row['states_no_symmetry']:>9} states {row['seconds_no_symmetry']:8.3f} s   "
-            f"ratio {row['seconds_no_symmetry'] / row['seconds']:.2f}",
-            flush=True,
-        )
+        text = f"{row['board']:>8}  {row['probability']:>14}  "
+        text += f"{states['compiled']:>9} states {row['seconds_compiled']:8.3f} s"
+        for name in compare:
+            seconds = row[f"seconds_{name}"]
+            text += (
+                f"   {name}: {states[name]:>9} states {seconds:8.3f} s"
+                f" ({seconds / row['seconds_compiled']:.1f}x)"
+            )
+        print(text, flush=True)
     return rows
 
 
@@ -253,8 +273,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m benchmarks.optimal", description=__doc__.split("\n\n")[0]
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    fast = sub.add_parser("speed", help="states and seconds per board, with and without symmetry")
+    fast = sub.add_parser("speed", help="states and seconds per board, beside other searches")
     fast.add_argument("--repeats", type=int, default=3)
+    fast.add_argument(
+        "--compare", default=",".join(VARIANTS), help="searches to time beside the default (empty: none)"
+    )
     fast.add_argument("--boards", default=None, help="WxHxM,... (default: a few boards up to 4x4/4)")
     table = sub.add_parser("table", help="regenerate docs/optimal.md (resumable)")
     table.add_argument("--jsonl", type=Path, default=_ROOT / "docs" / "optimal.jsonl")
@@ -270,10 +293,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     if args.command == "speed":
-        chosen = SPEED_BOARDS
+        chosen: Sequence[tuple[int, int, int]] = SPEED_BOARDS
         if args.boards:
-            chosen = tuple(tuple(int(x) for x in b.split("x")) for b in args.boards.split(","))  # type: ignore[misc]
-        speed(args.repeats, chosen)
+            chosen = []
+            for text in args.boards.split(","):
+                width, height, mines = (int(x) for x in text.split("x"))
+                chosen.append((width, height, mines))
+        speed(args.repeats, chosen, [x for x in args.compare.split(",") if x])
         return 0
     if args.markdown_only:
         rows = _read(args.jsonl)
