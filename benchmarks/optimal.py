@@ -60,7 +60,13 @@ def boards(max_cells: int = 16) -> list[tuple[int, int, int]]:
     extra = [(5, 5, m) for m in range(1, 6)] + [(6, 4, m) for m in range(1, 6)]
     if max_cells >= 16:
         found += extra
-    return sorted(found, key=lambda b: (b[0] * b[1] > 16, b[0] * b[1], b[1], b[2]))
+    return sorted(found, key=_table_order)
+
+
+def _table_order(board: tuple[int, int, int]) -> tuple[bool, int, int, int]:
+    """Boards up to 16 cells first, then by cells, height and mines."""
+    width, height, mines = board
+    return (width * height > 16, width * height, height, mines)
 
 
 #: The searches ``speed`` can time beside the default one (compiled, symmetry-reduced memo).
@@ -112,9 +118,10 @@ def speed(
     return rows
 
 
-def _row(
-    width: int, height: int, mines: int, max_states: int, max_boards: int, players: Sequence[str]
-) -> dict[str, Any]:
+def _search_row(
+    width: int, height: int, mines: int, max_states: int
+) -> tuple[dict[str, Any], OptimalSearch | None]:
+    """A row's optimal-play columns, and the search (``None`` when it stopped at ``max_states``)."""
     row: dict[str, Any] = {"width": width, "height": height, "mines": mines, "first_click": "safe"}
     try:
         search = OptimalSearch(width, height, mines, max_states=max_states)
@@ -123,7 +130,7 @@ def _row(
         row["optimal"] = None
         row["missing"] = str(error)
         row["max_states"] = max_states
-        return row
+        return row, None
     search.max_states = None
     mean = sum(result.cell_values.values(), Fraction(0)) / len(result.cell_values)
     row.update(
@@ -134,6 +141,15 @@ def _row(
         seconds=round(result.seconds, 3),
         players={},
     )
+    return row, search
+
+
+def _row(
+    width: int, height: int, mines: int, max_states: int, max_boards: int, players: Sequence[str]
+) -> dict[str, Any]:
+    row, search = _search_row(width, height, mines, max_states)
+    if search is None:
+        return row
     for name in players:
         start = time.perf_counter()
         try:
@@ -187,23 +203,41 @@ def _complete(row: dict[str, Any], max_states: int, max_boards: int, players: Se
 
 
 def table_rows(
-    path: Path, max_states: int, max_boards: int, sizes: Sequence[str] | None, players: Sequence[str]
+    path: Path,
+    max_states: int,
+    max_boards: int,
+    sizes: Sequence[str] | None,
+    players: Sequence[str],
+    refresh_search: bool = False,
 ) -> dict[tuple[int, int, int], dict[str, Any]]:
+    """Compute the rows ``path`` lacks; with ``refresh_search``, search every row again, keeping its players.
+
+    Rows are appended to ``path`` as they come (a run stopped part way resumes);
+    at the end the file is written again with one line a board.
+    """
     rows = _read(path)
     for board in boards():
         width, height, mines = board
         if sizes is not None and f"{width}x{height}" not in sizes:
             continue
-        if board in rows and _complete(rows[board], max_states, max_boards, players):
+        if refresh_search and board in rows and rows[board].get("optimal") is not None:
+            row, _ = _search_row(width, height, mines, max_states)
+            if row.get("optimal") != rows[board]["optimal"]:
+                raise AssertionError(f"{width}x{height}/{mines}: the search now gives {row.get('optimal')}")
+            row["players"] = rows[board]["players"]
+        elif board in rows and _complete(rows[board], max_states, max_boards, players):
             continue
-        row = _row(width, height, mines, max_states, max_boards, players)
-        if board in rows and rows[board].get("optimal") is not None and row.get("optimal") is not None:
-            row["players"] = {**rows[board]["players"], **row["players"]}
+        else:
+            row = _row(width, height, mines, max_states, max_boards, players)
+            if board in rows and rows[board].get("optimal") is not None and row.get("optimal") is not None:
+                row["players"] = {**rows[board]["players"], **row["players"]}
         rows[board] = row
         with path.open("a", encoding="utf-8") as handle:
             handle.write(json.dumps(row) + "\n")
         taken = row.get("seconds", 0) + sum(p.get("seconds", 0) for p in row.get("players", {}).values())
         print(f"{width}x{height}/{mines}: {row.get('optimal')} ({taken:.1f} s)", flush=True)
+    ordered = sorted(rows, key=_table_order)
+    path.write_text("".join(json.dumps(rows[b]) + "\n" for b in ordered), encoding="utf-8")
     return rows
 
 
@@ -291,6 +325,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     table.add_argument(
         "--markdown-only", action="store_true", help="rewrite the Markdown from the JSON lines"
     )
+    table.add_argument(
+        "--refresh-search",
+        action="store_true",
+        help="search every computed row again (states, seconds; the value must not change), keep its players",
+    )
     args = parser.parse_args(argv)
     if args.command == "speed":
         chosen: Sequence[tuple[int, int, int]] = SPEED_BOARDS
@@ -306,7 +345,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         sizes = None if args.sizes is None else [x.strip() for x in args.sizes.split(",")]
         players = [x.strip() for x in args.players.split(",") if x.strip()]
-        rows = table_rows(args.jsonl, args.max_states, args.max_boards, sizes, players)
+        rows = table_rows(args.jsonl, args.max_states, args.max_boards, sizes, players, args.refresh_search)
     args.output.write_text(to_markdown(rows, "python -m benchmarks.optimal table"), encoding="utf-8")
     print(f"wrote {args.output}")
     return 0
