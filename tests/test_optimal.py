@@ -394,7 +394,10 @@ def test_exact_rates_agree_with_100000_games(
 ) -> None:
     exact = exact_win_rate(player, width, height, mines, first_click=rule, first_cell=first)
     rate = simulate(width, height, mines, player, 100_000, first_click=rule, first_cell=first, seed=12)
-    low, high = wilson_interval(rate.wins, rate.games)
+    # 99.9 % intervals, as in the fast test: with six setups at 95 %, one run in four would
+    # fail somewhere by chance (seed 12 puts random and local at z = 2.2; seeds 1 and 2 with
+    # 400,000 games put both within 1 z of the exact rate).
+    low, high = wilson_interval(rate.wins, rate.games, z=3.2905)
     assert low <= float(exact.probability) <= high, (str(exact), str(rate))
 
 
