@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections import deque
 from dataclasses import dataclass
 from typing import ClassVar
@@ -171,10 +172,22 @@ def require_consistent(board: Board) -> None:
     For the players that do not count layouts themselves, so that every player
     refuses an impossible board the same way instead of returning a move.
     """
-    from analyzer.solver.solve import count_layouts, solve
+    from analyzer.solver.solve import solve
 
-    if count_layouts(board) == 0:
+    if not _has_layout(board):
         solve(board)  # names the clues in conflict
+
+
+@functools.lru_cache(maxsize=16)
+def _has_layout(board: Board) -> bool:
+    """Whether some layout satisfies ``board`` (boards are values: the last few are remembered).
+
+    A player that draws is asked for its move on one board once a draw when its
+    exact win rate enumerates them (:func:`analyzer.play.exact.move_distribution`).
+    """
+    from analyzer.solver.solve import count_layouts
+
+    return count_layouts(board) > 0
 
 
 def hidden_cells(board: Board) -> list[int]:
