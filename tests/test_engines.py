@@ -183,6 +183,8 @@ def test_compiled_enumerator_is_exact_at_its_cell_limit() -> None:
     assert compiled is not None and compiled.layouts[29] == comb(59, 29)
     wider = ComponentProblem((8,) * 7 + (4,), ((tuple(range(8)), 30),))
     assert count_enumerate_compiled(wider, max_nodes=10**9) is None
+    # A group larger than a neighbourhood (no board makes one) is left to the Python search.
+    assert count_enumerate_compiled(ComponentProblem((9,), (((0,), 3),)), max_nodes=10**9) is None
 
 
 def _arrays(problem: ComponentProblem) -> tuple[np.ndarray, np.ndarray]:

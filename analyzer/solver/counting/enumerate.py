@@ -128,20 +128,20 @@ def count_enumerate(
 
 
 def count_enumerate_compiled(problem: ComponentProblem, *, max_nodes: int) -> ComponentCounts | None:
-    """:func:`count_enumerate` with ``max_nodes``, compiled; ``None`` for a component of too many cells.
+    """:func:`count_enumerate` with ``max_nodes``, compiled; ``None`` for a component it does not take.
 
     The same counts, and :class:`~analyzer.solver.counting.types.BudgetExceeded`
     after the same number of nodes, for a component of at most
-    :data:`~analyzer.solver.kernels.MAX_COMPILED_CELLS` cells (the search is
-    a few thousand nodes at most, so it needs no deadline of its own).
+    :data:`~analyzer.solver.kernels.MAX_COMPILED_CELLS` cells in groups of at most 8. It has
+    no deadline of its own: ``auto`` gives it a budget of a few thousand nodes.
 
     >>> problem = ComponentProblem((1, 2), (((0, 1), 1),))
     >>> count_enumerate_compiled(problem, max_nodes=100) == count_enumerate(problem)
     True
     """
     sizes = problem.sizes
-    if sum(sizes) > MAX_COMPILED_CELLS:
-        return None
+    if sum(sizes) > MAX_COMPILED_CELLS or max(sizes, default=0) > 8:
+        return None  # too many cells for 64 bits, or a group larger than a neighbourhood
     equations = problem.equations
     eq_off = np.zeros(len(equations) + 1, np.int64)
     np.cumsum([len(groups) for groups, _ in equations], out=eq_off[1:])
