@@ -15,7 +15,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
-from strategies import positions
+from strategies import numbered_boards, positions
 
 from analyzer import AnalyzerError, Board, Game, count_layouts, solve
 from analyzer.board.board import FLAG, HIDDEN
@@ -336,3 +336,14 @@ def test_endgame_value_is_what_the_expert_wins() -> None:
         assert wins == found[1]
         checked += 1
     assert checked >= 3
+
+
+@settings(max_examples=400, deadline=None)
+@given(numbered_boards())
+def test_the_players_feasibility_check_agrees_with_the_exact_count(board: Board) -> None:
+    # The compiled check the rule-based players run before a move, against the exact count,
+    # on boards that often admit no layout.
+    from analyzer.play.players.base import _has_layout
+
+    _has_layout.cache_clear()
+    assert _has_layout(board) == (count_layouts(board) > 0)
