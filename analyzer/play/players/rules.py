@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections import deque
 from dataclasses import dataclass
 from typing import ClassVar
@@ -154,6 +155,13 @@ def _local_state(board: Board, *, subset: bool) -> list[int]:
         single_rules(deque(dict.fromkeys(fired)))
 
 
+@functools.lru_cache(maxsize=16)
+def _remembered_state(board: Board, subset: bool) -> tuple[int, ...]:
+    """:func:`_local_state` of the last few boards (boards are values): an exact win rate asks
+    for the move on one board once a draw (:func:`analyzer.play.exact.move_distribution`)."""
+    return tuple(_local_state(board, subset=subset))
+
+
 @dataclass(eq=False)
 class LocalPlayer(Player):
     """The single-number rules; a uniformly random hidden, unflagged cell when stuck.
@@ -175,7 +183,7 @@ class LocalPlayer(Player):
 
     def _think(self, board: Board, rng: np.random.Generator) -> list[Action]:
         require_consistent(board)
-        state = _local_state(board, subset=self._subset)
+        state = _remembered_state(board, self._subset)
         cells = board.cells
         w = board.width
         flags = [
