@@ -159,7 +159,7 @@ class _Walk:
         self.player = player
         self.max_boards = max_boards
         self.search = search
-        self.memo: dict[tuple[int, ...], Fraction] = {}
+        self.memo: dict[tuple[int, ...], Fraction | int] = {}
         self.safe_total = search.cells - search.mines
 
     def board(self, cells: tuple[int, ...]) -> Board:
@@ -191,10 +191,14 @@ class _Walk:
                 more.extend(j for j in self.search.table[index] if child[j] == HIDDEN)
             yield from self._flood(child, group, more)
 
-    def value(self, cells: tuple[int, ...], layouts: np.ndarray) -> Fraction:
-        """How many of ``layouts`` the player wins from ``cells`` (expected, over its draws)."""
+    def value(self, cells: tuple[int, ...], layouts: np.ndarray) -> Fraction | int:
+        """How many of ``layouts`` the player wins from ``cells`` (expected, over its draws).
+
+        A whole number stays an ``int`` (most boards: a move without draws); sums
+        of ints are much cheaper than of ``Fraction``s, and the two compare equal.
+        """
         if sum(1 for v in cells if v >= 0) == self.safe_total:
-            return Fraction(len(layouts))
+            return len(layouts)
         found = self.memo.get(cells)
         if found is not None:
             return found
@@ -202,24 +206,27 @@ class _Walk:
             raise SimulationError(
                 f"exact win rate of {self.player!r} stopped after {self.max_boards} boards (max_boards)"
             )
-        total = Fraction(0)
+        total: Fraction | int = 0
         for action, weight in move_distribution(self.player, self.board(cells)).items():
+            share: Fraction | int = weight.numerator if weight.denominator == 1 else weight
             index = action.row * self.search.width + action.col
             if action.kind == "flag":
                 if cells[index] != HIDDEN:
                     raise PlayerError(f"{self.player!r} flagged {action.cell!r}, which is not a hidden cell")
                 child = list(cells)
                 child[index] = FLAG
-                total += weight * self.value(tuple(child), layouts)
+                total += share * self.value(tuple(child), layouts)
                 continue
             if cells[index] != HIDDEN:
                 raise PlayerError(f"{self.player!r} revealed {action.cell!r}, which is not a hidden cell")
             safe = layouts[(layouts >> np.uint64(index)) & _ONE == 0]
             if len(safe):
-                total += weight * sum(
-                    (self.value(child, group) for child, group in self.reveal(cells, safe, index)),
-                    Fraction(0),
-                )
+                won: Fraction | int = 0
+                for shown, group in self.reveal(cells, safe, index):
+                    won += self.value(shown, group)
+                total += share * won
+        if isinstance(total, Fraction) and total.denominator == 1:
+            total = total.numerator
         self.memo[cells] = total
         return total
 
