@@ -12,7 +12,7 @@ from strategies import problems
 from analyzer.solver.combination import combine
 from analyzer.solver.counting import count_enumerate
 from analyzer.solver.decomposition import ComponentProblem
-from analyzer.solver.polynomials import poly_mul, products_of_others
+from analyzer.solver.polynomials import poly_mul, product_tree, products_of_others, weights_of_others
 
 
 def _solutions(problem: ComponentProblem) -> list[tuple[int, ...]]:
@@ -71,3 +71,52 @@ def test_products_of_others_are_the_products_of_all_but_one(polys: list[list[int
             if j != i:
                 expected = poly_mul(expected, p, limit)
         assert others[i] == expected
+
+
+@given(
+    st.lists(st.lists(st.integers(0, 5), min_size=1, max_size=4), min_size=0, max_size=9),
+    st.integers(0, 12),
+    st.lists(st.integers(0, 10**6), min_size=1, max_size=14),
+)
+def test_weights_of_others_are_the_weighted_products_of_all_but_one(
+    polys: list[list[int]], limit: int, weight: list[int]
+) -> None:
+    # The product tree top down against the products of all the others, one by one.
+    levels = product_tree(polys, limit)
+    full, others = products_of_others(polys, limit)
+    assert levels[-1] == [full]
+    vectors = weights_of_others(levels, weight)
+    assert len(vectors) == len(polys)
+    for p, vector, other in zip(polys, vectors, others, strict=True):
+        padded = weight[: limit + 1] + [0] * (len(p) + len(other))  # no weight past the limit
+        expected = [sum(o * padded[m + j] for j, o in enumerate(other)) for m in range(len(p))]
+        assert vector == expected[: len(vector)] and len(vector) == min(len(p), limit + 1)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(problems(), min_size=4, max_size=6), st.integers(0, 3), st.data())
+def test_combination_of_many_components_equals_enumeration(
+    parts: list[ComponentProblem], background: int, data: st.DataObject
+) -> None:
+    # Four to six components: a product tree of three levels, with an odd one out.
+    small = [p for p in parts if len(_solutions(p)) <= 4]
+    if len(small) < 4:
+        return
+    constrained = sum(sum(p.sizes) for p in small)
+    mines_left = data.draw(st.integers(0, constrained + background))
+    combined = combine([count_enumerate(p) for p in small], background, mines_left)
+    total = 0
+    numerators = [[0] * len(p.sizes) for p in small]
+    for choice in itertools.product(*(_solutions(p) for p in small)):
+        weight = (
+            comb(background, mines_left - sum(map(sum, choice))) if mines_left >= sum(map(sum, choice)) else 0
+        )
+        for p, values in zip(small, choice, strict=True):
+            for size, x in zip(p.sizes, values, strict=True):
+                weight *= comb(size, x)
+        total += weight
+        for i, values in enumerate(choice):
+            for g, x in enumerate(values):
+                numerators[i][g] += weight * x
+    assert combined.total == total
+    assert [list(row) for row in combined.group_numerators] == numerators

@@ -7,9 +7,12 @@ of layouts is the coefficient of ``x^L`` in ``prod_i P_i(x) * (1 + x)^B``: a
 dynamic programme over mine counts (polynomial products) followed by binomial
 weights ``C(B, L - M)``.
 
-The numerator of a group of component ``i`` needs the product of every *other*
-component; prefix and suffix products give all of those with ``3k``
-multiplications instead of ``k^2``.
+The numerator of a group of component ``i`` needs, for each of its mine counts
+``m``, what every *other* component and the background make of it:
+``sum_j others_i[j] C(B, L - m - j)``. A balanced product tree gives all of
+those top down (:func:`~analyzer.solver.polynomials.weights_of_others`), for
+about the square of the total degree in multiplications, where products of all
+the others for each component would cost that square once per component.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from dataclasses import dataclass
 
 from analyzer.limits import Deadline
 from analyzer.solver.counting.types import ComponentCounts
-from analyzer.solver.polynomials import binomial_row, products_of_others
+from analyzer.solver.polynomials import binomial_row, product_tree, weights_of_others
 
 __all__ = ["Combined", "combine"]
 
@@ -72,8 +75,11 @@ def combine(
     (2, ((2,),), 1)
     """
     until = Deadline.of(deadline)
+    until.check("the combination of the components")
     limit = mines_left
-    full, all_others = products_of_others([_trim(list(c.layouts), limit) for c in counts], limit, until)
+    polys = [_trim(list(c.layouts), limit) for c in counts]
+    levels = product_tree(polys, limit, until)
+    full = levels[-1][0]
     # Only C(B, j) for j = L - m with m a possible constrained mine count are
     # needed: one comb, then the ratio C(B, j + 1) = C(B, j) (B - j) / (j + 1).
     low = max(0, mines_left - (len(full) - 1))
@@ -83,22 +89,16 @@ def combine(
         j = mines_left - m
         return bg[j - low] if low <= j <= mines_left else 0
 
-    constrained = {m: q * bg_weight(m) for m, q in enumerate(full) if q and bg_weight(m)}
+    weight = [bg_weight(m) for m in range(len(full))]
+    constrained = {m: q * weight[m] for m, q in enumerate(full) if q and weight[m]}
     total = sum(constrained.values())
 
+    # A component's mine count m weighs what the others and the background make of it:
+    # sum_j others[j] * C(B, L - m - j), from the product tree top down.
     numerators = []
-    for c, others in zip(counts, all_others, strict=True):
+    for c, weights in zip(counts, weights_of_others(levels, weight, until), strict=True):
         until.check("the combination of the components")
-        terms = [(extra, o) for extra, o in enumerate(others) if o]
-        # Only mine counts the component can have carry weight.
-        weights = []
-        for m in range(min(len(c.layouts), limit + 1)):
-            if c.layouts[m]:
-                until.check("the combination of the components")
-                weights.append(sum(o * bg_weight(m + extra) for extra, o in terms))
-            else:
-                weights.append(0)
-        numerators.append(c.group_numerators(weights))
+        numerators.append(c.group_numerators([w if c.layouts[m] else 0 for m, w in enumerate(weights)]))
 
     background_numerator = 0
     if background:

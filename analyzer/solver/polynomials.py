@@ -6,11 +6,13 @@ both so neither imports the other.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from math import comb
+from operator import mul
 
 from analyzer.limits import Deadline, check_binomial_time
 
-__all__ = ["poly_mul", "products_of_others", "binomial_row"]
+__all__ = ["poly_mul", "products_of_others", "product_tree", "weights_of_others", "binomial_row"]
 
 
 def poly_mul(a: list[int], b: list[int], limit: int) -> list[int]:
@@ -59,6 +61,79 @@ def products_of_others(
         until.check("the combination of the components")
         others.append(poly_mul(prefix[i], suffix[i + 1], limit))
     return prefix[-1], others
+
+
+def product_tree(
+    polys: list[list[int]], limit: int, deadline: Deadline | float | None = None
+) -> list[list[list[int]]]:
+    """The levels of a balanced product tree, truncated past degree ``limit``.
+
+    Level 0 holds ``polys`` (truncated too); each next level the products of neighbouring
+    pairs (an odd last one moves up as it is); the last level one polynomial,
+    the product of all (``[1]`` for none). With :func:`weights_of_others` it
+    replaces the prefix and suffix products where what is wanted of "all the
+    others" is a weighted sum: the multiplications then cost the square of the
+    total degree once, not once per polynomial.
+
+    >>> product_tree([[1, 1], [1, 2], [0, 1]], limit=10)
+    [[[1, 1], [1, 2], [0, 1]], [[1, 3, 2], [0, 1]], [[0, 1, 3, 2]]]
+    """
+    until = Deadline.of(deadline)
+    levels = [[list(p[: limit + 1]) for p in polys]]
+    while len(levels[-1]) > 1:
+        level = levels[-1]
+        up = []
+        for i in range(0, len(level) - 1, 2):
+            until.check("the combination of the components")
+            up.append(poly_mul(level[i], level[i + 1], limit))
+        if len(level) % 2:
+            up.append(level[-1])
+        levels.append(up)
+    if not levels[-1]:
+        levels.append([[1]])
+    return levels
+
+
+def weights_of_others(
+    levels: list[list[list[int]]], weight: Sequence[int], deadline: Deadline | float | None = None
+) -> list[list[int]]:
+    """For each polynomial ``p_i`` of the tree's level 0, ``R_i[m] = sum_j others_i[j] * weight[m + j]``.
+
+    ``others_i`` is the product of all the other polynomials; ``weight[t]`` is
+    0 past its end and past the tree's ``limit`` (the degrees it dropped); ``m``
+    runs over ``0..len(p_i) - 1`` (``p_i`` as the tree holds it, truncated).
+    Top down: the root's vector is ``weight``; a child's is its parent's
+    correlated with its sibling (``R_a[x] = sum_y sibling[y] * R_parent[x + y]``),
+    which costs the product of their lengths, and a lone child takes its parent's.
+
+    >>> polys = [[1, 1], [1, 2], [0, 1]]
+    >>> weights_of_others(product_tree(polys, limit=10), [1, 10, 100, 1000])
+    [[210, 2100], [110, 1100], [231, 2310]]
+    """
+    until = Deadline.of(deadline)
+    top = len(levels) - 1
+    size = len(levels[top][0])
+    vectors = [(list(weight[:size]) + [0] * size)[:size]]
+    for depth in range(top - 1, -1, -1):
+        level = levels[depth]
+        below = []
+        for i, node in enumerate(level):
+            until.check("the combination of the components")
+            parent = vectors[i // 2]
+            sibling_index = i ^ 1
+            if sibling_index >= len(level):
+                below.append((parent + [0] * len(node))[: len(node)])
+                continue
+            sibling = level[sibling_index]
+            out = []
+            for x in range(len(node)):
+                if x & 255 == 255:
+                    until.check("the combination of the components")
+                span = min(len(sibling), len(parent) - x)
+                out.append(sum(map(mul, sibling[:span], parent[x : x + span])) if span > 0 else 0)
+            below.append(out)
+        vectors = below
+    return vectors
 
 
 def binomial_row(n: int, low: int, high: int, deadline: Deadline | float | None = None) -> list[int]:
