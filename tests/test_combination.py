@@ -89,7 +89,8 @@ def test_weights_of_others_are_the_weighted_products_of_all_but_one(
     assert len(vectors) == len(polys)
     for p, vector, other in zip(polys, vectors, others, strict=True):
         padded = weight[: limit + 1] + [0] * (len(p) + len(other))  # no weight past the limit
-        expected = [sum(o * padded[m + j] for j, o in enumerate(other)) for m in range(len(p))]
+        # Computed where p has a term (a component's mine counts with layouts), 0 elsewhere.
+        expected = [sum(o * padded[m + j] for j, o in enumerate(other)) if p[m] else 0 for m in range(len(p))]
         assert vector == expected[: len(vector)] and len(vector) == min(len(p), limit + 1)
 
 

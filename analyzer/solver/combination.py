@@ -89,7 +89,7 @@ def combine(
         j = mines_left - m
         return bg[j - low] if low <= j <= mines_left else 0
 
-    weight = [bg_weight(m) for m in range(len(full))]
+    weight = [bg_weight(m) if q else 0 for m, q in enumerate(full)]
     constrained = {m: q * weight[m] for m, q in enumerate(full) if q and weight[m]}
     total = sum(constrained.values())
 
@@ -98,7 +98,7 @@ def combine(
     numerators = []
     for c, weights in zip(counts, weights_of_others(levels, weight, until), strict=True):
         until.check("the combination of the components")
-        numerators.append(c.group_numerators([w if c.layouts[m] else 0 for m, w in enumerate(weights)]))
+        numerators.append(c.group_numerators(weights))  # 0 where the component has no layout
 
     background_numerator = 0
     if background:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from math import comb
-from operator import mul
 
 from analyzer.limits import Deadline, check_binomial_time
 
@@ -99,6 +98,9 @@ def weights_of_others(
 ) -> list[list[int]]:
     """For each polynomial ``p_i`` of the tree's level 0, ``R_i[m] = sum_j others_i[j] * weight[m + j]``.
 
+    Computed where ``p_i[m]`` is not 0 (0 elsewhere), for polynomials with no
+    negative coefficient (counts).
+
     ``others_i`` is the product of all the other polynomials; ``weight[t]`` is
     0 past its end and past the tree's ``limit`` (the degrees it dropped); ``m``
     runs over ``0..len(p_i) - 1`` (``p_i`` as the tree holds it, truncated).
@@ -108,12 +110,13 @@ def weights_of_others(
 
     >>> polys = [[1, 1], [1, 2], [0, 1]]
     >>> weights_of_others(product_tree(polys, limit=10), [1, 10, 100, 1000])
-    [[210, 2100], [110, 1100], [231, 2310]]
+    [[210, 2100], [110, 1100], [0, 2310]]
     """
     until = Deadline.of(deadline)
     top = len(levels) - 1
-    size = len(levels[top][0])
-    vectors = [(list(weight[:size]) + [0] * size)[:size]]
+    root = levels[top][0]
+    padded = list(weight[: len(root)]) + [0] * len(root)
+    vectors = [[w if c else 0 for w, c in zip(padded, root, strict=False)]]
     for depth in range(top - 1, -1, -1):
         level = levels[depth]
         below = []
@@ -124,13 +127,23 @@ def weights_of_others(
             if sibling_index >= len(level):
                 below.append((parent + [0] * len(node))[: len(node)])
                 continue
-            sibling = level[sibling_index]
-            out = []
-            for x in range(len(node)):
+            # Sparse both ways: only the sibling's nonzero terms, and only where the node
+            # has a term (coefficients are counts, never negative, so a term of a leaf
+            # below lands where its ancestors have one).
+            terms = [(y, c) for y, c in enumerate(level[sibling_index]) if c]
+            room = len(parent)
+            out = [0] * len(node)
+            for x, own in enumerate(node):
+                if not own:
+                    continue
                 if x & 255 == 255:
                     until.check("the combination of the components")
-                span = min(len(sibling), len(parent) - x)
-                out.append(sum(map(mul, sibling[:span], parent[x : x + span])) if span > 0 else 0)
+                total = 0
+                for y, c in terms:
+                    if x + y >= room:
+                        break
+                    total += c * parent[x + y]
+                out[x] = total
             below.append(out)
         vectors = below
     return vectors
