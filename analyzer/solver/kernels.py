@@ -186,19 +186,7 @@ def closure(
     """  # pragma: no cover - compiled
     n_groups = sizes.shape[0]
     n_clues = need.shape[0]
-    # The clues' groups (transposing the groups' clues), in group order.
-    clue_off = np.zeros(n_clues + 1, np.int64)
-    for t in range(group_clues.shape[0]):
-        clue_off[group_clues[t] + 1] += 1
-    for c in range(n_clues):
-        clue_off[c + 1] += clue_off[c]
-    fill = clue_off[:-1].copy()
-    clue_groups = np.empty(group_clues.shape[0], np.int64)
-    for g in range(n_groups):
-        for t in range(group_off[g], group_off[g + 1]):
-            c = group_clues[t]
-            clue_groups[fill[c]] = g
-            fill[c] += 1
+    clue_off, clue_groups = _transpose(n_clues, group_off, group_clues)  # each clue's groups
     left = need.copy()
     room = np.zeros(n_clues, np.int64)
     live = np.zeros(n_clues, np.int64)  # free groups a clue still has
@@ -344,7 +332,7 @@ def enumerate_component(
     if n == 0:
         layouts[0] = 1
         return 1, 1, layouts, group_mines
-    of_off, of_eqs = _equations_of(n, eq_off, eq_groups)
+    of_off, of_eqs = _transpose(n, eq_off, eq_groups)
     order = component_order(n, eq_off, eq_groups)
     binom = np.zeros((9, 9), np.int64)
     for a in range(9):
@@ -421,22 +409,23 @@ def enumerate_component(
 
 
 @njit(cache=True)
-def _equations_of(n: int, eq_off: np.ndarray, eq_groups: np.ndarray) -> tuple:  # type: ignore[type-arg]
-    """Each group's equations, in equation order, as offsets and a flat array."""  # pragma: no cover
-    n_eqs = eq_off.shape[0] - 1
-    of_off = np.zeros(n + 1, np.int64)
-    for t in range(eq_groups.shape[0]):
-        of_off[eq_groups[t] + 1] += 1
-    for g in range(n):
-        of_off[g + 1] += of_off[g]
-    fill = of_off[:-1].copy()
-    of_eqs = np.empty(eq_groups.shape[0], np.int64)
-    for e in range(n_eqs):
-        for t in range(eq_off[e], eq_off[e + 1]):
-            g = eq_groups[t]
-            of_eqs[fill[g]] = e
-            fill[g] += 1
-    return of_off, of_eqs
+def _transpose(n: int, off: np.ndarray, items: np.ndarray) -> tuple:  # type: ignore[type-arg]
+    """Rows of items (row ``r``: ``items[off[r]:off[r + 1]]``, items below ``n``) turned into
+    each item's rows, in row order, as offsets and a flat array."""  # pragma: no cover - compiled
+    rows = off.shape[0] - 1
+    out_off = np.zeros(n + 1, np.int64)
+    for t in range(items.shape[0]):
+        out_off[items[t] + 1] += 1
+    for i in range(n):
+        out_off[i + 1] += out_off[i]
+    fill = out_off[:-1].copy()
+    out = np.empty(items.shape[0], np.int64)
+    for r in range(rows):
+        for t in range(off[r], off[r + 1]):
+            i = items[t]
+            out[fill[i]] = r
+            fill[i] += 1
+    return out_off, out
 
 
 @njit(cache=True)
@@ -448,7 +437,7 @@ def component_order(n: int, eq_off: np.ndarray, eq_groups: np.ndarray) -> np.nda
     the lowest index. (The Python version keeps the keys in a heap; keys only
     fall, so both take the same group at every step.)
     """  # pragma: no cover - compiled
-    of_off, of_eqs = _equations_of(n, eq_off, eq_groups)
+    of_off, of_eqs = _transpose(n, eq_off, eq_groups)
     n_eqs = eq_off.shape[0] - 1
     remaining = np.empty(n_eqs, np.int64)
     for e in range(n_eqs):
