@@ -18,6 +18,7 @@ from numba import njit, types
 from numba.typed import Dict
 
 from analyzer.board.board import FLAG, HIDDEN
+from analyzer.play.fast.bits import popcount as _popcount
 
 __all__ = ["MAX_LAYOUTS", "layouts", "endgame_move"]
 
@@ -27,15 +28,6 @@ MAX_LAYOUTS = 63
 _KEY = types.UniTuple(types.uint64, 3)
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
-
-
-@njit(cache=True)
-def _popcount(x: np.uint64) -> int:  # pragma: no cover - compiled
-    c = 0
-    while x:
-        x &= x - _ONE
-        c += 1
-    return c
 
 
 @njit(cache=True)

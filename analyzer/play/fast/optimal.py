@@ -27,6 +27,8 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
+from analyzer.play.fast.bits import popcount as _popcount
+
 __all__ = ["MAX_CELLS", "memo_arrays", "memo_from_arrays", "new_memo", "reveal_value"]
 
 MAX_CELLS = 32
@@ -67,15 +69,6 @@ def memo_from_arrays(keys: np.ndarray, values: np.ndarray) -> Dict:
     memo = new_memo()
     _fill(memo, keys, values)
     return memo
-
-
-@njit(cache=True)
-def _popcount(x: np.uint64) -> int:  # pragma: no cover - compiled
-    c = 0
-    while x:
-        x &= x - _ONE
-        c += 1
-    return c
 
 
 @njit(cache=True)
