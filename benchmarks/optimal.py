@@ -336,7 +336,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.boards:
             chosen = []
             for text in args.boards.split(","):
-                width, height, mines = (int(x) for x in text.split("x"))
+                try:
+                    width, height, mines = (int(x) for x in text.split("x"))
+                except ValueError:
+                    parser.error(f"--boards takes WxHxM,... (e.g. 4x4x4,5x5x3), got {text!r}")
                 chosen.append((width, height, mines))
         speed(args.repeats, chosen, [x for x in args.compare.split(",") if x])
         return 0
