@@ -101,12 +101,7 @@ def constraint_arrays(values: np.ndarray, around: np.ndarray, trust_flags: bool)
     for j in range(n):
         if not unknown[j] or group_of[j] >= 0:
             continue
-        m = 0
-        for k in range(deg):
-            i = around[j, k]
-            if i < n and clue_id[i] >= 0:
-                mine[m] = clue_id[i]
-                m += 1
+        m = _clues_of(j, around, clue_id, mine)
         if m == 0:
             background[n_background] = j
             n_background += 1
@@ -125,13 +120,7 @@ def constraint_arrays(values: np.ndarray, around: np.ndarray, trust_flags: bool)
             other = around[first, k]
             if other <= j or other >= n or not unknown[other] or group_of[other] >= 0:
                 continue
-            o = 0
-            for kk in range(deg):
-                i = around[other, kk]
-                if i < n and clue_id[i] >= 0:
-                    theirs[o] = clue_id[i]
-                    o += 1
-            if o != m:
+            if _clues_of(other, around, clue_id, theirs) != m:
                 continue
             same = True
             for s in range(m):
@@ -157,6 +146,19 @@ def constraint_arrays(values: np.ndarray, around: np.ndarray, trust_flags: bool)
         sig_clues[:n_sig],
         background[:n_background],
     )
+
+
+@njit(cache=True)
+def _clues_of(j: int, around: np.ndarray, clue_id: np.ndarray, out: np.ndarray) -> int:  # pragma: no cover
+    """Write the clues around cell ``j`` (ascending) to ``out``; their number."""
+    n = clue_id.shape[0]
+    m = 0
+    for k in range(around.shape[1]):
+        i = around[j, k]
+        if i < n and clue_id[i] >= 0:
+            out[m] = clue_id[i]
+            m += 1
+    return m
 
 
 @njit(cache=True)
