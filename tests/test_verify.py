@@ -243,7 +243,7 @@ def test_true_identity_is_a_symbolic_proof():
 def _fake_analysis(board, *, total_offset=0, probability_offset=Fraction(0)):
     real = solve(board)
     cells = tuple(p if p is None else p + probability_offset for p in real.cell_probabilities)
-    return dataclasses.replace(real, total=real.total + total_offset, cell_probabilities=cells)
+    return real.replace(total=real.total + total_offset, cell_probabilities=cells)
 
 
 def test_board_checks_fail_on_a_wrong_engine():

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -70,7 +70,9 @@ class ComponentSummary:
         return (found[0], found[-1])
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+_Lazy = Callable[[], Any]
+
+
 class Analysis:
     """Exact mine probabilities of a board.
 
@@ -94,22 +96,123 @@ class Analysis:
         (non-background) unknown cells.
     trust_flags : bool
         Whether flags were taken as known mines.
+    cell_probabilities : tuple of Fraction or None
+        Row-major: each unknown cell's probability, ``None`` where revealed.
     layout_counter : callable, optional
         Counts the layouts of another board under the same options (what
         :func:`analyzer.count_layouts` does); :func:`analyzer.solve` passes it
         so that questions which re-solve (:meth:`number_distribution`) need no
         import of the solver here.
+
+    ``components``, ``mine_count_distribution`` and ``cell_probabilities`` may
+    be given as functions of no argument: they are then made when first asked
+    for, once (the solver's compiled path makes fractions only for the
+    cells asked about). Two analyses are equal when every attribute but the
+    layout counter is; an analysis is immutable, hashable and pickles with its
+    values made.
     """
+
+    __slots__ = (
+        "board",
+        "total",
+        "mines_left",
+        "background_size",
+        "trust_flags",
+        "layout_counter",
+        "_components",
+        "_distribution",
+        "_cells",
+        "_probability_of",
+    )
 
     board: Board
     total: int
     mines_left: int
     background_size: int
-    components: tuple[ComponentSummary, ...]
-    mine_count_distribution: dict[int, Fraction] = field(hash=False)
     trust_flags: bool
-    cell_probabilities: tuple[Fraction | None, ...] = field(repr=False)
-    layout_counter: Callable[[Board], int] | None = field(default=None, repr=False, compare=False)
+    layout_counter: Callable[[Board], int] | None
+    _components: tuple[ComponentSummary, ...] | _Lazy
+    _distribution: dict[int, Fraction] | _Lazy
+    _cells: tuple[Fraction | None, ...] | _Lazy
+    _probability_of: Callable[[int], Fraction | None] | None
+
+    def __init__(
+        self,
+        *,
+        board: Board,
+        total: int,
+        mines_left: int,
+        background_size: int,
+        components: tuple[ComponentSummary, ...] | _Lazy,
+        mine_count_distribution: dict[int, Fraction] | _Lazy,
+        trust_flags: bool,
+        cell_probabilities: tuple[Fraction | None, ...] | _Lazy,
+        layout_counter: Callable[[Board], int] | None = None,
+        probability_of: Callable[[int], Fraction | None] | None = None,
+    ) -> None:
+        init = object.__setattr__
+        init(self, "board", board)
+        init(self, "total", total)
+        init(self, "mines_left", mines_left)
+        init(self, "background_size", background_size)
+        init(self, "trust_flags", trust_flags)
+        init(self, "layout_counter", layout_counter)
+        init(self, "_components", components)
+        init(self, "_distribution", mine_count_distribution)
+        init(self, "_cells", cell_probabilities)
+        # One cell's probability without making every cell's (the compiled path's).
+        init(self, "_probability_of", probability_of)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Analysis is immutable: cannot set {name!r}")
+
+    def _made(self, slot: str) -> Any:
+        value = getattr(self, slot)
+        if callable(value):
+            value = value()
+            object.__setattr__(self, slot, value)
+        return value
+
+    @property
+    def components(self) -> tuple[ComponentSummary, ...]:
+        return self._made("_components")  # type: ignore[no-any-return]
+
+    @property
+    def mine_count_distribution(self) -> dict[int, Fraction]:
+        return self._made("_distribution")  # type: ignore[no-any-return]
+
+    @property
+    def cell_probabilities(self) -> tuple[Fraction | None, ...]:
+        return self._made("_cells")  # type: ignore[no-any-return]
+
+    def _key(self) -> tuple[Any, ...]:
+        return (*(getattr(self, name) for name in _ANALYSIS_FIELDS), self.cell_probabilities)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Analysis):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash((self.board, self.total, self.mines_left, self.trust_flags))
+
+    def _values(self) -> dict[str, Any]:
+        values = {name: getattr(self, name) for name in _ANALYSIS_FIELDS}
+        values["cell_probabilities"] = self.cell_probabilities
+        values["layout_counter"] = self.layout_counter
+        return values
+
+    def replace(self, **changes: Any) -> Analysis:
+        """A copy with some attributes changed (as :func:`dataclasses.replace` would).
+
+        >>> from analyzer import solve
+        >>> solve("3x1x1\\nH1H\\n").replace(total=3).total
+        3
+        """
+        return Analysis(**(self._values() | changes))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (self._values(),))
 
     def __repr__(self) -> str:
         # Counts of big boards run past the interpreter's int-to-text limit: big_repr has none.
@@ -142,7 +245,9 @@ class Analysis:
         """
         if whole_or_none(row) is None or whole_or_none(col) is None:
             raise InvalidCellError(f"a cell is two integers (row, col), got {_short(row)}, {_short(col)}")
-        p = self.cell_probabilities[self.board.index(row, col)]
+        index = self.board.index(row, col)
+        lookup = self._probability_of
+        p = self.cell_probabilities[index] if lookup is None or not callable(self._cells) else lookup(index)
         if p is None:
             raise InvalidCellError(
                 f"cell {(row, col)!r} is revealed (shows {self.board[row, col]}): it has no mine probability"
@@ -326,6 +431,10 @@ class Analysis:
             ],
             "background_size": self.background_size,
         }
+
+
+def _rebuild(values: dict[str, Any]) -> Analysis:
+    return Analysis(**values)
 
 
 def _short(value: object) -> str:

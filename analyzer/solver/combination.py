@@ -23,11 +23,7 @@ from analyzer.limits import Deadline
 from analyzer.solver.counting.types import ComponentCounts
 from analyzer.solver.polynomials import binomial_row, product_tree, weights_of_others
 
-__all__ = ["Combined", "combine"]
-
-
-def _trim(poly: list[int], limit: int) -> list[int]:
-    return list(poly[: limit + 1]) if poly else [0]
+__all__ = ["Combined", "Joined", "combine", "join"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +49,63 @@ class Combined:
     constrained_mines: dict[int, int]
 
 
+@dataclass(frozen=True, slots=True)
+class Joined:
+    """Components (as polynomials in the mine count) joined with the background.
+
+    Attributes
+    ----------
+    total : int
+        Layouts of all unknown cells consistent with every clue and the mine total.
+    others : list of list of int
+        ``others[i][m]``: what every other component and the background make of
+        component ``i`` holding ``m`` mines (0 where it has no layout with ``m``).
+        A group's numerator is its mines summed over the component's layouts
+        with ``m`` mines, times ``others[i][m]``, summed over ``m``.
+    background_numerator : int
+        Layouts with a mine on one given background cell.
+    constrained_mines : dict of int to int
+        Layouts by the number of mines among the constrained (non-background) cells.
+    """
+
+    total: int
+    others: list[list[int]]
+    background_numerator: int
+    constrained_mines: dict[int, int]
+
+
+def join(
+    polys: list[list[int]], background: int, mines_left: int, *, deadline: Deadline | float | None = None
+) -> Joined:
+    """Join component polynomials (layouts by mine count) with ``background`` cells under ``mines_left``.
+
+    >>> joined = join([[0, 1]], background=2, mines_left=2)
+    >>> joined.total, joined.others, joined.background_numerator
+    (2, [[0, 2]], 1)
+    """
+    until = Deadline.of(deadline)
+    until.check("the combination of the components")
+    levels = product_tree(polys, mines_left, until)
+    full = levels[-1][0]
+    # Only C(B, j) for j = L - m with m a possible constrained mine count are
+    # needed: one comb, then the ratio C(B, j + 1) = C(B, j) (B - j) / (j + 1).
+    # The tree stops at degree L, so every j lies in low..L.
+    low = max(0, mines_left - (len(full) - 1))
+    bg = binomial_row(background, low, mines_left, until)
+    top = mines_left - low
+    weight = [bg[top - m] if q else 0 for m, q in enumerate(full)]
+    constrained = {m: q * w for m, (q, w) in enumerate(zip(full, weight, strict=True)) if w and q}
+    # A component's mine count m weighs what the others and the background make of it:
+    # sum_j others[j] * C(B, L - m - j), from the product tree top down.
+    others = weights_of_others(levels, weight, until)
+    background_numerator = 0
+    if background:
+        # C(B - 1, j - 1) = C(B, j) j / B (exactly): from the row above, no new binomial.
+        pairs = enumerate(zip(full, weight, strict=True))
+        background_numerator = sum([q * (w * (mines_left - m) // background) for m, (q, w) in pairs if q])
+    return Joined(sum(constrained.values()), others, background_numerator, constrained)
+
+
 def combine(
     counts: list[ComponentCounts],
     background: int,
@@ -75,42 +128,14 @@ def combine(
     (2, ((2,),), 1)
     """
     until = Deadline.of(deadline)
-    until.check("the combination of the components")
-    limit = mines_left
-    polys = [_trim(list(c.layouts), limit) for c in counts]
-    levels = product_tree(polys, limit, until)
-    full = levels[-1][0]
-    # Only C(B, j) for j = L - m with m a possible constrained mine count are
-    # needed: one comb, then the ratio C(B, j + 1) = C(B, j) (B - j) / (j + 1).
-    low = max(0, mines_left - (len(full) - 1))
-    bg = binomial_row(background, low, mines_left, until)
-
-    def bg_weight(m: int) -> int:
-        j = mines_left - m
-        return bg[j - low] if low <= j <= mines_left else 0
-
-    weight = [bg_weight(m) if q else 0 for m, q in enumerate(full)]
-    constrained = {m: q * weight[m] for m, q in enumerate(full) if q and weight[m]}
-    total = sum(constrained.values())
-
-    # A component's mine count m weighs what the others and the background make of it:
-    # sum_j others[j] * C(B, L - m - j), from the product tree top down.
+    joined = join([list(c.layouts) for c in counts], background, mines_left, deadline=until)
     numerators = []
-    for c, weights in zip(counts, weights_of_others(levels, weight, until), strict=True):
+    for c, weights in zip(counts, joined.others, strict=True):
         until.check("the combination of the components")
         numerators.append(c.group_numerators(weights))  # 0 where the component has no layout
-
-    background_numerator = 0
-    if background:
-        # C(B - 1, j - 1) = C(B, j) j / B (exactly): from the row above, no new binomial.
-        background_numerator = sum(
-            q * (bg_weight(m) * (mines_left - m) // background)
-            for m, q in enumerate(full)
-            if q and mines_left - m >= 1
-        )
     return Combined(
-        total=total,
+        total=joined.total,
         group_numerators=tuple(numerators),
-        background_numerator=background_numerator,
-        constrained_mines=constrained,
+        background_numerator=joined.background_numerator,
+        constrained_mines=joined.constrained_mines,
     )

@@ -14,10 +14,21 @@ ascending) with the clues they sit in.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from numba import njit
 
-__all__ = ["MAX_COMPILED_CELLS", "closure", "component_order", "constraint_arrays", "enumerate_component"]
+__all__ = [
+    "MAX_COMPILED_CELLS",
+    "BoardCounts",
+    "board_counts",
+    "unpack_board_counts",
+    "closure",
+    "component_order",
+    "constraint_arrays",
+    "enumerate_component",
+]
 
 
 @njit(cache=True)
@@ -469,3 +480,270 @@ def component_order(n: int, eq_off: np.ndarray, eq_groups: np.ndarray) -> np.nda
         for t in range(of_off[best], of_off[best + 1]):
             remaining[of_eqs[t]] -= 1
     return order
+
+
+#: :func:`board_counts` statuses: counted, or why the general pipeline must take the board.
+BOARD_COUNTED, BOARD_STUCK, BOARD_CONFLICT, BOARD_TOO_LARGE, BOARD_NO_LAYOUT = 0, 1, 2, 3, 4
+
+
+@njit(cache=True)
+def board_counts(
+    values: np.ndarray, around: np.ndarray, trust_flags: bool, max_cells: int, max_nodes: int
+) -> tuple:  # type: ignore[type-arg]
+    """The whole pipeline up to the combination in one compiled call, for boards whose components are small.
+
+    The clues and groups (:func:`constraint_arrays`), the single-clue and subset
+    rules to their fixpoint (:func:`closure`), the components of the groups left
+    free (union-find over the clues that still hold them) and each component's
+    counts by mine number (:func:`enumerate_component`, exact in 64 bits). The
+    caller joins the components and the background with Python integers.
+
+    Returns ``(status, packed)``. ``status`` is :data:`BOARD_COUNTED`, or why
+    the general pipeline must take the board: a number whose flags cannot
+    match it (:data:`BOARD_STUCK`), rules that meet a contradiction
+    (:data:`BOARD_CONFLICT`), a component of more than ``max_cells`` cells or
+    ``max_nodes`` search nodes (:data:`BOARD_TOO_LARGE`), a component with no
+    layout (:data:`BOARD_NO_LAYOUT`); ``packed`` is empty then. Otherwise
+    ``packed`` holds, one after the other (one array: boxing each array costs
+    more than the work on a small board): ``known_mines``, the number of
+    background cells, of groups ``G``, of components ``K`` and of cells ``n``;
+    ``cell_slot`` (``n``: ``-1`` revealed, ``-2`` trusted flag, ``-3``
+    background, else the cell's group); each group's size, ``fixed`` (the
+    mines the rules fixed in it, ``-1`` while free) and component (``-1`` if
+    fixed); each component's top, its largest mine count with a layout; each
+    component's layouts by mine number (``0..top``); and for each free group,
+    in group order, its mines summed over its component's layouts, by the
+    component's mine number (``0..top``). :func:`unpack_board_counts` reads it.
+    """  # pragma: no cover - compiled
+    n = values.shape[0]
+    (
+        stuck,
+        _flags_at_stuck,
+        known_mines,
+        _clue_pos,
+        clue_need,
+        _clue_off,
+        _clue_cells,
+        group_off,
+        group_cells,
+        sig_off,
+        sig_clues,
+        background,
+    ) = constraint_arrays(values, around, trust_flags)
+    none = np.zeros(0, np.int64)
+    cell_slot = np.full(n, -1, np.int64)
+    if stuck >= 0:
+        return BOARD_STUCK, none
+    n_groups = group_off.shape[0] - 1
+    n_clues = clue_need.shape[0]
+    sizes = np.empty(n_groups, np.int64)
+    for g in range(n_groups):
+        sizes[g] = group_off[g + 1] - group_off[g]
+    fixed = np.full(n_groups, -1, np.int64)
+    ok, left, live, c_off, c_groups = closure(sizes, sig_off, sig_clues, clue_need, fixed)
+    if not ok:
+        return BOARD_CONFLICT, none
+    # Components of the free groups: union-find over the clues that still hold them.
+    parent = np.arange(n_groups)
+    first_free = np.full(n_clues, -1, np.int64)
+    for c in range(n_clues):
+        if live[c] == 0:
+            continue
+        head = -1
+        for t in range(c_off[c], c_off[c + 1]):
+            g = c_groups[t]
+            if fixed[g] >= 0:
+                continue
+            r = _root(parent, g)
+            if head < 0:
+                head = r
+                first_free[c] = g
+            elif r != head:
+                parent[r] = head
+    comp_of = np.full(n_groups, -1, np.int64)
+    comp_of_root = np.full(n_groups, -1, np.int64)
+    n_comps = 0
+    for g in range(n_groups):
+        if fixed[g] >= 0:
+            continue
+        r = _root(parent, g)
+        if comp_of_root[r] < 0:
+            comp_of_root[r] = n_comps
+            n_comps += 1
+        comp_of[g] = comp_of_root[r]
+    cells = np.zeros(n_comps, np.int64)
+    n_members = np.zeros(n_comps + 1, np.int64)
+    for g in range(n_groups):
+        k = comp_of[g]
+        if k >= 0:
+            cells[k] += sizes[g]
+            n_members[k + 1] += 1
+            if cells[k] > max_cells or sizes[g] > 8:
+                return BOARD_TOO_LARGE, none
+    # Each component's groups (ascending) and live clues (ascending), by counting sort.
+    for k in range(n_comps):
+        n_members[k + 1] += n_members[k]
+    members = np.empty(n_members[n_comps], np.int64)
+    local = np.empty(n_groups, np.int64)
+    fill = n_members[:-1].copy()
+    for g in range(n_groups):
+        k = comp_of[g]
+        if k >= 0:
+            local[g] = fill[k] - n_members[k]
+            members[fill[k]] = g
+            fill[k] += 1
+    n_eqs = np.zeros(n_comps + 1, np.int64)
+    for c in range(n_clues):
+        if first_free[c] >= 0:
+            n_eqs[comp_of[first_free[c]] + 1] += 1
+    for k in range(n_comps):
+        n_eqs[k + 1] += n_eqs[k]
+    eqs = np.empty(n_eqs[n_comps], np.int64)
+    fill = n_eqs[:-1].copy()
+    for c in range(n_clues):
+        if first_free[c] >= 0:
+            k = comp_of[first_free[c]]
+            eqs[fill[k]] = c
+            fill[k] += 1
+    comp_off = np.zeros(n_comps + 1, np.int64)
+    for k in range(n_comps):
+        comp_off[k + 1] = comp_off[k] + cells[k] + 1
+    gm_off = np.zeros(n_groups + 1, np.int64)
+    for g in range(n_groups):
+        gm_off[g + 1] = gm_off[g] + (cells[comp_of[g]] + 1 if comp_of[g] >= 0 else 0)
+    layouts = np.zeros(comp_off[n_comps], np.int64)
+    group_mines = np.zeros(gm_off[n_groups], np.int64)
+    for k in range(n_comps):
+        groups = members[n_members[k] : n_members[k + 1]]
+        clues = eqs[n_eqs[k] : n_eqs[k + 1]]
+        eq_off = np.zeros(clues.shape[0] + 1, np.int64)
+        for e in range(clues.shape[0]):
+            c = clues[e]
+            eq_off[e + 1] = eq_off[e] + live[c]
+        eq_groups = np.empty(eq_off[-1], np.int64)
+        rhs = np.empty(clues.shape[0], np.int64)
+        for e in range(clues.shape[0]):
+            c = clues[e]
+            rhs[e] = left[c]
+            t = eq_off[e]
+            for s in range(c_off[c], c_off[c + 1]):
+                g = c_groups[s]
+                if fixed[g] < 0:
+                    eq_groups[t] = local[g]
+                    t += 1
+        nodes, _solutions, lay, gm = enumerate_component(sizes[groups], eq_off, eq_groups, rhs, max_nodes)
+        if nodes < 0:
+            return BOARD_TOO_LARGE, none
+        some = False
+        for m in range(lay.shape[0]):
+            layouts[comp_off[k] + m] = lay[m]
+            if lay[m] != 0:
+                some = True
+        if not some:
+            return BOARD_NO_LAYOUT, none
+        for h in range(groups.shape[0]):
+            g = groups[h]
+            for m in range(lay.shape[0]):
+                group_mines[gm_off[g] + m] = gm[h, m]
+    for i in range(n):
+        if values[i] == -2 and trust_flags:
+            cell_slot[i] = -2
+    for g in range(n_groups):
+        for t in range(group_off[g], group_off[g + 1]):
+            cell_slot[group_cells[t]] = g
+    for t in range(background.shape[0]):
+        cell_slot[background[t]] = -3
+    # Each component's counts end at its largest mine count with a layout.
+    top = np.zeros(n_comps, np.int64)
+    for k in range(n_comps):
+        for m in range(comp_off[k], comp_off[k + 1]):
+            if layouts[m] != 0:
+                top[k] = m - comp_off[k]
+    # One array out (boxing each array costs more than the work on a small board).
+    n_poly = 0
+    for k in range(n_comps):
+        n_poly += top[k] + 1
+    n_free = 0
+    for g in range(n_groups):
+        if comp_of[g] >= 0:
+            n_free += top[comp_of[g]] + 1
+    packed = np.empty(5 + n + 3 * n_groups + n_comps + n_poly + n_free, np.int64)
+    packed[0] = known_mines
+    packed[1] = background.shape[0]
+    packed[2] = n_groups
+    packed[3] = n_comps
+    packed[4] = n
+    t = 5
+    packed[t : t + n] = cell_slot
+    t += n
+    packed[t : t + n_groups] = sizes
+    t += n_groups
+    packed[t : t + n_groups] = fixed
+    t += n_groups
+    packed[t : t + n_groups] = comp_of
+    t += n_groups
+    packed[t : t + n_comps] = top
+    t += n_comps
+    for k in range(n_comps):
+        for m in range(top[k] + 1):
+            packed[t] = layouts[comp_off[k] + m]
+            t += 1
+    for g in range(n_groups):
+        k = comp_of[g]
+        if k >= 0:
+            for m in range(top[k] + 1):
+                packed[t] = group_mines[gm_off[g] + m]
+                t += 1
+    return BOARD_COUNTED, packed
+
+
+@dataclass(frozen=True, slots=True)
+class BoardCounts:
+    """What :func:`board_counts` packed, as lists (see its docstring)."""
+
+    known_mines: int
+    background: int
+    cell_slot: list[int]
+    sizes: list[int]
+    fixed: list[int]
+    comp_of: list[int]
+    layouts: list[list[int]]
+    group_mines: list[list[int] | None]
+
+
+def unpack_board_counts(packed: np.ndarray) -> BoardCounts:
+    """The lists of a :func:`board_counts` result (``packed`` of :data:`BOARD_COUNTED`)."""
+    values = packed.tolist()
+    known_mines, background, n_groups, n_comps, n = values[:5]
+    t = 5
+    cell_slot = values[t : t + n]
+    t += n
+    sizes = values[t : t + n_groups]
+    t += n_groups
+    fixed = values[t : t + n_groups]
+    t += n_groups
+    comp_of = values[t : t + n_groups]
+    t += n_groups
+    tops = values[t : t + n_comps]
+    t += n_comps
+    layouts = []
+    for top in tops:
+        layouts.append(values[t : t + top + 1])
+        t += top + 1
+    group_mines: list[list[int] | None] = []
+    for k in comp_of:
+        if k < 0:
+            group_mines.append(None)
+            continue
+        length = tops[k] + 1
+        group_mines.append(values[t : t + length])
+        t += length
+    return BoardCounts(known_mines, background, cell_slot, sizes, fixed, comp_of, layouts, group_mines)
+
+
+@njit(cache=True)
+def _root(parent: np.ndarray, g: int) -> int:  # pragma: no cover - compiled
+    while parent[g] != g:
+        parent[g] = parent[parent[g]]
+        g = parent[g]
+    return g

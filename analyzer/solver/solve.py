@@ -16,21 +16,36 @@ from collections.abc import Sequence
 from fractions import Fraction
 from functools import partial
 
+import numpy as np
+
 from analyzer.board.board import FLAG, Board
+from analyzer.board.topology import neighbour_array
 from analyzer.errors import InconsistentBoardError, SolverTimeoutError
 from analyzer.limits import check_binomial_time, positive_seconds
 from analyzer.solver.analysis import Analysis, ComponentSummary
-from analyzer.solver.combination import Combined, combine
+from analyzer.solver.combination import Combined, Joined, combine, join
 from analyzer.solver.constraints import ConstraintSystem, Group, build_constraints
 from analyzer.solver.counting import ENGINES, ComponentCounts, count_component
 from analyzer.solver.decomposition import Component, ComponentProblem, components
 from analyzer.solver.deduction import Deduced, deduce
+from analyzer.solver.kernels import (
+    BOARD_COUNTED,
+    MAX_COMPILED_CELLS,
+    BoardCounts,
+    board_counts,
+    unpack_board_counts,
+)
 
 __all__ = ["solve", "count_layouts"]
 
 _ZERO = Fraction(0)
 _ONE = Fraction(1)
 _NO_CLUE_SHORTCUT = True  # the tests turn it off to compare with the general path
+_COMPILED_PATH = True  # likewise
+
+#: Search nodes a component may take in the compiled path before the board goes
+#: to the general pipeline (whose frontier programme counts tangled components).
+COMPILED_NODE_BUDGET = 20_000
 
 
 def solve(
@@ -94,6 +109,17 @@ def solve(
     board, deadline = _checked_input(board, engine, time_limit, "solve")
     if _NO_CLUE_SHORTCUT and not any(value >= 0 for value in board.cells):
         return _without_clues(board, engine, trust_flags, deadline)
+    if _COMPILED_PATH and engine == "auto" and deductions:
+        fast = _solve_compiled(board, trust_flags, deadline)
+        if fast is not None:
+            return fast
+    return _solve_general(board, engine, deadline, trust_flags, deductions)
+
+
+def _solve_general(
+    board: Board, engine: str, deadline: float | None, trust_flags: bool, deductions: bool
+) -> Analysis:
+    """Every stage as its own object: any engine, the component cache, conflicts named."""
     original = build_constraints(board, trust_flags=trust_flags, deadline=deadline)
     counted = _count_layouts(original, engine, deadline, deductions)
     if counted is None:
@@ -163,6 +189,95 @@ def solve(
     )
 
 
+def _compiled_counts(board: Board, trust_flags: bool) -> BoardCounts | None:
+    """:func:`~analyzer.solver.kernels.board_counts` of a board; ``None`` where the general path must go."""
+    values = np.array(board.cells, dtype=np.int8)
+    around = neighbour_array(board.topology, board.width, board.height)
+    status, packed = board_counts(values, around, trust_flags, MAX_COMPILED_CELLS, COMPILED_NODE_BUDGET)
+    return unpack_board_counts(packed) if status == BOARD_COUNTED else None
+
+
+def _join_compiled(board: Board, counted: BoardCounts, deadline: float | None) -> tuple[Joined, int] | None:
+    """The compiled counts joined under the mine total, and the mines the rules fixed; ``None``: no layout."""
+    fixed_mines = sum([v for v in counted.fixed if v > 0])
+    rest = board.mines - counted.known_mines - fixed_mines
+    if rest < 0:
+        return None
+    joined = join(counted.layouts, counted.background, rest, deadline=deadline)
+    return (joined, fixed_mines) if joined.total else None
+
+
+def _solve_compiled(board: Board, trust_flags: bool, deadline: float | None) -> Analysis | None:
+    """``solve`` through one compiled kernel and a join of Python integers; ``None`` where it does not apply.
+
+    The kernel (:func:`~analyzer.solver.kernels.board_counts`) gives each
+    component's exact counts when every component is small; the join here is the
+    same as the general path's (:func:`~analyzer.solver.combination.join`).
+    Boards it does not take (a component too large, no layout, which the general
+    path explains) go to the general path. The answer is the general path's:
+    fractions and the component summaries are made when asked for (the
+    summaries by the general path), so a solve that only reads a few cells pays
+    for those.
+    """
+    counted = _compiled_counts(board, trust_flags)
+    if counted is None:
+        return None
+    found = _join_compiled(board, counted, deadline)
+    if found is None:
+        return None
+    joined, fixed_mines = found
+    total = joined.total
+    others = joined.others
+    # A probability for each slot: group g at slot g, then (read from the end, as
+    # the kernel numbers them) background -3, trusted flag -2, revealed -1.
+    slots: list[tuple[int, int]] = []
+    for size, fix, k, mines in zip(
+        counted.sizes, counted.fixed, counted.comp_of, counted.group_mines, strict=True
+    ):
+        if mines is None:
+            slots.append((1, 1) if fix else (0, 1))
+        else:
+            numerator = sum([n * w for n, w in zip(mines, others[k], strict=False) if n])
+            slots.append((numerator, total * size))
+    slots.append((joined.background_numerator, total))
+    slots.append((1, 1))
+    slots.append((0, 1))  # never read: revealed cells have no probability
+    slot_of = counted.cell_slot
+    fractions: dict[int, Fraction] = {}
+
+    def probability_of(index: int) -> Fraction | None:
+        slot = slot_of[index]
+        if slot == -1:
+            return None
+        found = fractions.get(slot)
+        if found is None:
+            found = fractions[slot] = Fraction(*slots[slot])
+        return found
+
+    def cell_probabilities() -> tuple[Fraction | None, ...]:
+        return tuple([probability_of(i) for i in range(len(slot_of))])
+
+    def distribution() -> dict[int, Fraction]:
+        return {m + fixed_mines: Fraction(n, total) for m, n in sorted(joined.constrained_mines.items())}
+
+    return Analysis(
+        board=board,
+        total=total,
+        mines_left=board.mines - counted.known_mines,
+        background_size=counted.background,
+        components=partial(_general_components, board, trust_flags),
+        mine_count_distribution=distribution,
+        trust_flags=trust_flags,
+        cell_probabilities=cell_probabilities,
+        layout_counter=partial(count_layouts, trust_flags=trust_flags),
+        probability_of=probability_of,
+    )
+
+
+def _general_components(board: Board, trust_flags: bool) -> tuple[ComponentSummary, ...]:
+    return _solve_general(board, "auto", None, trust_flags, True).components
+
+
 def _without_clues(board: Board, engine: str, trust_flags: bool, deadline: float | None = None) -> Analysis:
     """A board with no revealed number: every unknown cell has the same probability, no work needed.
 
@@ -210,6 +325,11 @@ def count_layouts(
     (2, 0)
     """
     board, deadline = _checked_input(board, engine, time_limit, "count_layouts")
+    if _COMPILED_PATH and engine == "auto":
+        compiled = _compiled_counts(board, trust_flags)
+        if compiled is not None:
+            found = _join_compiled(board, compiled, deadline)
+            return 0 if found is None else found[0].total
     try:
         original = build_constraints(board, trust_flags=trust_flags, deadline=deadline)
     except InconsistentBoardError:

@@ -12,7 +12,6 @@ True
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from types import MappingProxyType
@@ -70,7 +69,7 @@ def _wrong_total(board: Board) -> Analysis:
     from analyzer.solver.solve import solve
 
     analysis = solve(board)
-    return dataclasses.replace(analysis, total=analysis.total + 1)
+    return analysis.replace(total=analysis.total + 1)
 
 
 def _wrong_probability(board: Board) -> Analysis:
@@ -80,7 +79,7 @@ def _wrong_probability(board: Board) -> Analysis:
     cells = tuple(
         None if value is None else value * Fraction(1001, 1000) for value in analysis.cell_probabilities
     )
-    return dataclasses.replace(analysis, cell_probabilities=cells)
+    return analysis.replace(cell_probabilities=cells)
 
 
 MUTATIONS: Mapping[str, tuple[Mutation, ...]] = MappingProxyType(

@@ -1,0 +1,126 @@
+"""The compiled path of ``solve`` (one kernel, then a join of Python integers) against the general path.
+
+``solve(engine="auto")`` takes the compiled path wherever every component is
+small (:func:`analyzer.solver.kernels.board_counts`); the general pipeline, one
+object a stage, is what every other engine runs and what the brute-force tests
+of ``tests/test_solve.py`` were written against. Both must give the same
+``Analysis``, attribute by attribute, and the compiled path must really be the
+one taken (the tests below fail if it silently falls back everywhere).
+"""
+
+from __future__ import annotations
+
+import importlib
+import pickle
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from analyzer.board.board import Board
+from analyzer.board.topology import neighbour_array
+from analyzer.errors import InconsistentBoardError
+from analyzer.play.positions import chain, clue_lattice, mid_game
+from analyzer.solver.kernels import BOARD_TOO_LARGE, board_counts
+from analyzer.solver.solve import _compiled_counts, _solve_general, count_layouts, solve
+from tests.bruteforce import brute_force
+from tests.strategies import game_boards, numbered_boards
+
+
+def _general(board: Board, trust_flags: bool = True):
+    return _solve_general(board, "auto", None, trust_flags, True)
+
+
+def _same(fast, general) -> None:
+    assert fast.total == general.total
+    assert fast.mines_left == general.mines_left
+    assert fast.background_size == general.background_size
+    assert fast.cell_probabilities == general.cell_probabilities
+    assert fast.mine_count_distribution == general.mine_count_distribution
+    assert fast.components == general.components
+    assert fast == general
+
+
+@settings(max_examples=300, deadline=None)
+@given(board=game_boards(max_side=7, flags=True), trust=st.booleans())
+def test_compiled_equals_general_on_real_positions(board: Board, trust: bool) -> None:
+    assert _compiled_counts(board, trust) is not None  # small components: always compiled
+    _same(solve(board, trust_flags=trust), _general(board, trust))
+    assert count_layouts(board, trust_flags=trust) == _general(board, trust).total
+
+
+@settings(max_examples=100, deadline=None)
+@given(board=game_boards(max_side=5, flags=True, topology="torus"))
+def test_compiled_equals_general_on_the_torus(board: Board) -> None:
+    _same(solve(board), _general(board))
+
+
+@settings(max_examples=300, deadline=None)
+@given(board=numbered_boards())
+def test_compiled_agrees_with_brute_force_where_boards_often_fail(board: Board) -> None:
+    """Random numbers and nudged positions: no layout gives the general path's named error."""
+    truth = brute_force(board)
+    if truth.total == 0:
+        with pytest.raises(InconsistentBoardError) as fast_error:
+            solve(board)
+        with pytest.raises(InconsistentBoardError) as general_error:
+            _general(board)
+        assert str(fast_error.value) == str(general_error.value)
+        assert count_layouts(board) == 0
+        return
+    analysis = solve(board)
+    assert analysis.total == truth.total
+    assert analysis.probabilities == truth.probabilities
+    assert analysis.mine_count_distribution == truth.mine_count_distribution
+    assert count_layouts(board) == truth.total
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_compiled_equals_general_on_preset_positions(seed: int) -> None:
+    for width, height, mines in ((9, 9, 10), (16, 16, 40), (30, 16, 99)):
+        board = mid_game(width, height, mines, progress=0.2 + 0.12 * seed, flag_fraction=0.3, seed=seed)
+        for trust in (True, False):
+            _same(solve(board, trust_flags=trust), _general(board, trust))
+
+
+def test_large_components_take_the_general_path() -> None:
+    """A 9x9 lattice of 3s leaves one component of more than 59 cells: the kernel declines it."""
+    board = clue_lattice(4, seed=0)
+    values = np.array(board.cells, dtype=np.int8)
+    around = neighbour_array(board.topology, board.width, board.height)
+    assert board_counts(values, around, True, 59, 20_000)[0] == BOARD_TOO_LARGE
+    assert _compiled_counts(board, True) is None
+    _same(solve(board), _general(board))
+
+
+def test_the_compiled_path_is_taken_on_chains(monkeypatch: pytest.MonkeyPatch) -> None:
+    board = chain(120, seed=3)
+    fast = solve(board)
+    monkeypatch.setattr(importlib.import_module("analyzer.solver.solve"), "_COMPILED_PATH", False)
+    slow = solve(board)
+    assert fast == slow
+    assert _compiled_counts(board, True) is not None
+
+
+def test_probabilities_are_made_when_asked() -> None:
+    board = mid_game(30, 16, 99, progress=0.5, seed=4)
+    analysis = solve(board)
+    # One cell's probability without making the others.
+    hidden = board.hidden_cells()[0]
+    p = analysis.probability(*hidden)
+    assert callable(object.__getattribute__(analysis, "_cells"))
+    assert p == _general(board).probability(*hidden)
+    assert analysis.cell_probabilities[board.index(*hidden)] is p  # one Fraction a group
+    assert not callable(object.__getattribute__(analysis, "_cells"))
+
+
+def test_analysis_is_immutable_hashable_and_pickles() -> None:
+    board = mid_game(16, 16, 40, progress=0.5, seed=2)
+    analysis = solve(board)
+    with pytest.raises(AttributeError, match="immutable"):
+        analysis.total = 3  # type: ignore[misc]
+    copy = pickle.loads(pickle.dumps(analysis))
+    assert copy == analysis and hash(copy) == hash(analysis)
+    assert copy.components == _general(board).components
+    assert {analysis: 1}[copy] == 1
