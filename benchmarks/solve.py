@@ -190,7 +190,7 @@ def _bench_engines(classes: Sequence[BoardClass], repeat: int, time_limit: float
 def _ms(seconds: float) -> str:
     if seconds == float("inf"):
         return "timeout"
-    return f"{seconds * 1e3:.2f} ms"
+    return f"{seconds * 1e3:.3f} ms"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

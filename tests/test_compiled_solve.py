@@ -89,7 +89,7 @@ def test_large_components_take_the_general_path() -> None:
     board = clue_lattice(4, seed=0)
     values = np.array(board.cells, dtype=np.int8)
     around = neighbour_array(board.topology, board.width, board.height)
-    assert board_counts(values, around, True, 59, 20_000)[0] == BOARD_TOO_LARGE
+    assert board_counts(values, around, True, 59, 20_000, 1_000_000)[0] == BOARD_TOO_LARGE
     assert _compiled_counts(board, True) is None
     _same(solve(board), _general(board))
 
@@ -124,3 +124,27 @@ def test_analysis_is_immutable_hashable_and_pickles() -> None:
     assert copy == analysis and hash(copy) == hash(analysis)
     assert copy.components == _general(board).components
     assert {analysis: 1}[copy] == 1
+
+
+def test_a_lazy_analysis_pickles_without_being_made() -> None:
+    board = mid_game(30, 16, 99, progress=0.5, seed=6)
+    analysis = solve(board)
+    copy = pickle.loads(pickle.dumps(analysis))
+    assert callable(object.__getattribute__(copy, "_cells"))
+    assert callable(object.__getattribute__(copy, "_components"))
+    assert copy == _general(board)
+
+
+def test_the_board_wide_node_budget_hands_the_board_on() -> None:
+    """Components each within their own budget, but more nodes in all than the board may take."""
+    board = mid_game(30, 16, 99, progress=0.5, seed=6)
+    values = np.array(board.cells, dtype=np.int8)
+    around = neighbour_array(board.topology, board.width, board.height)
+    assert board_counts(values, around, True, 59, 20_000, 1_000_000)[0] == 0
+    assert board_counts(values, around, True, 59, 20_000, 1)[0] == BOARD_TOO_LARGE
+    module = importlib.import_module("analyzer.solver.solve")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(module, "COMPILED_BOARD_NODE_BUDGET", 1)
+        assert _compiled_counts(board, True) is None
+        handed_on = solve(board)
+    assert handed_on == solve(board)

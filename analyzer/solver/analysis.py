@@ -21,6 +21,7 @@ __all__ = ["Analysis", "ComponentSummary"]
 
 
 _SUMMARY_FIELDS = ("cells", "clues", "groups", "solutions", "layouts_by_mines", "engine")
+_LAZY_FIELDS = ("components", "mine_count_distribution")
 _ANALYSIS_FIELDS = (
     "board",
     "total",
@@ -212,7 +213,14 @@ class Analysis:
         return Analysis(**(self._values() | changes))
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild, (self._values(),))
+        # What is not made yet pickles as the function that makes it.
+        values = {name: getattr(self, name) for name in _ANALYSIS_FIELDS if name not in _LAZY_FIELDS}
+        values["components"] = self._components
+        values["mine_count_distribution"] = self._distribution
+        values["cell_probabilities"] = self._cells
+        values["layout_counter"] = self.layout_counter
+        values["probability_of"] = self._probability_of
+        return (_rebuild, (values,))
 
     def __repr__(self) -> str:
         # Counts of big boards run past the interpreter's int-to-text limit: big_repr has none.

@@ -14,7 +14,7 @@ ascending) with the clues they sit in.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -488,7 +488,12 @@ BOARD_COUNTED, BOARD_STUCK, BOARD_CONFLICT, BOARD_TOO_LARGE, BOARD_NO_LAYOUT = 0
 
 @njit(cache=True)
 def board_counts(
-    values: np.ndarray, around: np.ndarray, trust_flags: bool, max_cells: int, max_nodes: int
+    values: np.ndarray,
+    around: np.ndarray,
+    trust_flags: bool,
+    max_cells: int,
+    max_nodes: int,
+    max_board_nodes: int,
 ) -> tuple:  # type: ignore[type-arg]
     """The whole pipeline up to the combination in one compiled call, for boards whose components are small.
 
@@ -502,7 +507,8 @@ def board_counts(
     the general pipeline must take the board: a number whose flags cannot
     match it (:data:`BOARD_STUCK`), rules that meet a contradiction
     (:data:`BOARD_CONFLICT`), a component of more than ``max_cells`` cells or
-    ``max_nodes`` search nodes (:data:`BOARD_TOO_LARGE`), a component with no
+    ``max_nodes`` search nodes, or components of more than ``max_board_nodes``
+    search nodes in all (:data:`BOARD_TOO_LARGE`), a component with no
     layout (:data:`BOARD_NO_LAYOUT`); ``packed`` is empty then. Otherwise
     ``packed`` holds, one after the other (one array: boxing each array costs
     more than the work on a small board): ``known_mines``, the number of
@@ -613,6 +619,7 @@ def board_counts(
         gm_off[g + 1] = gm_off[g] + (cells[comp_of[g]] + 1 if comp_of[g] >= 0 else 0)
     layouts = np.zeros(comp_off[n_comps], np.int64)
     group_mines = np.zeros(gm_off[n_groups], np.int64)
+    used = 0
     for k in range(n_comps):
         groups = members[n_members[k] : n_members[k + 1]]
         clues = eqs[n_eqs[k] : n_eqs[k + 1]]
@@ -631,8 +638,10 @@ def board_counts(
                 if fixed[g] < 0:
                     eq_groups[t] = local[g]
                     t += 1
-        nodes, _solutions, lay, gm = enumerate_component(sizes[groups], eq_off, eq_groups, rhs, max_nodes)
-        if nodes < 0:
+        budget = min(max_nodes, max_board_nodes - used)
+        nodes, _solutions, lay, gm = enumerate_component(sizes[groups], eq_off, eq_groups, rhs, budget)
+        used += nodes
+        if nodes < 0 or used > max_board_nodes:
             return BOARD_TOO_LARGE, none
         some = False
         for m in range(lay.shape[0]):
@@ -697,8 +706,7 @@ def board_counts(
     return BOARD_COUNTED, packed
 
 
-@dataclass(frozen=True, slots=True)
-class BoardCounts:
+class BoardCounts(NamedTuple):
     """What :func:`board_counts` packed, as lists (see its docstring)."""
 
     known_mines: int

@@ -15,6 +15,7 @@ import time
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import partial
+from typing import Any
 
 import numpy as np
 
@@ -44,8 +45,11 @@ _NO_CLUE_SHORTCUT = True  # the tests turn it off to compare with the general pa
 _COMPILED_PATH = True  # likewise
 
 #: Search nodes a component may take in the compiled path before the board goes
-#: to the general pipeline (whose frontier programme counts tangled components).
+#: to the general pipeline (whose frontier programme counts tangled components),
+#: and all the components of a board together (the kernel has no deadline: this
+#: bounds its time, to some tens of milliseconds past its linear work).
 COMPILED_NODE_BUDGET = 20_000
+COMPILED_BOARD_NODE_BUDGET = 1_000_000
 
 
 def solve(
@@ -193,7 +197,9 @@ def _compiled_counts(board: Board, trust_flags: bool) -> BoardCounts | None:
     """:func:`~analyzer.solver.kernels.board_counts` of a board; ``None`` where the general path must go."""
     values = np.array(board.cells, dtype=np.int8)
     around = neighbour_array(board.topology, board.width, board.height)
-    status, packed = board_counts(values, around, trust_flags, MAX_COMPILED_CELLS, COMPILED_NODE_BUDGET)
+    status, packed = board_counts(
+        values, around, trust_flags, MAX_COMPILED_CELLS, COMPILED_NODE_BUDGET, COMPILED_BOARD_NODE_BUDGET
+    )
     return unpack_board_counts(packed) if status == BOARD_COUNTED else None
 
 
@@ -242,36 +248,51 @@ def _solve_compiled(board: Board, trust_flags: bool, deadline: float | None) -> 
     slots.append((joined.background_numerator, total))
     slots.append((1, 1))
     slots.append((0, 1))  # never read: revealed cells have no probability
-    slot_of = counted.cell_slot
-    fractions: dict[int, Fraction] = {}
-
-    def probability_of(index: int) -> Fraction | None:
-        slot = slot_of[index]
-        if slot == -1:
-            return None
-        found = fractions.get(slot)
-        if found is None:
-            found = fractions[slot] = Fraction(*slots[slot])
-        return found
-
-    def cell_probabilities() -> tuple[Fraction | None, ...]:
-        return tuple([probability_of(i) for i in range(len(slot_of))])
-
-    def distribution() -> dict[int, Fraction]:
-        return {m + fixed_mines: Fraction(n, total) for m, n in sorted(joined.constrained_mines.items())}
-
+    cells = _CellFractions(slots, counted.cell_slot)
     return Analysis(
         board=board,
         total=total,
         mines_left=board.mines - counted.known_mines,
         background_size=counted.background,
         components=partial(_general_components, board, trust_flags),
-        mine_count_distribution=distribution,
+        mine_count_distribution=partial(_distribution, joined.constrained_mines, fixed_mines, total),
         trust_flags=trust_flags,
-        cell_probabilities=cell_probabilities,
+        cell_probabilities=cells,
         layout_counter=partial(count_layouts, trust_flags=trust_flags),
-        probability_of=probability_of,
+        probability_of=cells.one,
     )
+
+
+class _CellFractions:
+    """The compiled path's probabilities: a numerator and denominator a slot, a cell's slot; each
+    slot's ``Fraction`` made when a cell of it is first read (cells of a group share it)."""
+
+    __slots__ = ("_slots", "_slot_of", "_made")
+
+    def __init__(self, slots: list[tuple[int, int]], slot_of: list[int]) -> None:
+        self._slots = slots
+        self._slot_of = slot_of
+        self._made: dict[int, Fraction] = {}
+
+    def one(self, index: int) -> Fraction | None:
+        slot = self._slot_of[index]
+        if slot == -1:
+            return None
+        found = self._made.get(slot)
+        if found is None:
+            found = self._made[slot] = Fraction(*self._slots[slot])
+        return found
+
+    def __call__(self) -> tuple[Fraction | None, ...]:
+        one = self.one
+        return tuple([one(i) for i in range(len(self._slot_of))])
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_CellFractions, (self._slots, self._slot_of))
+
+
+def _distribution(constrained: dict[int, int], fixed_mines: int, total: int) -> dict[int, Fraction]:
+    return {m + fixed_mines: Fraction(n, total) for m, n in sorted(constrained.items())}
 
 
 def _general_components(board: Board, trust_flags: bool) -> tuple[ComponentSummary, ...]:
