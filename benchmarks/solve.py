@@ -9,6 +9,11 @@
     their ratio, and a check that both agree to 1e-9.
 ``engines``
     Times each counting engine (enumerate, frontier, CP-SAT) on the same suite.
+``many``
+    Times :func:`analyzer.solve_many` on ``--positions`` random mid-game positions
+    of each preset, in this process and on ``--workers`` processes, beside
+    ms-toollib solving the same boards one after the other in this process
+    (median of ``--repeat`` runs; positions per second).
 
 Timings are like for like: ms-toollib reads flags as hidden cells, so on a
 board with flags ours is timed (and compared) with ``trust_flags=False``. Each
@@ -187,6 +192,52 @@ def _bench_engines(classes: Sequence[BoardClass], repeat: int, time_limit: float
     return 0
 
 
+def _bench_many(positions: int, workers: int, repeat: int) -> int:
+    from analyzer.solver.many import solve_many
+
+    try:
+        import ms_toollib
+    except ImportError:
+        ms_toollib = None
+    presets = [
+        ("beginner 9x9/10", 9, 9, 10),
+        ("intermediate 16x16/40", 16, 16, 40),
+        ("expert 30x16/99", 30, 16, 99),
+    ]
+    counts = sorted({1, workers})
+    header = f"{'class':24} {'boards':>7}" + "".join(
+        f" {f'{w} process' + ('es' if w > 1 else ''):>13}" for w in counts
+    )
+    if ms_toollib:
+        header += f" {'ms-toollib':>11} {'ratio':>7}"
+    print(header + "   (positions per second)")
+    print("-" * len(header))
+    for name, w, h, m in presets:
+        # Flag-free positions: ms-toollib reads flags as unknown cells, solve trusts them.
+        boards = [mid_game(w, h, m, progress=0.2 + 0.6 * (s % 5) / 4, seed=s) for s in range(positions)]
+        line = f"{name:24} {len(boards):>7}"
+        rates = []
+        for n in counts:
+            seconds, results = _median_time(partial(solve_many, boards, workers=n), repeat)
+            assert all(not isinstance(r, Exception) for r in results)  # type: ignore[union-attr]
+            rates.append(len(boards) / seconds)
+            line += f" {rates[-1]:>13,.0f}"
+        if ms_toollib:
+            grids = [_ms_toollib_grid(b) for b in boards]
+
+            def theirs(grids: list[list[list[int]]] = grids, boards: list[Board] = boards) -> None:
+                for grid, board in zip(grids, boards, strict=True):
+                    ms_toollib.cal_probability_onboard(grid, board.mines)
+
+            seconds, _ = _median_time(theirs, repeat)
+            peer = len(boards) / seconds
+            line += f" {peer:>11,.0f} {peer / rates[0]:>6.2f}x"
+        print(line, flush=True)
+    if ms_toollib:
+        print("\nratio: ms-toollib's rate over ours in one process (below 1: ours is faster)")
+    return 0
+
+
 def _ms(seconds: float) -> str:
     if seconds == float("inf"):
         return "timeout"
@@ -195,13 +246,17 @@ def _ms(seconds: float) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.solve", description=__doc__.split("\n")[0])
-    parser.add_argument("what", choices=("solve", "engines"))
+    parser.add_argument("what", choices=("solve", "engines", "many"))
     parser.add_argument("--repeat", type=int, default=3, help="timings per board (median kept)")
     parser.add_argument("--boards", type=int, default=10, help="random boards per class")
     parser.add_argument("--quick", action="store_true", help="leave out the largest classes")
     parser.add_argument("--classes", default=None, help="comma-separated substrings of class names to run")
     parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per solve")
+    parser.add_argument("--positions", type=int, default=2000, help="many: positions a preset")
+    parser.add_argument("--workers", type=int, default=2, help="many: processes beside one")
     args = parser.parse_args(argv)
+    if args.what == "many":
+        return _bench_many(args.positions, args.workers, args.repeat)
     classes = suite(boards=args.boards, quick=args.quick)
     if args.classes:
         wanted = [w.strip().lower() for w in args.classes.split(",")]
