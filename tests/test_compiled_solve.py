@@ -85,11 +85,12 @@ def test_compiled_equals_general_on_preset_positions(seed: int) -> None:
 
 
 def test_large_components_take_the_general_path() -> None:
-    """A 9x9 lattice of 3s leaves one component of more than 59 cells: the kernel declines it."""
+    """A 9x9 lattice of 3s leaves a component of more than 59 cells and 20,000 search nodes:
+    the kernel declines it, and the general pipeline's frontier programme counts it."""
     board = clue_lattice(4, seed=0)
     values = np.array(board.cells, dtype=np.int8)
     around = neighbour_array(board.topology, board.width, board.height)
-    assert board_counts(values, around, True, 59, 20_000, 1_000_000)[0] == BOARD_TOO_LARGE
+    assert board_counts(values, around, True, 1_000_000, 20_000, 2_000_000)[0] == BOARD_TOO_LARGE
     assert _compiled_counts(board, True) is None
     _same(solve(board), _general(board))
 
@@ -140,8 +141,8 @@ def test_the_board_wide_node_budget_hands_the_board_on() -> None:
     board = mid_game(30, 16, 99, progress=0.5, seed=6)
     values = np.array(board.cells, dtype=np.int8)
     around = neighbour_array(board.topology, board.width, board.height)
-    assert board_counts(values, around, True, 59, 20_000, 1_000_000)[0] == 0
-    assert board_counts(values, around, True, 59, 20_000, 1)[0] == BOARD_TOO_LARGE
+    assert board_counts(values, around, True, 1_000_000, 20_000, 1_000_000)[0] == 0
+    assert board_counts(values, around, True, 1_000_000, 20_000, 1)[0] == BOARD_TOO_LARGE
     module = importlib.import_module("analyzer.solver.solve")
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(module, "COMPILED_BOARD_NODE_BUDGET", 1)

@@ -314,9 +314,19 @@ def _mark(
             mark[g] = on
 
 
-#: Components of at most this many cells are enumerated compiled: every count
-#: they give (at most ``8 * 2**cells``) fits a signed 64-bit integer.
+#: Components of at most this many cells cannot overflow the compiled enumerator:
+#: every count they give (at most ``8 * 2**cells``) fits a signed 64-bit integer.
+#: Larger ones are enumerated with a check: see :func:`enumerate_component`.
 MAX_COMPILED_CELLS = 59
+
+#: :func:`enumerate_component`'s ``nodes`` when it stops: past its node budget, or
+#: before a count could pass 64 bits.
+ENUMERATION_BUDGET, ENUMERATION_OVERFLOW = -1, -2
+
+# The layouts counted so far, in floating point, must stay below this for every
+# count to fit 64 bits: a group's mines summed over layouts are at most 8 times
+# their number (2**59 * 8 = 2**62, and the float's relative error is far below 2x).
+_OVERFLOW_GUARD = float(2**59)
 
 
 @njit(cache=True)
@@ -333,7 +343,11 @@ def enumerate_component(
     ``max_nodes``. Returns ``(nodes, solutions, layouts, group_mines)``:
     ``layouts[m]`` and ``group_mines[g, m]`` as in
     :class:`~analyzer.solver.counting.types.ComponentCounts`, unshifted.
-    Exact while the component has at most :data:`MAX_COMPILED_CELLS` cells.
+    ``nodes`` is :data:`ENUMERATION_BUDGET` past ``max_nodes``, and
+    :data:`ENUMERATION_OVERFLOW` when the layouts counted so far (followed in
+    floating point beside the integers) come near ``2**59``: a component of at
+    most :data:`MAX_COMPILED_CELLS` cells never does, and every count given is
+    exact.
     """  # pragma: no cover - compiled
     n = sizes.shape[0]
     n_eqs = rhs.shape[0]
@@ -362,6 +376,7 @@ def enumerate_component(
     upper = np.full(n, -1, np.int64)
     nodes = 0
     solutions = 0
+    counted = 0.0
     k = 0
     entering = True
     while k >= 0:
@@ -370,7 +385,7 @@ def enumerate_component(
         if entering:
             nodes += 1
             if nodes & 1023 == 0 and nodes > max_nodes:
-                return -1, 0, layouts, group_mines
+                return ENUMERATION_BUDGET, 0, layouts, group_mines
             lo = 0
             hi = size
             for t in range(of_off[g], of_off[g + 1]):
@@ -405,10 +420,16 @@ def enumerate_component(
         values[g] = current[k]
         if k + 1 == n:
             weight = 1
+            approximate = 1.0
             mines = 0
             for h in range(n):
-                weight *= binom[sizes[h], values[h]]
+                b = binom[sizes[h], values[h]]
+                weight *= b
+                approximate *= b
                 mines += values[h]
+            counted += approximate
+            if counted >= _OVERFLOW_GUARD:  # before any integer below could wrap
+                return ENUMERATION_OVERFLOW, 0, layouts, group_mines
             layouts[mines] += weight
             for h in range(n):
                 if values[h]:
@@ -491,8 +512,8 @@ def board_counts(
     values: np.ndarray,
     around: np.ndarray,
     trust_flags: bool,
-    max_cells: int,
     max_nodes: int,
+    max_large_nodes: int,
     max_board_nodes: int,
 ) -> tuple:  # type: ignore[type-arg]
     """The whole pipeline up to the combination in one compiled call, for boards whose components are small.
@@ -500,15 +521,18 @@ def board_counts(
     The clues and groups (:func:`constraint_arrays`), the single-clue and subset
     rules to their fixpoint (:func:`closure`), the components of the groups left
     free (union-find over the clues that still hold them) and each component's
-    counts by mine number (:func:`enumerate_component`, exact in 64 bits). The
+    counts by mine number (:func:`enumerate_component`, exact in 64 bits, within
+    ``max_nodes`` search nodes, or ``max_large_nodes`` for a component of more
+    than :data:`MAX_COMPILED_CELLS` cells: large components are mostly tangled
+    ones, which the general pipeline's frontier programme counts better). The
     caller joins the components and the background with Python integers.
 
     Returns ``(status, packed)``. ``status`` is :data:`BOARD_COUNTED`, or why
     the general pipeline must take the board: a number whose flags cannot
     match it (:data:`BOARD_STUCK`), rules that meet a contradiction
-    (:data:`BOARD_CONFLICT`), a component of more than ``max_cells`` cells or
-    ``max_nodes`` search nodes, or components of more than ``max_board_nodes``
-    search nodes in all (:data:`BOARD_TOO_LARGE`), a component with no
+    (:data:`BOARD_CONFLICT`), a component past its node budget or whose counts
+    would pass 64 bits, or components of more than ``max_board_nodes`` search
+    nodes in all (:data:`BOARD_TOO_LARGE`), a component with no
     layout (:data:`BOARD_NO_LAYOUT`); ``packed`` is empty then. Otherwise
     ``packed`` holds, one after the other (one array: boxing each array costs
     more than the work on a small board): ``known_mines``, the number of
@@ -584,7 +608,7 @@ def board_counts(
         if k >= 0:
             cells[k] += sizes[g]
             n_members[k + 1] += 1
-            if cells[k] > max_cells or sizes[g] > 8:
+            if sizes[g] > 8:  # no neighbourhood makes one; the binomials stop at 8
                 return BOARD_TOO_LARGE, none
     # Each component's groups (ascending) and live clues (ascending), by counting sort.
     for k in range(n_comps):
@@ -638,7 +662,7 @@ def board_counts(
                 if fixed[g] < 0:
                     eq_groups[t] = local[g]
                     t += 1
-        budget = min(max_nodes, max_board_nodes - used)
+        budget = min(max_nodes if cells[k] <= MAX_COMPILED_CELLS else max_large_nodes, max_board_nodes - used)
         nodes, _solutions, lay, gm = enumerate_component(sizes[groups], eq_off, eq_groups, rhs, budget)
         used += nodes
         if nodes < 0 or used > max_board_nodes:

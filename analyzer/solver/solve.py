@@ -31,7 +31,6 @@ from analyzer.solver.decomposition import Component, ComponentProblem, component
 from analyzer.solver.deduction import Deduced, deduce
 from analyzer.solver.kernels import (
     BOARD_COUNTED,
-    MAX_COMPILED_CELLS,
     BoardCounts,
     board_counts,
     unpack_board_counts,
@@ -45,10 +44,13 @@ _NO_CLUE_SHORTCUT = True  # the tests turn it off to compare with the general pa
 _COMPILED_PATH = True  # likewise
 
 #: Search nodes a component may take in the compiled path before the board goes
-#: to the general pipeline (whose frontier programme counts tangled components),
-#: and all the components of a board together (the kernel has no deadline: this
-#: bounds its time, to some tens of milliseconds past its linear work).
-COMPILED_NODE_BUDGET = 20_000
+#: to the general pipeline (whose frontier programme counts tangled components);
+#: a component of more than 59 cells (mostly tangled ones); all the components of
+#: a board together (the kernel has no deadline: this bounds its time, to some
+#: tens of milliseconds past its linear work). Measured on the lattices of
+#: ``python -m benchmarks.solve solve``: about 22 ns a node.
+COMPILED_NODE_BUDGET = 200_000
+COMPILED_LARGE_NODE_BUDGET = 20_000
 COMPILED_BOARD_NODE_BUDGET = 1_000_000
 
 
@@ -198,7 +200,12 @@ def _compiled_counts(board: Board, trust_flags: bool) -> BoardCounts | None:
     values = np.array(board.cells, dtype=np.int8)
     around = neighbour_array(board.topology, board.width, board.height)
     status, packed = board_counts(
-        values, around, trust_flags, MAX_COMPILED_CELLS, COMPILED_NODE_BUDGET, COMPILED_BOARD_NODE_BUDGET
+        values,
+        around,
+        trust_flags,
+        COMPILED_NODE_BUDGET,
+        COMPILED_LARGE_NODE_BUDGET,
+        COMPILED_BOARD_NODE_BUDGET,
     )
     return unpack_board_counts(packed) if status == BOARD_COUNTED else None
 

@@ -20,7 +20,7 @@ from analyzer.errors import SolverTimeoutError
 from analyzer.solver.counting.order import search_order
 from analyzer.solver.counting.types import Accumulator, BudgetExceeded, ComponentCounts
 from analyzer.solver.decomposition import ComponentProblem
-from analyzer.solver.kernels import MAX_COMPILED_CELLS, enumerate_component
+from analyzer.solver.kernels import ENUMERATION_OVERFLOW, enumerate_component
 
 __all__ = ["count_enumerate", "count_enumerate_compiled"]
 
@@ -131,17 +131,19 @@ def count_enumerate_compiled(problem: ComponentProblem, *, max_nodes: int) -> Co
     """:func:`count_enumerate` with ``max_nodes``, compiled; ``None`` for a component it does not take.
 
     The same counts, and :class:`~analyzer.solver.counting.types.BudgetExceeded`
-    after the same number of nodes, for a component of at most
-    :data:`~analyzer.solver.kernels.MAX_COMPILED_CELLS` cells in groups of at most 8. It has
-    no deadline of its own: ``auto`` gives it a budget of a few thousand nodes.
+    after the same number of nodes, for a component in groups of at most 8 cells
+    whose counts fit 64 bits (always, up to
+    :data:`~analyzer.solver.kernels.MAX_COMPILED_CELLS` cells; beyond, the search
+    stops with ``None`` before a count could pass them). It has no deadline of its
+    own: ``auto`` gives it a budget of a few thousand nodes.
 
     >>> problem = ComponentProblem((1, 2), (((0, 1), 1),))
     >>> count_enumerate_compiled(problem, max_nodes=100) == count_enumerate(problem)
     True
     """
     sizes = problem.sizes
-    if sum(sizes) > MAX_COMPILED_CELLS or max(sizes, default=0) > 8:
-        return None  # too many cells for 64 bits, or a group larger than a neighbourhood
+    if max(sizes, default=0) > 8:
+        return None  # a group larger than a neighbourhood: the binomials stop at 8
     equations = problem.equations
     eq_off = np.zeros(len(equations) + 1, np.int64)
     np.cumsum([len(groups) for groups, _ in equations], out=eq_off[1:])
@@ -150,6 +152,8 @@ def count_enumerate_compiled(problem: ComponentProblem, *, max_nodes: int) -> Co
     nodes, solutions, layouts, group_mines = enumerate_component(
         np.array(sizes, np.int64), eq_off, eq_groups, rhs, max_nodes
     )
+    if nodes == ENUMERATION_OVERFLOW:
+        return None
     if nodes < 0:
         raise BudgetExceeded
     counts = layouts.tolist()

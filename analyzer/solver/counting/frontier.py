@@ -50,6 +50,10 @@ class _Sweep:
         for e, (groups, _) in enumerate(problem.equations):
             for g in groups:
                 eqs_of[g].append(e)
+        # Per step, the next state's sources (a value of the state, or a new equation's
+        # right-hand side) and the positions the group's own value is taken from.
+        self.sources: list[tuple[tuple[int, int], ...]] = []
+        self.taken: list[tuple[int, ...]] = []
         open_eqs: list[int] = []
         for k, g in enumerate(order):
             if k & 1023 == 1023 and deadline is not None and time.monotonic() > deadline:
@@ -68,6 +72,8 @@ class _Sweep:
                 room_after = sum(sizes[h] for h in problem.equations[e][0] if position[h] > k)
                 checks.append((index_before.get(e, -1), self.rhs[e], room_after))
             self.steps.append((tuple(checks), build))
+            self.sources.append(tuple((src, self.rhs[e]) for src, _, e in build))
+            self.taken.append(tuple(i for i, (_, sub, _) in enumerate(build) if sub))
             open_eqs = after
         assert not open_eqs or n == 0
 
@@ -77,7 +83,7 @@ class _Sweep:
         Each equation of the group must keep ``0 <= need - x <= room`` (its cells
         in later groups); an equation the group closes must reach exactly 0.
         """
-        checks, build = self.steps[k]
+        checks = self.steps[k][0]
         lo, hi = 0, self.sizes[k]
         for src, rhs, room in checks:
             need = state[src] if src >= 0 else rhs
@@ -85,11 +91,20 @@ class _Sweep:
                 hi = need
             if need - room > lo:
                 lo = need - room
-        rhs_of = self.rhs
-        return [
-            (x, tuple((state[src] if src >= 0 else rhs_of[e]) - (x if sub else 0) for src, sub, e in build))
-            for x in range(lo, hi + 1)
-        ]
+        if lo > hi:
+            return []
+        base = [state[src] if src >= 0 else rhs for src, rhs in self.sources[k]]
+        taken = self.taken[k]
+        out = []
+        for x in range(lo, hi + 1):
+            if x:
+                after = base.copy()
+                for i in taken:
+                    after[i] -= x
+                out.append((x, tuple(after)))
+            else:
+                out.append((0, tuple(base)))
+        return out
 
 
 def count_frontier(problem: ComponentProblem, *, deadline: float | None = None) -> ComponentCounts:
@@ -115,6 +130,8 @@ def count_frontier(problem: ComponentProblem, *, deadline: float | None = None) 
     # layer: state -> (poly by mines so far, number of group-count solutions)
     layer: dict[tuple[int, ...], tuple[list[int], int]] = {(): ([1], 1)}
     layers = [layer]
+    # Each state's moves, kept for the backward pass (which would otherwise make them again).
+    moved: list[dict[tuple[int, ...], list[tuple[int, tuple[int, ...]]]]] = []
     held = 0
     new: tuple[int, ...] = ()
     for k in range(len(sweep.steps)):
@@ -122,10 +139,13 @@ def count_frontier(problem: ComponentProblem, *, deadline: float | None = None) 
             raise SolverTimeoutError("time limit reached while counting a component")
         weights = binoms[k]
         nxt: dict[tuple[int, ...], tuple[list[int], int]] = {}
+        step_moves: dict[tuple[int, ...], list[tuple[int, tuple[int, ...]]]] = {}
+        moved.append(step_moves)
         for visited, (state, (poly, sols)) in enumerate(layer.items()):
             if visited & 1023 == 1023 and deadline is not None and time.monotonic() > deadline:
                 raise SolverTimeoutError("time limit reached while counting a component")
-            for x, new in sweep.moves(k, state):
+            step_moves[state] = moves = sweep.moves(k, state)
+            for x, new in moves:
                 w = weights[x]
                 entry = nxt.get(new)
                 if entry is None:
@@ -142,14 +162,14 @@ def count_frontier(problem: ComponentProblem, *, deadline: float | None = None) 
         layer = nxt
         layers.append(layer)
         # The layers are kept for the numerators: refuse before they take the machine's memory.
-        held += _layer_bytes(layer)
+        held += _layer_bytes(layer) + _moves_bytes(step_moves)
         check_memory(held, f"counting a component of {len(problem.sizes)} groups (frontier layers)")
     final = layer.get((), ([0], 0))
     layouts = list(final[0]) + [0] * (top + 1 - len(final[0]))
 
     def numerators(weights: Sequence[int]) -> tuple[int, ...]:
         return _backward(
-            sweep, layers, binoms, list(weights) + [0] * (top + 1 - len(weights)), len(problem.sizes)
+            sweep, layers, moved, binoms, list(weights) + [0] * (top + 1 - len(weights)), len(problem.sizes)
         )
 
     return ComponentCounts(
@@ -157,7 +177,7 @@ def count_frontier(problem: ComponentProblem, *, deadline: float | None = None) 
         solutions=final[1],
         engine="frontier",
         numerator_function=numerators,
-        retained_bytes=_layers_bytes(layers),
+        retained_bytes=_layers_bytes(layers) + sum(_moves_bytes(step) for step in moved),
     )
 
 
@@ -173,6 +193,13 @@ def _layer_bytes(layer: dict[tuple[int, ...], tuple[list[int], int]]) -> int:
     return len(layer) * (200 + 8 * width) + coefficients * ints
 
 
+def _moves_bytes(moves: dict[tuple[int, ...], list[tuple[int, tuple[int, ...]]]]) -> int:
+    """The bytes one step's kept moves hold (a list a state, a pair and a state tuple a move)."""
+    count = sum(len(m) for m in moves.values())
+    width = len(next(iter(moves))) if moves else 0
+    return len(moves) * 120 + count * (8 + 64 + 48 + 8 * width)
+
+
 def _layers_bytes(layers: list[dict[tuple[int, ...], tuple[list[int], int]]]) -> int:
     """An estimate of the memory the forward layers hold (kept for the numerators).
 
@@ -185,6 +212,7 @@ def _layers_bytes(layers: list[dict[tuple[int, ...], tuple[list[int], int]]]) ->
 def _backward(
     sweep: _Sweep,
     layers: list[dict[tuple[int, ...], tuple[list[int], int]]],
+    moved: list[dict[tuple[int, ...], list[tuple[int, tuple[int, ...]]]]],
     binoms: list[list[int]],
     weights: list[int],
     n: int,
@@ -204,10 +232,11 @@ def _backward(
         bk = binoms[k]
         before: dict[tuple[int, ...], list[int]] = {}
         total_k = 0
+        step_moves = moved[k]
         for state, (poly, _) in layers[k].items():
             width = len(poly)
             acc = [0] * width
-            for x, new in sweep.moves(k, state):
+            for x, new in step_moves[state]:
                 tail = after.get(new)
                 if tail is None:
                     continue
