@@ -584,7 +584,7 @@ def board_counts(
             g = c_groups[t]
             if fixed[g] >= 0:
                 continue
-            r = _root(parent, g)
+            r = find_root(parent, g)
             if head < 0:
                 head = r
                 first_free[c] = g
@@ -596,7 +596,7 @@ def board_counts(
     for g in range(n_groups):
         if fixed[g] >= 0:
             continue
-        r = _root(parent, g)
+        r = find_root(parent, g)
         if comp_of_root[r] < 0:
             comp_of_root[r] = n_comps
             n_comps += 1
@@ -774,7 +774,8 @@ def unpack_board_counts(packed: np.ndarray) -> BoardCounts:
 
 
 @njit(cache=True)
-def _root(parent: np.ndarray, g: int) -> int:  # pragma: no cover - compiled
+def find_root(parent: np.ndarray, g: int) -> int:  # pragma: no cover - compiled
+    """The root of ``g`` in a union-find forest, halving the path on the way."""
     while parent[g] != g:
         parent[g] = parent[parent[g]]
         g = parent[g]

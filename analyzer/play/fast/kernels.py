@@ -26,6 +26,7 @@ import numpy as np
 from numba import njit
 
 from analyzer.play.fast.endgame import endgame_move
+from analyzer.solver.kernels import find_root
 
 HIDDEN = -1
 FLAG = -2
@@ -43,14 +44,6 @@ def _binomials() -> np.ndarray:  # pragma: no cover - compiled
         for k in range(1, n + 1):
             table[n, k] = table[n - 1, k - 1] + (table[n - 1, k] if k <= n - 1 else 0.0)
     return table
-
-
-@njit(cache=True)
-def _find(parent: np.ndarray, a: int) -> int:  # pragma: no cover - compiled
-    while parent[a] != a:
-        parent[a] = parent[parent[a]]
-        a = parent[a]
-    return a
 
 
 @njit(cache=True)
@@ -183,16 +176,16 @@ def probabilities(
     # ---- components: union the clues of each group
     parent = np.arange(max(n_clues, 1))
     for g in range(n_groups):
-        a = _find(parent, group_clues[g, 0])
+        a = find_root(parent, group_clues[g, 0])
         for t in range(1, group_nclues[g]):
-            b = _find(parent, group_clues[g, t])
+            b = find_root(parent, group_clues[g, t])
             if a != b:
                 parent[b] = a
     comp_of_root = np.full(max(n_clues, 1), -1, np.int64)
     n_comps = 0
     clue_comp = np.empty(max(n_clues, 1), np.int64)
     for c in range(n_clues):
-        r = _find(parent, c)
+        r = find_root(parent, c)
         if comp_of_root[r] < 0:
             comp_of_root[r] = n_comps
             n_comps += 1
