@@ -90,7 +90,7 @@ def test_large_components_take_the_general_path() -> None:
     board = clue_lattice(4, seed=0)
     values = np.array(board.cells, dtype=np.int8)
     around = neighbour_array(board.topology, board.width, board.height)
-    assert board_counts(values, around, True, 1_000_000, 20_000, 2_000_000)[0] == BOARD_TOO_LARGE
+    assert board_counts(values, around, True, 1_000, 1_000_000, 20_000, 2_000_000)[0] == BOARD_TOO_LARGE
     assert _compiled_counts(board, True) is None
     _same(solve(board), _general(board))
 
@@ -141,8 +141,8 @@ def test_the_board_wide_node_budget_hands_the_board_on() -> None:
     board = mid_game(30, 16, 99, progress=0.5, seed=6)
     values = np.array(board.cells, dtype=np.int8)
     around = neighbour_array(board.topology, board.width, board.height)
-    assert board_counts(values, around, True, 1_000_000, 20_000, 1_000_000)[0] == 0
-    assert board_counts(values, around, True, 1_000_000, 20_000, 1)[0] == BOARD_TOO_LARGE
+    assert board_counts(values, around, True, 1_000, 1_000_000, 20_000, 1_000_000)[0] == 0
+    assert board_counts(values, around, True, 1_000, 1_000_000, 20_000, 1)[0] == BOARD_TOO_LARGE
     module = importlib.import_module("analyzer.solver.solve")
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(module, "COMPILED_BOARD_NODE_BUDGET", 1)

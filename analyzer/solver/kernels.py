@@ -21,6 +21,7 @@ from numba import njit
 
 __all__ = [
     "MAX_COMPILED_CELLS",
+    "MAX_ENUMERATION_CELLS",
     "BoardCounts",
     "board_counts",
     "unpack_board_counts",
@@ -319,6 +320,11 @@ def _mark(
 #: Larger ones are enumerated with a check: see :func:`enumerate_component`.
 MAX_COMPILED_CELLS = 59
 
+#: The largest component the compiled enumerator takes: its count arrays grow as
+#: the component's groups times its cells (a 201x201 lattice of clues would want
+#: gigabytes), and the frontier programme is the engine for such components.
+MAX_ENUMERATION_CELLS = 1_000
+
 #: :func:`enumerate_component`'s ``nodes`` when it stops: past its node budget, or
 #: before a count could pass 64 bits.
 ENUMERATION_BUDGET, ENUMERATION_OVERFLOW = -1, -2
@@ -512,6 +518,7 @@ def board_counts(
     values: np.ndarray,
     around: np.ndarray,
     trust_flags: bool,
+    max_cells: int,
     max_nodes: int,
     max_large_nodes: int,
     max_board_nodes: int,
@@ -524,15 +531,18 @@ def board_counts(
     counts by mine number (:func:`enumerate_component`, exact in 64 bits, within
     ``max_nodes`` search nodes, or ``max_large_nodes`` for a component of more
     than :data:`MAX_COMPILED_CELLS` cells: large components are mostly tangled
-    ones, which the general pipeline's frontier programme counts better). The
-    caller joins the components and the background with Python integers.
+    ones, which the general pipeline's frontier programme counts better; none of
+    more than ``max_cells`` cells, declined before its counts' arrays, which grow
+    as its groups times its cells, are made). The caller joins the components and
+    the background with Python integers.
 
     Returns ``(status, packed)``. ``status`` is :data:`BOARD_COUNTED`, or why
     the general pipeline must take the board: a number whose flags cannot
     match it (:data:`BOARD_STUCK`), rules that meet a contradiction
-    (:data:`BOARD_CONFLICT`), a component past its node budget or whose counts
-    would pass 64 bits, or components of more than ``max_board_nodes`` search
-    nodes in all (:data:`BOARD_TOO_LARGE`), a component with no
+    (:data:`BOARD_CONFLICT`), a component of more than ``max_cells`` cells,
+    past its node budget or whose counts would pass 64 bits, or components of
+    more than ``max_board_nodes`` search nodes in all (:data:`BOARD_TOO_LARGE`),
+    a component with no
     layout (:data:`BOARD_NO_LAYOUT`); ``packed`` is empty then. Otherwise
     ``packed`` holds, one after the other (one array: boxing each array costs
     more than the work on a small board): ``known_mines``, the number of
@@ -608,7 +618,7 @@ def board_counts(
         if k >= 0:
             cells[k] += sizes[g]
             n_members[k + 1] += 1
-            if sizes[g] > 8:  # no neighbourhood makes one; the binomials stop at 8
+            if sizes[g] > 8 or cells[k] > max_cells:  # no neighbourhood makes a group of 9
                 return BOARD_TOO_LARGE, none
     # Each component's groups (ascending) and live clues (ascending), by counting sort.
     for k in range(n_comps):

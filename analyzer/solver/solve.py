@@ -31,6 +31,7 @@ from analyzer.solver.decomposition import Component, ComponentProblem, component
 from analyzer.solver.deduction import Deduced, deduce
 from analyzer.solver.kernels import (
     BOARD_COUNTED,
+    MAX_ENUMERATION_CELLS,
     BoardCounts,
     board_counts,
     unpack_board_counts,
@@ -43,7 +44,7 @@ _ONE = Fraction(1)
 _NO_CLUE_SHORTCUT = True  # the tests turn it off to compare with the general path
 _COMPILED_PATH = True  # likewise
 
-#: Search nodes a component may take in the compiled path before the board goes
+#: The search nodes a component may take in the compiled path before the board goes
 #: to the general pipeline (whose frontier programme counts tangled components);
 #: a component of more than 59 cells (mostly tangled ones); all the components of
 #: a board together (the kernel has no deadline: this bounds its time, to some
@@ -203,6 +204,7 @@ def _compiled_counts(board: Board, trust_flags: bool) -> BoardCounts | None:
         values,
         around,
         trust_flags,
+        MAX_ENUMERATION_CELLS,
         COMPILED_NODE_BUDGET,
         COMPILED_LARGE_NODE_BUDGET,
         COMPILED_BOARD_NODE_BUDGET,

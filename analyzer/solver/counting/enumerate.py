@@ -20,7 +20,7 @@ from analyzer.errors import SolverTimeoutError
 from analyzer.solver.counting.order import search_order
 from analyzer.solver.counting.types import Accumulator, BudgetExceeded, ComponentCounts
 from analyzer.solver.decomposition import ComponentProblem
-from analyzer.solver.kernels import ENUMERATION_OVERFLOW, enumerate_component
+from analyzer.solver.kernels import ENUMERATION_OVERFLOW, MAX_ENUMERATION_CELLS, enumerate_component
 
 __all__ = ["count_enumerate", "count_enumerate_compiled"]
 
@@ -134,16 +134,18 @@ def count_enumerate_compiled(problem: ComponentProblem, *, max_nodes: int) -> Co
     after the same number of nodes, for a component in groups of at most 8 cells
     whose counts fit 64 bits (always, up to
     :data:`~analyzer.solver.kernels.MAX_COMPILED_CELLS` cells; beyond, the search
-    stops with ``None`` before a count could pass them). It has no deadline of its
-    own: ``auto`` gives it a budget of a few thousand nodes.
+    stops with ``None`` before a count could pass them), of at most
+    :data:`~analyzer.solver.kernels.MAX_ENUMERATION_CELLS` cells (``None`` beyond:
+    its arrays would grow as its groups times its cells). It has no deadline of
+    its own: ``auto`` gives it a budget of a few thousand nodes.
 
     >>> problem = ComponentProblem((1, 2), (((0, 1), 1),))
     >>> count_enumerate_compiled(problem, max_nodes=100) == count_enumerate(problem)
     True
     """
     sizes = problem.sizes
-    if max(sizes, default=0) > 8:
-        return None  # a group larger than a neighbourhood: the binomials stop at 8
+    if max(sizes, default=0) > 8 or sum(sizes) > MAX_ENUMERATION_CELLS:
+        return None  # a group larger than a neighbourhood (the binomials stop at 8), or too many cells
     equations = problem.equations
     eq_off = np.zeros(len(equations) + 1, np.int64)
     np.cumsum([len(groups) for groups, _ in equations], out=eq_off[1:])
