@@ -95,6 +95,15 @@ def test_large_components_take_the_general_path() -> None:
     _same(solve(board), _general(board))
 
 
+def test_components_past_the_cell_cap_are_declined_at_once() -> None:
+    """A 41x41 lattice leaves one component of thousands of cells: declined before its arrays."""
+    board = clue_lattice(20, seed=0)
+    values = np.array(board.cells, dtype=np.int8)
+    around = neighbour_array(board.topology, board.width, board.height)
+    assert board_counts(values, around, True, 1_000, 10**9, 10**9, 10**9)[0] == BOARD_TOO_LARGE
+    assert board_counts(values, around, True, 10**6, 0, 0, 0)[0] == BOARD_TOO_LARGE  # the budget, too
+
+
 def test_the_compiled_path_is_taken_on_chains(monkeypatch: pytest.MonkeyPatch) -> None:
     board = chain(120, seed=3)
     fast = solve(board)

@@ -29,7 +29,7 @@ from analyzer.solver.counting.order import search_order
 from analyzer.solver.counting.split import count_split, find_separator
 from analyzer.solver.counting.types import BudgetExceeded
 from analyzer.solver.decomposition import ComponentProblem, components
-from analyzer.solver.kernels import MAX_COMPILED_CELLS, component_order
+from analyzer.solver.kernels import MAX_COMPILED_CELLS, MAX_ENUMERATION_CELLS, component_order
 
 
 @settings(max_examples=150, deadline=None)
@@ -192,6 +192,11 @@ def test_compiled_enumerator_is_exact_at_its_cell_limit() -> None:
     widest = ComponentProblem((8,) * 8, ((tuple(range(8)), 32),))
     assert count_enumerate(widest).layouts[32] == comb(64, 32)
     assert count_enumerate_compiled(widest, max_nodes=10**9) is None
+    # Past MAX_ENUMERATION_CELLS the arrays would grow as groups times cells: not taken.
+    chain_of = tuple(((g, g + 1), 1) for g in range(0, 125))
+    huge = ComponentProblem((8,) * 126, chain_of)
+    assert sum(huge.sizes) > MAX_ENUMERATION_CELLS
+    assert count_enumerate_compiled(huge, max_nodes=10**9) is None
     # A group larger than a neighbourhood (no board makes one) is left to the Python search.
     assert count_enumerate_compiled(ComponentProblem((9,), (((0,), 3),)), max_nodes=10**9) is None
 
