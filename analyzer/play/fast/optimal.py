@@ -117,20 +117,37 @@ def reveal_value(
     # What the cells show in each layout, packed like a view, then sorted to group equal ones.
     high = np.zeros(n, np.uint64)
     low = np.zeros(n, np.uint64)
-    for t in range(n):
-        layout = layouts[t]
-        h = _ZERO
-        lo = _ZERO
-        for k in range(m):
-            code = np.uint64(_popcount(layout & nbr[cells[k]]))
-            if k < 16:
-                h = (h << _FOUR) | code
-            else:
-                lo = (lo << _FOUR) | code
-        high[t] = h
-        low[t] = lo
-    order = np.argsort(low, kind="mergesort")
-    order = order[np.argsort(high[order], kind="mergesort")]
+    if m == 1:
+        # One cell (a guess): its number is the key, and a counting sort (stable, in
+        # ascending key, as the sorts below) groups the layouts in one pass.
+        around = nbr[cells[0]]
+        starts = np.zeros(10, np.int64)
+        for t in range(n):
+            shown = _popcount(layouts[t] & around)
+            high[t] = np.uint64(shown)
+            starts[shown + 1] += 1
+        for c in range(9):
+            starts[c + 1] += starts[c]
+        order = np.empty(n, np.int64)
+        for t in range(n):
+            c = np.int64(high[t])
+            order[starts[c]] = t
+            starts[c] += 1
+    else:
+        for t in range(n):
+            layout = layouts[t]
+            h = _ZERO
+            lo = _ZERO
+            for k in range(m):
+                code = np.uint64(_popcount(layout & nbr[cells[k]]))
+                if k < 16:
+                    h = (h << _FOUR) | code
+                else:
+                    lo = (lo << _FOUR) | code
+            high[t] = h
+            low[t] = lo
+        order = np.argsort(low, kind="mergesort")
+        order = order[np.argsort(high[order], kind="mergesort")]
     cells_n = view.shape[0]
     total = 0
     start = 0
