@@ -130,9 +130,9 @@ def reveal_value(
             starts[c + 1] += starts[c]
         order = np.empty(n, np.int64)
         for t in range(n):
-            key = np.int64(high[t])
-            order[starts[key]] = t
-            starts[key] += 1
+            bucket = np.int64(high[t])
+            order[starts[bucket]] = t
+            starts[bucket] += 1
     else:
         for t in range(n):
             layout = layouts[t]
