@@ -49,7 +49,7 @@ from analyzer.play.game import FirstClickRule
 from analyzer.play.optimal import HIDDEN_VIEW, SMALL, Layouts, OptimalSearch
 from analyzer.play.players import Action, Player, make_player
 from analyzer.play.players.guessing import RandomPlayer
-from analyzer.play.players.rules import _SAFE, _UNKNOWN, LocalPlayer, SubsetPlayer, _local_state
+from analyzer.play.players.rules import _SAFE, _UNKNOWN, LocalPlayer, SubsetPlayer, rules_state
 from analyzer.play.simulation import _make_setup
 
 __all__ = ["ExactWinRate", "METHODS", "exact_win_rate", "move_distribution", "random_player_win"]
@@ -409,6 +409,8 @@ class _ClosureWalk:
         self.max_boards = max_boards
         self.player = player
         self.memo: dict[bytes, Fraction | int] = {}
+        #: The same values by the view itself, as met (a hit here skips the canonical form).
+        self.seen: dict[bytes, Fraction | int] = {}
         self.safe_total = search.cells - search.mines
 
     def after(self, view: np.ndarray, layouts: Layouts, cells: list[int]) -> Fraction | int:
@@ -420,24 +422,29 @@ class _ClosureWalk:
 
     def value(self, view: np.ndarray, layouts: Layouts) -> Fraction | int:
         """How many of ``layouts`` the player wins from ``view`` (expected, over its guesses)."""
-        if int((view >= 0).sum()) == self.safe_total:
+        if np.count_nonzero(view >= 0) == self.safe_total:
             return len(layouts)
+        raw = view.tobytes()
+        found = self.seen.get(raw)
+        if found is not None:
+            return found
         key = self.search.key(view)
         found = self.memo.get(key)
         if found is not None:
+            self.seen[raw] = found
             return found
         if self.max_boards is not None and len(self.memo) >= self.max_boards:
             raise SimulationError(
                 f"exact win rate of {self.player!r} stopped after {self.max_boards} boards (max_boards)"
             )
-        s = self.search
-        state = _local_state(Board(s.width, s.height, s.mines, tuple(view.tolist())), subset=self.subset)
+        cells = view.tolist()
+        state = rules_state(cells, self.search.table, subset=self.subset)
         safe = [i for i, v in enumerate(state) if v == _SAFE]
         total: Fraction | int
         if safe:
             total = self.after(view, layouts, safe)
         else:
-            ground = [i for i, v in enumerate(view.tolist()) if v < 0 and state[i] == _UNKNOWN]
+            ground = [i for i, v in enumerate(cells) if v < 0 and state[i] == _UNKNOWN]
             won: Fraction | int = 0
             for i in ground:
                 if isinstance(layouts, list):
@@ -452,6 +459,7 @@ class _ClosureWalk:
             if total.denominator == 1:
                 total = total.numerator
         self.memo[key] = total
+        self.seen[raw] = total
         return total
 
 
