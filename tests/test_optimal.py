@@ -331,7 +331,7 @@ def test_random_player_by_hand() -> None:
 def test_no_player_beats_perfect_play() -> None:
     for mines in (2, 3):
         best = optimal(3, 3, mines, first_click="safe")
-        for name in ("random", "local", "subset", "probabilistic", "expert"):
+        for name in ("random", "local", "subset", "probabilistic", "expert", "pseq"):
             for cell in ((0, 0), (0, 1)):
                 rate = exact_win_rate(name, 3, 3, mines, first_cell=cell).probability
                 assert rate <= best.cell_values[cell], (name, mines, cell)
@@ -376,6 +376,7 @@ AGREEMENT = [
     ("probabilistic", 4, 4, 4, "safe", "corner"),
     ("expert", 3, 3, 2, "none", "centre"),
     ("optimal", 4, 3, 2, "safe", "player"),
+    ("pseq", 4, 3, 3, "safe", "random"),
 ]
 
 
