@@ -20,7 +20,8 @@
     started again skips the rows already there, and the Markdown table is
     rewritten from that file. A search stopped by ``--max-states`` or a player
     stopped by ``--max-boards`` is recorded as missing, with the budget, and is
-    tried again when the run is given a larger budget.
+    tried again when the run is given a larger budget (or ``--retry-missing``:
+    whatever its budget was; only the players lacking a rate are run then).
 """
 
 from __future__ import annotations
