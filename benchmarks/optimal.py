@@ -315,7 +315,8 @@ def to_markdown(rows: dict[tuple[int, int, int], dict[str, Any]], command: str) 
             entry = row["players"].get(player, {})
             players.append(_percent(entry.get("probability")))
             if entry.get("probability") is None:
-                missing.append(f"- {name}/{mines}, {player}: {entry.get('missing', 'not run')}")
+                spent = f" (after {entry['seconds']} s)" if "seconds" in entry else ""
+                missing.append(f"- {name}/{mines}, {player}: {entry.get('missing', 'not run')}{spent}")
         lines.append(
             f"| {name} | {mines} | {row['optimal']} | {_percent(row['optimal'])} | {cells} | "
             f"{_percent(row['optimal_random_cell'])} | "
