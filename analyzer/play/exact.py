@@ -28,6 +28,22 @@ before every move. The players here remember only moves they have proved
 (flags of certain mines, reveals of certain safe cells), which they would
 prove again on the next board, so forgetting them does not change which
 games they win; tests check the exact rates against :func:`~analyzer.simulate`.
+
+Faster methods for the players that guess at random
+---------------------------------------------------
+The walk visits every board a player can see, which the players that guess
+uniformly at random make many. Two of them have their own method
+(``method="auto"`` picks it; ``method="walk"`` keeps the walk, and the tests check
+that both give the same ``Fraction`` on every board up to 3x3 and 4x2 under each rule):
+
+- ``random``, by formula: on a fixed layout its clicks are a uniformly random
+  order of the hidden cells, and its chance of winning is a closed form of the
+  mines, the zero regions and the lone safe cells left after the first click
+  (:func:`random_player_win`), summed over the layouts.
+- ``local`` and ``subset``, by a walk from guess to guess (:class:`_ClosureWalk`):
+  their certain moves never lose and their rules are monotone, so the board before
+  their next guess does not depend on the order of those moves; it is memoised on
+  its canonical form under the board's symmetries.
 """
 
 from __future__ import annotations
