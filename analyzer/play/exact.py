@@ -307,6 +307,7 @@ def random_player_win(mines: int, singletons: int, regions: tuple[int, ...]) -> 
 
     >>> random_player_win(1, 2, ())
     Fraction(1, 3)
+
     Two mines and a region of one zero cell: the zero must come first of three.
 
     >>> random_player_win(2, 0, (1,)), random_player_win(0, 3, (2, 2))
