@@ -20,7 +20,8 @@
     started again skips the rows already there, and the Markdown table is
     rewritten from that file. A search stopped by ``--max-states`` or a player
     stopped by ``--max-boards`` is recorded as missing, with the budget, and is
-    tried again when the run is given a larger budget.
+    tried again when the run is given a larger budget (or ``--retry-missing``:
+    whatever its budget was; only the players lacking a rate are run then).
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from analyzer.play.optimal import OptimalSearch, optimal
 __all__ = ["PLAYERS", "boards", "speed", "table_rows", "to_markdown", "main"]
 
 _ROOT = Path(__file__).resolve().parent.parent
-PLAYERS = ("random", "local", "subset", "probabilistic", "expert")
+PLAYERS = ("random", "local", "subset", "probabilistic", "expert", "pseq")
 SPEED_BOARDS = ((3, 3, 2), (3, 3, 3), (4, 3, 3), (5, 3, 4), (4, 4, 3), (4, 4, 4))
 
 
@@ -150,6 +151,13 @@ def _row(
     row, search = _search_row(width, height, mines, max_states)
     if search is None:
         return row
+    _add_players(row, search, max_boards, players)
+    return row
+
+
+def _add_players(row: dict[str, Any], search: OptimalSearch, max_boards: int, players: Sequence[str]) -> None:
+    """Add each player's exact rate (or why it is missing) to ``row["players"]``."""
+    width, height, mines = search.width, search.height, search.mines
     for name in players:
         start = time.perf_counter()
         try:
@@ -166,6 +174,7 @@ def _row(
             row["players"][name] = {
                 "probability": str(rate.probability),
                 "boards": rate.boards,
+                "method": rate.method,
                 "seconds": round(rate.seconds, 3),
             }
         except AnalyzerError as error:
@@ -175,7 +184,6 @@ def _row(
                 "max_boards": max_boards,
                 "seconds": round(time.perf_counter() - start, 3),
             }
-    return row
 
 
 def _read(path: Path) -> dict[tuple[int, int, int], dict[str, Any]]:
@@ -190,14 +198,19 @@ def _read(path: Path) -> dict[tuple[int, int, int], dict[str, Any]]:
     return rows
 
 
-def _complete(row: dict[str, Any], max_states: int, max_boards: int, players: Sequence[str]) -> bool:
-    """Whether ``row`` needs no new attempt under these budgets."""
+def _complete(
+    row: dict[str, Any], max_states: int, max_boards: int, players: Sequence[str], retry: bool = False
+) -> bool:
+    """Whether ``row`` needs no new attempt under these budgets (``retry``: a missing rate always does)."""
     if row.get("optimal") is None:
         return bool(row.get("max_states", 0) >= max_states)
     done = row["players"]
     return all(
         name in done
-        and (done[name].get("probability") is not None or done[name].get("max_boards", 0) >= max_boards)
+        and (
+            done[name].get("probability") is not None
+            or (not retry and done[name].get("max_boards", 0) >= max_boards)
+        )
         for name in players
     )
 
@@ -209,8 +222,12 @@ def table_rows(
     sizes: Sequence[str] | None,
     players: Sequence[str],
     refresh_search: bool = False,
+    retry: bool = False,
 ) -> dict[tuple[int, int, int], dict[str, Any]]:
     """Compute the rows ``path`` lacks; with ``refresh_search``, search every row again, keeping its players.
+
+    With ``retry``, a player's rate recorded as missing is tried again whatever its
+    budget was (after a faster method, say); rates already computed are kept.
 
     Rows are appended to ``path`` as they come (a run stopped part way resumes);
     at the end the file is written again with one line a board.
@@ -225,12 +242,18 @@ def table_rows(
             if row.get("optimal") != rows[board]["optimal"]:
                 raise AssertionError(f"{width}x{height}/{mines}: the search now gives {row.get('optimal')}")
             row["players"] = rows[board]["players"]
-        elif board in rows and _complete(rows[board], max_states, max_boards, players):
+        elif board in rows and _complete(rows[board], max_states, max_boards, players, retry):
             continue
         else:
-            row = _row(width, height, mines, max_states, max_boards, players)
-            if board in rows and rows[board].get("optimal") is not None and row.get("optimal") is not None:
-                row["players"] = {**rows[board]["players"], **row["players"]}
+            if board in rows and rows[board].get("optimal") is not None:
+                # The optimal columns stand: only the players lacking a rate are run, on the layouts.
+                row = dict(rows[board])
+                row["players"] = dict(row["players"])
+                done = row["players"]
+                todo = [name for name in players if done.get(name, {}).get("probability") is None]
+                _add_players(row, OptimalSearch(width, height, mines), max_boards, todo)
+            else:
+                row = _row(width, height, mines, max_states, max_boards, players)
         rows[board] = row
         with path.open("a", encoding="utf-8") as handle:
             handle.write(json.dumps(row) + "\n")
@@ -256,9 +279,12 @@ def to_markdown(rows: dict[tuple[int, int, int], dict[str, Any]], command: str) 
         "transpose have the same value, so only width >= height is listed). **opt. random**: perfect play",
         "after a uniformly random first cell. The players' columns: each player's exact win rate",
         "(`analyzer.exact_win_rate`, no sampling, random tie-breaks averaged exactly) with a uniformly",
-        "random first cell, in percent; compare them with *opt. random*. States: knowledge states the",
-        "search memoised; seconds on one core of a shared 2-core machine. A dash is a value not computed",
-        "within the budget of the run (listed under the table).",
+        "random first cell, in percent; compare them with *opt. random*. `random` is computed by its",
+        "closed form over the layouts (`analyzer.play.exact.random_player_win`), `local` and `subset`",
+        "by a walk from guess to guess memoised up to symmetry, the others by the generic walk of",
+        "the player's game tree; the tests check each method against the generic walk. States:",
+        "knowledge states the search memoised; seconds on one core of a shared 2-core machine. A dash",
+        "is a value not computed within the budget of the run (listed under the table).",
         "",
         "| board | mines | optimal | % | best first cells | opt. random % | "
         + " | ".join(PLAYERS)
@@ -289,7 +315,8 @@ def to_markdown(rows: dict[tuple[int, int, int], dict[str, Any]], command: str) 
             entry = row["players"].get(player, {})
             players.append(_percent(entry.get("probability")))
             if entry.get("probability") is None:
-                missing.append(f"- {name}/{mines}, {player}: {entry.get('missing', 'not run')}")
+                spent = f" (after {entry['seconds']} s)" if "seconds" in entry else ""
+                missing.append(f"- {name}/{mines}, {player}: {entry.get('missing', 'not run')}{spent}")
         lines.append(
             f"| {name} | {mines} | {row['optimal']} | {_percent(row['optimal'])} | {cells} | "
             f"{_percent(row['optimal_random_cell'])} | "
@@ -326,6 +353,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--markdown-only", action="store_true", help="rewrite the Markdown from the JSON lines"
     )
     table.add_argument(
+        "--retry-missing",
+        action="store_true",
+        help="try every missing player rate again, whatever budget it was given before",
+    )
+    table.add_argument(
         "--refresh-search",
         action="store_true",
         help="search every computed row again (states, seconds; the value must not change), keep its players",
@@ -348,7 +380,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         sizes = None if args.sizes is None else [x.strip() for x in args.sizes.split(",")]
         players = [x.strip() for x in args.players.split(",") if x.strip()]
-        rows = table_rows(args.jsonl, args.max_states, args.max_boards, sizes, players, args.refresh_search)
+        rows = table_rows(
+            args.jsonl,
+            args.max_states,
+            args.max_boards,
+            sizes,
+            players,
+            args.refresh_search,
+            args.retry_missing,
+        )
     args.output.write_text(to_markdown(rows, "python -m benchmarks.optimal table"), encoding="utf-8")
     print(f"wrote {args.output}")
     return 0

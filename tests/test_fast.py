@@ -441,3 +441,45 @@ def test_fast_and_exact_expert_make_the_same_guesses(preset: str, games: int) ->
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_fast_and_exact_expert_make_the_same_guesses_on_200_games(preset: str) -> None:
     _games_agree(preset, "safe", "0,0", 200, "expert", seed=12)
+
+
+class _CountingDraws:
+    """A generator that counts its ``integers`` draws (the ties PSEQ breaks)."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+        self.draws = 0
+
+    def integers(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        self.draws += 1
+        return self.rng.integers(*args, **kwargs)
+
+
+def test_fast_pseq_breaks_ties_as_its_python_form() -> None:
+    # Every guess, in order, not only the outcome; and ties are broken (else the draw is untested).
+    setup = Setup(8, 8, 10, "safe", "0,0", "PseqPlayer()", 5)
+    nbr = neighbours_of("square", 8, 8)
+    draws = 0
+    for index in range(12):
+        board_seq, player_seq = game_seed(setup.seed, index).spawn(2)
+        game = Game.new(8, 8, 10, first_click="safe", rng=np.random.default_rng(board_seq))
+        rng = _CountingDraws(np.random.default_rng(player_seq))
+        player = make_player("pseq")
+        game.reveal(0, 0)
+        guessed = [0]
+        while not game.is_finished:
+            action = player.choose(game.board, rng)  # type: ignore[arg-type]
+            if action.is_guess:
+                guessed.append(action.row * 8 + action.col)
+            game.reveal(action.row, action.col)
+        draws += rng.draws
+        is_mine = np.zeros(64, dtype=bool)
+        assert game.mines is not None
+        for row, col in game.mines:
+            is_mine[row * 8 + col] = True
+        played = play_game(
+            "pseq", is_mine, nbr, 0, first_is_guess=True, rng=np.random.default_rng(player_seq)
+        )
+        assert played is not None
+        assert played[0] == (game.status == "won") and played[3] == guessed, index
+    assert draws >= 3

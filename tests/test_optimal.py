@@ -20,10 +20,12 @@ from typing import ClassVar
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from analyzer import GameError, PlayerError, SimulationError, make_player, simulate
 from analyzer.board.board import Board
-from analyzer.play.exact import exact_win_rate, move_distribution
+from analyzer.play.exact import exact_win_rate, move_distribution, random_player_win
 from analyzer.play.optimal import OptimalSearch, optimal, symmetries
 from analyzer.play.players import Action, Player
 from analyzer.play.simulation import wilson_interval
@@ -329,7 +331,7 @@ def test_random_player_by_hand() -> None:
 def test_no_player_beats_perfect_play() -> None:
     for mines in (2, 3):
         best = optimal(3, 3, mines, first_click="safe")
-        for name in ("random", "local", "subset", "probabilistic", "expert"):
+        for name in ("random", "local", "subset", "probabilistic", "expert", "pseq"):
             for cell in ((0, 0), (0, 1)):
                 rate = exact_win_rate(name, 3, 3, mines, first_cell=cell).probability
                 assert rate <= best.cell_values[cell], (name, mines, cell)
@@ -359,7 +361,7 @@ def test_exact_rate_bad_input() -> None:
     with pytest.raises(SimulationError, match="too many layouts"):
         exact_win_rate("random", 8, 8, 20)
     with pytest.raises(SimulationError, match="stopped after 10 boards"):
-        exact_win_rate("random", 4, 4, 3, first_cell=(0, 0), max_boards=10)
+        exact_win_rate("random", 4, 4, 3, first_cell=(0, 0), max_boards=10, method="walk")
     with pytest.raises(SimulationError, match="max_boards must be"):
         exact_win_rate("random", 4, 4, 3, max_boards=0)
 
@@ -374,6 +376,7 @@ AGREEMENT = [
     ("probabilistic", 4, 4, 4, "safe", "corner"),
     ("expert", 3, 3, 2, "none", "centre"),
     ("optimal", 4, 3, 2, "safe", "player"),
+    ("pseq", 4, 3, 3, "safe", "random"),
 ]
 
 
@@ -387,14 +390,19 @@ def test_exact_rates_agree_with_simulation(
     assert low <= float(exact.probability) <= high, (str(exact), str(rate))
 
 
+# The slow run adds the 4x4/4 board of the table's density figure, for the two players whose
+# rates there come from the formula (random) and the closure walk (local), not the generic walk.
+SLOW_AGREEMENT = [*AGREEMENT, ("random", 4, 4, 4, "safe", "random"), ("local", 4, 4, 4, "safe", "random")]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize(("player", "width", "height", "mines", "rule", "first"), AGREEMENT)
+@pytest.mark.parametrize(("player", "width", "height", "mines", "rule", "first"), SLOW_AGREEMENT)
 def test_exact_rates_agree_with_100000_games(
     player: str, width: int, height: int, mines: int, rule: str, first: str
 ) -> None:
     exact = exact_win_rate(player, width, height, mines, first_click=rule, first_cell=first)
     rate = simulate(width, height, mines, player, 100_000, first_click=rule, first_cell=first, seed=12)
-    # 99.9 % intervals, as in the fast test: with six setups at 95 %, one run in four would
+    # 99.9 % intervals, as in the fast test: with several setups at 95 %, one run in four would
     # fail somewhere by chance (seed 12 puts random and local at z = 2.2; seeds 1 and 2 with
     # 400,000 games put both within 1 z of the exact rate).
     low, high = wilson_interval(rate.wins, rate.games, z=3.2905)
@@ -424,3 +432,137 @@ def test_cli_optimal(capsys: pytest.CaptureFixture[str]) -> None:
     assert "supports first-click rules" in capsys.readouterr().err
     assert main(["optimal", "--width", "8", "--height", "8", "--mines", "20"]) == 1
     assert "too many layouts" in capsys.readouterr().err
+
+
+# --------------------------------------------- exact rates: formula and closure
+def _walkable(width: int, height: int, mines: int, rule: str) -> bool:
+    # Under "opening" every first cell must leave room (a corner's zone is the smallest).
+    return _fits(width, height, mines, rule)
+
+
+FAST_WALK_BOARDS = [b for b in SMALL_BOARDS if b != (1, 1)]
+
+
+@pytest.mark.parametrize(("width", "height"), FAST_WALK_BOARDS)
+@pytest.mark.parametrize("rule", RULES)
+def test_random_formula_gives_the_walk_value(width: int, height: int, rule: str) -> None:
+    checked = 0
+    for mines in range(width * height + 1):
+        if not _walkable(width, height, mines, rule):
+            continue
+        search = _search(width, height, mines)
+        for first in ("random", (0, 0), "player", (height - 1, width // 2)):
+            formula = exact_win_rate(
+                "random", width, height, mines, first_click=rule, first_cell=first, search=search
+            )
+            walk = exact_win_rate(
+                "random",
+                width,
+                height,
+                mines,
+                first_click=rule,
+                first_cell=first,
+                search=search,
+                method="walk",
+            )
+            assert (formula.method, walk.method) == ("formula", "walk")
+            assert formula.probability == walk.probability, (width, height, mines, rule, first)
+            checked += 1
+    assert checked >= 4
+
+
+@pytest.mark.parametrize(("width", "height"), FAST_WALK_BOARDS)
+@pytest.mark.parametrize("rule", RULES)
+@pytest.mark.parametrize("player", ["local", "subset"])
+def test_closure_walk_gives_the_walk_value(width: int, height: int, rule: str, player: str) -> None:
+    for mines in range(width * height + 1):
+        if not _walkable(width, height, mines, rule):
+            continue
+        search = _search(width, height, mines)
+        for first in ("random", "player"):
+            closure = exact_win_rate(
+                player, width, height, mines, first_click=rule, first_cell=first, search=search
+            )
+            walk = exact_win_rate(
+                player, width, height, mines, first_click=rule, first_cell=first, search=search, method="walk"
+            )
+            assert closure.method == "closure"
+            assert closure.probability == walk.probability, (player, width, height, mines, rule, first)
+
+
+def test_closure_walk_on_a_larger_board() -> None:
+    # 4x3 with 3 mines: the generic walk finishes, the closure walk visits far fewer boards.
+    for player in ("local", "subset"):
+        closure = exact_win_rate(player, 4, 3, 3, first_cell="random")
+        walk = exact_win_rate(player, 4, 3, 3, first_cell="random", method="walk")
+        assert closure.probability == walk.probability
+        assert 0 < closure.boards < walk.boards
+
+
+def _random_by_orders(mines: int, singletons: int, regions: tuple[int, ...]) -> Fraction:
+    """The random player's chance over every order of the labelled hidden cells (no formula)."""
+    from itertools import permutations
+
+    labels = ["m"] * mines + ["s"] * singletons + [f"r{i}" for i, r in enumerate(regions) for _ in range(r)]
+    wins = total = 0
+    for order in permutations(range(len(labels))):
+        total += 1
+        seen: set[str] = set()
+        for k in order:
+            if labels[k] == "m":
+                break
+            seen.add(labels[k] if labels[k] != "s" else f"s{k}")
+        else:
+            wins += 1
+            continue
+        needed = {f"s{k}" for k, lab in enumerate(labels) if lab == "s"} | {
+            f"r{i}" for i in range(len(regions))
+        }
+        wins += needed <= seen
+    return Fraction(wins, total)
+
+
+@given(
+    mines=st.integers(0, 3),
+    singletons=st.integers(0, 2),
+    regions=st.lists(st.integers(1, 2), max_size=2).map(lambda r: tuple(sorted(r))),
+)
+@settings(max_examples=40, deadline=None)
+def test_random_player_formula_equals_every_order(
+    mines: int, singletons: int, regions: tuple[int, ...]
+) -> None:
+    assert random_player_win(mines, singletons, regions) == _random_by_orders(mines, singletons, regions)
+
+
+def test_random_player_formula_by_hand() -> None:
+    # One mine, one singleton, one region of two zero cells: the mine must come after the
+    # singleton and after one of the two zeros: int_0^1 t (1 - (1 - t)^2) dt = 2/3 - 1/4.
+    assert random_player_win(1, 1, (2,)) == _random_by_orders(1, 1, (2,)) == Fraction(5, 12)
+    with pytest.raises(SimulationError, match="bad random-player class"):
+        random_player_win(1, 1, (0,))
+
+
+def test_exact_rate_methods_are_checked() -> None:
+    with pytest.raises(SimulationError, match="method must be one of"):
+        exact_win_rate("random", 3, 3, 2, method="fast")
+    with pytest.raises(SimulationError, match="'formula' is for the random player only"):
+        exact_win_rate("local", 3, 3, 2, method="formula")
+    with pytest.raises(SimulationError, match="'closure' is for the local and subset players only"):
+        exact_win_rate("probabilistic", 3, 3, 2, method="closure")
+    with pytest.raises(SimulationError, match="stopped after 10 boards"):
+        exact_win_rate("local", 4, 4, 3, first_cell=(0, 0), max_boards=10)
+    assert exact_win_rate("probabilistic", 3, 3, 2).method == "walk"
+
+
+def test_table_lists_missing_values_under_one_heading() -> None:
+    from benchmarks.optimal import PLAYERS, to_markdown
+
+    row = {
+        "width": 3, "height": 3, "mines": 2, "first_click": "safe", "optimal": "6/7",
+        "best_cells": [[0, 1]], "optimal_random_cell": "1/2", "states": 1, "seconds": 0.0,
+        "players": {"random": {"probability": None, "missing": "stopped", "max_boards": 1}},
+    }  # fmt: skip
+    text = to_markdown({(3, 3, 2): row}, "cmd")
+    assert text.count("## Missing") == 1
+    assert "- 3x3/2, random: stopped" in text and "- 3x3/2, pseq: not run" in text
+    assert "pseq" in PLAYERS and "| 3x3 | 2 | 6/7 | 85.71 |" in text

@@ -28,11 +28,30 @@ before every move. The players here remember only moves they have proved
 (flags of certain mines, reveals of certain safe cells), which they would
 prove again on the next board, so forgetting them does not change which
 games they win; tests check the exact rates against :func:`~analyzer.simulate`.
+
+Faster methods for the players that guess at random
+---------------------------------------------------
+The walk visits every board a player can see, which the players that guess
+uniformly at random make many. Two of them have their own method
+(``method="auto"`` picks it; ``method="walk"`` keeps the walk, and the tests check
+that both give the same ``Fraction`` on every board up to 3x3 and 4x2 under each rule):
+
+- ``random``, by formula: on a fixed layout its clicks are a uniformly random
+  order of the hidden cells, and its chance of winning is a closed form of the
+  mines, the zero regions and the lone safe cells left after the first click
+  (:func:`random_player_win`), summed over the layouts.
+- ``local`` and ``subset``, by a walk from guess to guess (:class:`_ClosureWalk`):
+  their certain moves never lose and their rules are monotone, so the board before
+  their next guess does not depend on the order of those moves; it is memoised on
+  its canonical form under the board's symmetries.
 """
 
 from __future__ import annotations
 
+import functools
+import math
 import time
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -43,11 +62,16 @@ import numpy as np
 from analyzer.board.board import FLAG, HIDDEN, Board
 from analyzer.errors import AnalyzerError, PlayerError, SimulationError
 from analyzer.play.game import FirstClickRule
-from analyzer.play.optimal import OptimalSearch
+from analyzer.play.optimal import HIDDEN_VIEW, SMALL, Layouts, OptimalSearch
 from analyzer.play.players import Action, Player, make_player
+from analyzer.play.players.guessing import RandomPlayer
+from analyzer.play.players.rules import _SAFE, _UNKNOWN, LocalPlayer, SubsetPlayer, rules_state
 from analyzer.play.simulation import _make_setup
 
-__all__ = ["ExactWinRate", "exact_win_rate", "move_distribution"]
+__all__ = ["ExactWinRate", "METHODS", "exact_win_rate", "move_distribution", "random_player_win"]
+
+METHODS = ("auto", "walk", "formula", "closure")
+"""The ways :func:`exact_win_rate` can compute a rate (see its ``method``)."""
 
 _ONE = np.uint64(1)
 
@@ -68,9 +92,15 @@ class ExactWinRate:
     probability : Fraction
         The exact probability that the player wins.
     boards : int
-        Distinct boards the walk evaluated.
+        Distinct boards the walk evaluated (``walk``), distinct closures, up to
+        symmetry, the closure walk evaluated (``closure``), or distinct
+        ``(mines, singletons, regions)`` classes the random player's formula
+        evaluated (``formula``).
     seconds : float
         Wall-clock time (not compared).
+    method : str
+        How the rate was computed: ``"walk"``, ``"formula"`` or ``"closure"``
+        (not compared: the methods give the same probability).
     """
 
     width: int
@@ -82,6 +112,7 @@ class ExactWinRate:
     probability: Fraction
     boards: int
     seconds: float = field(compare=False)
+    method: str = field(default="walk", compare=False)
 
     @property
     def percent(self) -> float:
@@ -231,6 +262,243 @@ class _Walk:
         return total
 
 
+# ------------------------------------------------------------------ the random player, by formula
+@functools.lru_cache(maxsize=65536)
+def random_player_win(mines: int, singletons: int, regions: tuple[int, ...]) -> Fraction:
+    """The probability that the random player wins a layout, from what is still hidden.
+
+    The random player reveals a uniformly random hidden cell and never reads
+    the numbers, so on a fixed layout its clicks follow a uniformly random order
+    of the hidden cells (a cell already revealed by a flood fill is skipped: the
+    first hidden cell of a uniform order of a set is uniform in that hidden
+    subset). The hidden safe cells fall into three kinds: the zero cells of each
+    zero region not yet opened (region ``i`` has ``r_i`` zero cells, and
+    clicking any one of them reveals the region and its border), the nonzero
+    cells bordering some zero cell (revealed by opening a region, or by a
+    click: either way they never decide the game) and the ``s`` *singletons*,
+    nonzero cells bordering no zero cell, revealed only by a click of their own.
+    The player wins if and only if every singleton and at least one zero cell of
+    each region come before the first of the ``M`` mines in the order.
+
+    Give each hidden cell an independent uniform time in ``[0, 1]``: the first
+    mine comes at ``t`` with density ``M (1 - t)^(M - 1)``; given ``t``, the other
+    cells come before it independently, each with probability ``t``. So::
+
+        P(win) = integral_0^1 M (1-t)^(M-1) t^s prod_i (1 - (1-t)^(r_i)) dt
+               = sum over sets A of regions (-1)^|A| M s! (M - 1 + a)! / (M + a + s)!
+
+    with ``a`` the number of zero cells of the regions in ``A`` (expand the product
+    and use the Beta integral ``int (1-t)^(M-1+a) t^s dt = s! (M-1+a)! / (M+a+s)!``).
+    With no mine the player wins. Regions enter only through the sums ``a``,
+    which are counted with their signs by a knapsack over the region sizes.
+
+    Parameters
+    ----------
+    mines : int
+        Hidden mines ``M``.
+    singletons : int
+        Hidden singletons ``s``.
+    regions : tuple of int
+        Zero cells of each hidden zero region (``r_i >= 1``), sorted.
+
+    Examples
+    --------
+    2x2 with one mine after a safe corner: two safe cells, both showing 1.
+
+    >>> random_player_win(1, 2, ())
+    Fraction(1, 3)
+
+    Two mines and a region of one zero cell: the zero must come first of three.
+
+    >>> random_player_win(2, 0, (1,)), random_player_win(0, 3, (2, 2))
+    (Fraction(1, 3), Fraction(1, 1))
+    """
+    if mines < 0 or singletons < 0 or any(r < 1 for r in regions):
+        raise SimulationError(f"bad random-player class: {mines} mines, {singletons} singletons, {regions}")
+    if mines == 0:
+        return Fraction(1)
+    signed: dict[int, int] = {0: 1}
+    for size in regions:
+        grown = dict(signed)
+        for total, count in signed.items():
+            grown[total + size] = grown.get(total + size, 0) - count
+        signed = grown
+    fs = math.factorial(singletons)
+    result = Fraction(0)
+    for a, count in signed.items():
+        if count:
+            result += Fraction(
+                count * mines * fs * math.factorial(mines - 1 + a), math.factorial(mines + a + singletons)
+            )
+    return result
+
+
+def _random_classes(search: OptimalSearch, layouts: np.ndarray) -> list[tuple[list[tuple[int, int]], int]]:
+    """Per layout: its zero regions as ``(cells bit set, zero cells)`` and its singletons bit set."""
+    if len(layouts) == 0:
+        return []
+    cells = search.cells
+    counts = np.stack([np.bitwise_count(layouts & search.neighbours[i]) for i in range(cells)], axis=1)
+    mine = np.stack([(layouts >> np.uint64(i)) & _ONE for i in range(cells)], axis=1).astype(bool)
+    zero = (counts == 0) & ~mine
+    weights = np.array([1 << i for i in range(cells)], dtype=np.uint64)
+    zero_bits = (zero.astype(np.uint64) * weights).sum(axis=1, dtype=np.uint64)
+    touched = np.stack([np.bitwise_and(zero_bits, search.neighbours[i]) != 0 for i in range(cells)], axis=1)
+    singles = ~mine & ~zero & ~touched
+    single_bits = (singles.astype(np.uint64) * weights).sum(axis=1, dtype=np.uint64)
+    around = search._neighbour_ints
+    out = []
+    for zeros, single in zip(zero_bits.tolist(), single_bits.tolist(), strict=True):
+        regions = []
+        left = zeros
+        while left:
+            region = left & -left
+            frontier = region
+            while frontier:
+                grown = 0
+                while frontier:
+                    low = frontier & -frontier
+                    grown |= around[low.bit_length() - 1]
+                    frontier ^= low
+                frontier = grown & left & ~region
+                region |= frontier
+            left &= ~region
+            regions.append((region, region.bit_count()))
+        out.append((regions, single))
+    return out
+
+
+def _random_rate(
+    search: OptimalSearch, rule: FirstClickRule, firsts: dict[int, Fraction]
+) -> tuple[Fraction, int]:
+    """The random player's exact win rate by :func:`random_player_win`, and the classes evaluated."""
+    layouts = search.layouts
+    parts = _random_classes(search, layouts)
+    classes: set[tuple[int, tuple[int, ...]]] = set()
+    probability = Fraction(0)
+    for index, weight in firsts.items():
+        if search.mines == search.cells:
+            probability += weight  # won before any click
+            continue
+        row, col = divmod(index, search.width)
+        keep = np.ones(len(layouts), dtype=bool)
+        for j in rule.protected_cells("square", search.width, search.height, row, col):
+            keep &= (layouts >> np.uint64(j)) & _ONE == 0
+        allowed = int(keep.sum())
+        keep &= (layouts >> np.uint64(index)) & _ONE == 0
+        bit = 1 << index
+        tally: Counter[tuple[int, tuple[int, ...]]] = Counter()
+        for k in np.flatnonzero(keep).tolist():
+            regions, single = parts[k]
+            if single & bit:
+                key = (single.bit_count() - 1, tuple(sorted(size for _, size in regions)))
+            else:
+                key = (single.bit_count(), tuple(sorted(size for cells, size in regions if not cells & bit)))
+            tally[key] += 1
+        classes.update(tally)
+        won = sum(
+            (count * random_player_win(search.mines, *key) for key, count in tally.items()), Fraction(0)
+        )
+        probability += weight * won / allowed
+    return probability, len(classes)
+
+
+# ------------------------------------------------------------ local and subset, on their closures
+class _ClosureWalk:
+    """The game tree of ``local`` or ``subset``, from guess to guess, memoised up to symmetry.
+
+    The certain moves of these players (flag a proved mine, reveal a proved safe
+    cell) never lose, and their rules are monotone: a cell proved on a board is
+    proved on any board that shows more. So however the certain moves are
+    ordered, the player reaches the same board before its next guess (the
+    least fixed point of "reveal what the rules prove"), and a flag never has to
+    be stored: the rules prove the same mines again. Here every proved safe cell
+    is revealed at once (a revealed zero's neighbours are then proved safe by
+    the zero, which is the Game's flood fill), and only the guesses branch,
+    uniformly over the hidden cells the rules did not settle. The rules ignore
+    orientation, so the value of a view is memoised on its canonical form under
+    the board's symmetries (:meth:`OptimalSearch.key`).
+    """
+
+    def __init__(self, subset: bool, search: OptimalSearch, max_boards: int | None, player: Player) -> None:
+        self.subset = subset
+        self.search = search
+        self.max_boards = max_boards
+        self.player = player
+        self.memo: dict[bytes, Fraction | int] = {}
+        #: The same values by the view itself, as met (a hit here skips the canonical form).
+        self.seen: dict[bytes, Fraction | int] = {}
+        self.safe_total = search.cells - search.mines
+
+    def after(self, view: np.ndarray, layouts: Layouts, cells: list[int]) -> Fraction | int:
+        """The value summed over what revealing ``cells`` (safe in every one of ``layouts``) shows."""
+        total: Fraction | int = 0
+        for child, group in self.search.reveal(view, layouts, cells):
+            total += self.value(child, group)
+        return total
+
+    def value(self, view: np.ndarray, layouts: Layouts) -> Fraction | int:
+        """How many of ``layouts`` the player wins from ``view`` (expected, over its guesses)."""
+        if np.count_nonzero(view >= 0) == self.safe_total:
+            return len(layouts)
+        raw = view.tobytes()
+        found = self.seen.get(raw)
+        if found is not None:
+            return found
+        key = self.search.key(view)
+        found = self.memo.get(key)
+        if found is not None:
+            self.seen[raw] = found
+            return found
+        if self.max_boards is not None and len(self.memo) >= self.max_boards:
+            raise SimulationError(
+                f"exact win rate of {self.player!r} stopped after {self.max_boards} boards (max_boards)"
+            )
+        cells = view.tolist()
+        state = rules_state(cells, self.search.table, subset=self.subset)
+        safe = [i for i, v in enumerate(state) if v == _SAFE]
+        total: Fraction | int
+        if safe:
+            total = self.after(view, layouts, safe)
+        else:
+            ground = [i for i, v in enumerate(cells) if v < 0 and state[i] == _UNKNOWN]
+            won: Fraction | int = 0
+            for i in ground:
+                if isinstance(layouts, list):
+                    bit = 1 << i
+                    survivors: Layouts = [layout for layout in layouts if not layout & bit]
+                else:
+                    kept = layouts[(layouts >> np.uint64(i)) & _ONE == 0]
+                    survivors = kept.tolist() if len(kept) <= SMALL else kept
+                if len(survivors):
+                    won += self.after(view, survivors, [i])
+            total = Fraction(won, len(ground)) if isinstance(won, int) else won / len(ground)
+            if total.denominator == 1:
+                total = total.numerator
+        self.memo[key] = total
+        self.seen[raw] = total
+        return total
+
+
+def _closure_rate(walk: _ClosureWalk, rule: FirstClickRule, firsts: dict[int, Fraction]) -> Fraction:
+    search = walk.search
+    layouts = search.layouts
+    probability = Fraction(0)
+    for index, weight in firsts.items():
+        if search.mines == search.cells:
+            probability += weight  # won before any click
+            continue
+        row, col = divmod(index, search.width)
+        allowed = layouts
+        for j in rule.protected_cells("square", search.width, search.height, row, col):
+            allowed = allowed[(allowed >> np.uint64(j)) & _ONE == 0]
+        safe = allowed[(allowed >> np.uint64(index)) & _ONE == 0]
+        if len(safe):
+            view = np.full(search.cells, HIDDEN_VIEW, dtype=np.int8)
+            probability += weight * Fraction(walk.after(view, safe, [index])) / len(allowed)
+    return probability
+
+
 def exact_win_rate(
     player: str | Player,
     width: int,
@@ -241,6 +509,7 @@ def exact_win_rate(
     first_cell: str | tuple[int, int] | None = None,
     search: OptimalSearch | None = None,
     max_boards: int | None = None,
+    method: str = "auto",
 ) -> ExactWinRate:
     """The exact probability that ``player`` wins a random game: no sampling.
 
@@ -261,6 +530,14 @@ def exact_win_rate(
     max_boards : int, optional
         Give up (a :class:`~analyzer.errors.SimulationError`) after evaluating
         this many distinct boards: players that guess at random visit many.
+    method : str
+        ``"walk"``: the generic walk of the player's game tree (any player).
+        ``"formula"``: the ``random`` player only, by :func:`random_player_win`
+        summed over the layouts (no walk at all). ``"closure"``: ``local`` and
+        ``subset`` only, the walk from guess to guess memoised up to symmetry
+        (see :class:`_ClosureWalk`). ``"auto"`` (default): ``formula`` for the
+        random player, ``closure`` for local and subset, ``walk`` otherwise.
+        The tests check that every method gives the walk's probability.
 
     Returns
     -------
@@ -274,6 +551,14 @@ def exact_win_rate(
     PlayerError
         A player that draws other than with ``rng.integers``, or plays a cell
         that is not hidden.
+
+    Notes
+    -----
+    The random player wins a layout, from the board left by its first click,
+    with probability ``sum over sets A of the hidden zero regions of
+    (-1)^|A| M s! (M - 1 + a)! / (M + a + s)!`` (``M`` mines, ``s`` hidden safe
+    cells bordering no zero cell, ``a`` the zero cells of the regions in ``A``):
+    see :func:`random_player_win` for the derivation.
 
     Examples
     --------
@@ -306,6 +591,20 @@ def exact_win_rate(
         isinstance(max_boards, bool) or not isinstance(max_boards, int) or max_boards < 1
     ):
         raise SimulationError(f"max_boards must be an integer >= 1, got {max_boards!r}")
+    if method not in METHODS:
+        raise SimulationError(f"method must be one of {', '.join(METHODS)}; got {method!r}")
+    # Exact types: a subclass may play otherwise than the formula and the closure assume.
+    if method == "auto":
+        if type(chosen) is RandomPlayer:
+            method = "formula"
+        elif type(chosen) in (LocalPlayer, SubsetPlayer):
+            method = "closure"
+        else:
+            method = "walk"
+    elif method == "formula" and type(chosen) is not RandomPlayer:
+        raise SimulationError(f"method 'formula' is for the random player only, not {chosen!r}")
+    elif method == "closure" and type(chosen) not in (LocalPlayer, SubsetPlayer):
+        raise SimulationError(f"method 'closure' is for the local and subset players only, not {chosen!r}")
     walk = _Walk(chosen, search, max_boards)
     empty = tuple([HIDDEN] * search.cells)
     firsts: dict[int, Fraction]
@@ -324,17 +623,27 @@ def exact_win_rate(
         row, col = (int(part) for part in setup.first_cell.split(","))
         firsts = {row * search.width + col: Fraction(1)}
     probability = Fraction(0)
-    for index, weight in firsts.items():
-        if search.mines == search.cells:
-            probability += weight  # won before any click
-            continue
-        row, col = divmod(index, search.width)
-        allowed = layouts
-        for j in rule.protected_cells("square", search.width, search.height, row, col):
-            allowed = allowed[(allowed >> np.uint64(j)) & _ONE == 0]
-        safe = allowed[(allowed >> np.uint64(index)) & _ONE == 0]
-        won = sum((walk.value(child, group) for child, group in walk.reveal(empty, safe, index)), Fraction(0))
-        probability += weight * won / len(allowed)
+    if method == "formula":
+        probability, boards = _random_rate(search, rule, firsts)
+    elif method == "closure":
+        closure = _ClosureWalk(cast(LocalPlayer, chosen)._subset, search, max_boards, chosen)
+        probability = _closure_rate(closure, rule, firsts)
+        boards = len(closure.memo)
+    else:
+        for index, weight in firsts.items():
+            if search.mines == search.cells:
+                probability += weight  # won before any click
+                continue
+            row, col = divmod(index, search.width)
+            allowed = layouts
+            for j in rule.protected_cells("square", search.width, search.height, row, col):
+                allowed = allowed[(allowed >> np.uint64(j)) & _ONE == 0]
+            safe = allowed[(allowed >> np.uint64(index)) & _ONE == 0]
+            won = sum(
+                (walk.value(child, group) for child, group in walk.reveal(empty, safe, index)), Fraction(0)
+            )
+            probability += weight * won / len(allowed)
+        boards = len(walk.memo)
     return ExactWinRate(
         width=setup.width,
         height=setup.height,
@@ -343,6 +652,7 @@ def exact_win_rate(
         first_cell=setup.first_cell,
         player=setup.player,
         probability=probability,
-        boards=len(walk.memo),
+        boards=boards,
         seconds=time.perf_counter() - start,
+        method=method,
     )

@@ -152,8 +152,9 @@ def play_game(
     first guessed cell (and counts as a guess when ``first_is_guess``). Returns
     None when a position of the game was too hard to enumerate within
     ``max_nodes``: the caller plays that game with the exact engine instead.
-    ``rng`` draws among tied guesses (``pseq``): one ``integers(2**62)`` per
-    tie, as the player's Python form draws them.
+    ``rng`` draws among tied guesses (``pseq``): ``integers(ties)`` per tie, as
+    the player's Python form draws them (the kernel replays numpy's bounded
+    draw on the generator's 32-bit words, drawn here in advance).
     """
     if player not in _POLICIES:
         raise ValueError(
@@ -163,7 +164,9 @@ def play_game(
     trace = np.empty(mask.shape[0] + 1, dtype=np.int64)
     if player == "pseq":
         source = np.random.default_rng(0) if rng is None else rng
-        rands: np.ndarray = np.asarray(source.integers(2**62, size=mask.shape[0]))
+        # A tie takes one word, or more in the rare rejections: twice the cells is ample.
+        words = source.integers(2**32, dtype=np.uint32, size=2 * mask.shape[0] + 64)
+        rands: np.ndarray = words.astype(np.int64)
     else:
         rands = np.zeros(1, dtype=np.int64)
     policy = _POLICIES[player]

@@ -989,8 +989,9 @@ def play_policy(
     (revealing a safe cell never makes another one unsafe). The guess is the
     lowest probability (ties within 1e-12 to fewest unrevealed neighbours, then
     index) for ``PROBABILISTIC``; :func:`expert_guess` for ``EXPERT``; for
-    ``PSEQ`` the survivors of :func:`pseq_candidates`, drawn among with
-    ``rands`` in turn.
+    ``PSEQ`` the survivors of :func:`pseq_candidates`, drawn among as
+    ``numpy.random.Generator.integers(survivors)`` draws, from ``rands``: the
+    generator's 32-bit words in turn (a game that runs out of them returns -1).
 
     Returns ``(won, guesses, reveals, traced)``: ``trace`` receives the cells
     guessed, in order (the first click included), ``traced`` of them. ``won``
@@ -1070,8 +1071,22 @@ def play_policy(
                 return -1, guesses, reveals, traced
             cell = cands[0]
             if kept > 1:
-                cell = cands[rands[drawn] % kept]
+                # numpy's Generator.integers(kept), as the Python player draws it: Lemire's
+                # method on the generator's stream of 32-bit words, pre-drawn into ``rands``.
+                if drawn >= rands.shape[0]:
+                    return -1, guesses, reveals, traced
+                product = rands[drawn] * kept
                 drawn += 1
+                low = product & 0xFFFFFFFF
+                if low < kept:
+                    threshold = (4294967296 - kept) % kept
+                    while low < threshold:
+                        if drawn >= rands.shape[0]:
+                            return -1, guesses, reveals, traced
+                        product = rands[drawn] * kept
+                        drawn += 1
+                        low = product & 0xFFFFFFFF
+                cell = cands[product >> 32]
         guesses += 1
         reveals += 1
         trace[traced] = cell

@@ -10,8 +10,9 @@ relative 1e-8 of the best:
 ``E``  the highest ``(1 - p) * E[cells that number proves safe]``;
 ``Q``  the highest entropy of the number the cell shows;
 
-and the survivors are drawn among uniformly. The scores come from the compiled
-engine (:mod:`analyzer.play.fast`): a cell's outlook is computed by solving the
+and the survivors are drawn among uniformly (``rng.integers(survivors)``,
+which :func:`~analyzer.exact_win_rate` can enumerate). The scores come from the
+compiled engine (:mod:`analyzer.play.fast`): a cell's outlook is computed by solving the
 position once for every number it could show. On a board with nothing
 revealed the first survivor in row-major order is taken (a corner).
 
@@ -87,5 +88,5 @@ class PseqPlayer(Player):
         if len(candidates) == 1 or all(v == HIDDEN for v in board.cells):
             cell = candidates[0]
         else:
-            cell = candidates[int(rng.integers(2**62)) % len(candidates)]
+            cell = candidates[int(rng.integers(len(candidates)))]
         return [reveal_action(board, cell, is_guess=True)]

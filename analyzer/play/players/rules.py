@@ -76,8 +76,13 @@ def local_deductions(board: Board, *, subset: bool = False) -> LocalDeductions:
 
 def _local_state(board: Board, *, subset: bool) -> list[int]:
     """Per cell: ``_SAFE``/``_MINE`` when proved (flags are mines), else ``_UNKNOWN``."""
-    cells = board.cells
-    table = board.neighbour_table
+    return rules_state(board.cells, board.neighbour_table, subset=subset)
+
+
+def rules_state(
+    cells: tuple[int, ...] | list[int], table: tuple[tuple[int, ...], ...], *, subset: bool
+) -> list[int]:
+    """:func:`_local_state` of a board's ``cells`` and ``neighbour_table`` (no Board built)."""
     state = [_MINE if v == FLAG else _UNKNOWN for v in cells]
     clues = [i for i, v in enumerate(cells) if v >= 0 and any(cells[j] == HIDDEN for j in table[i])]
     # Around each clue only hidden neighbours ever change state.
