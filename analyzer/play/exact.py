@@ -52,7 +52,7 @@ import functools
 import math
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, cast
@@ -480,23 +480,37 @@ class _ClosureWalk:
         return total
 
 
-def _closure_rate(walk: _ClosureWalk, rule: FirstClickRule, firsts: dict[int, Fraction]) -> Fraction:
-    search = walk.search
-    layouts = search.layouts
+def _over_first_cells(
+    search: OptimalSearch,
+    rule: FirstClickRule,
+    firsts: dict[int, Fraction],
+    won: Callable[[int, np.ndarray], Fraction | int],
+) -> Fraction:
+    """The win probability over the first cells: each cell's weight times the layouts won after
+    revealing it (``won(cell, layouts safe there)``) over the layouts its rule allows."""
     probability = Fraction(0)
     for index, weight in firsts.items():
         if search.mines == search.cells:
             probability += weight  # won before any click
             continue
         row, col = divmod(index, search.width)
-        allowed = layouts
+        allowed = search.layouts
         for j in rule.protected_cells("square", search.width, search.height, row, col):
             allowed = allowed[(allowed >> np.uint64(j)) & _ONE == 0]
         safe = allowed[(allowed >> np.uint64(index)) & _ONE == 0]
         if len(safe):
-            view = np.full(search.cells, HIDDEN_VIEW, dtype=np.int8)
-            probability += weight * Fraction(walk.after(view, safe, [index])) / len(allowed)
+            probability += weight * Fraction(won(index, safe)) / len(allowed)
     return probability
+
+
+def _closure_rate(walk: _ClosureWalk, rule: FirstClickRule, firsts: dict[int, Fraction]) -> Fraction:
+    search = walk.search
+
+    def won(index: int, safe: np.ndarray) -> Fraction | int:
+        view = np.full(search.cells, HIDDEN_VIEW, dtype=np.int8)
+        return walk.after(view, safe, [index])
+
+    return _over_first_cells(search, rule, firsts, won)
 
 
 def exact_win_rate(
@@ -582,7 +596,7 @@ def exact_win_rate(
     try:
         if search is None:
             search = OptimalSearch(setup.width, setup.height, setup.mines)
-        layouts = search.layouts
+        search.layouts  # noqa: B018 - built here: a board too large to hold its layouts is refused here
     except AnalyzerError as error:
         raise SimulationError(str(error)) from None
     if (search.width, search.height, search.mines) != (setup.width, setup.height, setup.mines):
@@ -630,19 +644,11 @@ def exact_win_rate(
         probability = _closure_rate(closure, rule, firsts)
         boards = len(closure.memo)
     else:
-        for index, weight in firsts.items():
-            if search.mines == search.cells:
-                probability += weight  # won before any click
-                continue
-            row, col = divmod(index, search.width)
-            allowed = layouts
-            for j in rule.protected_cells("square", search.width, search.height, row, col):
-                allowed = allowed[(allowed >> np.uint64(j)) & _ONE == 0]
-            safe = allowed[(allowed >> np.uint64(index)) & _ONE == 0]
-            won = sum(
-                (walk.value(child, group) for child, group in walk.reveal(empty, safe, index)), Fraction(0)
-            )
-            probability += weight * won / len(allowed)
+
+        def won(index: int, safe: np.ndarray) -> Fraction | int:
+            return sum((walk.value(child, group) for child, group in walk.reveal(empty, safe, index)), 0)
+
+        probability = _over_first_cells(search, rule, firsts, won)
         boards = len(walk.memo)
     return ExactWinRate(
         width=setup.width,
