@@ -373,33 +373,25 @@ def _random_rate(
 ) -> tuple[Fraction, int]:
     """The random player's exact win rate by :func:`random_player_win`, and the classes evaluated."""
     layouts = search.layouts
-    parts = _random_classes(search, layouts)
+    parts = dict(zip(layouts.tolist(), _random_classes(search, layouts), strict=True))
     classes: set[tuple[int, tuple[int, ...]]] = set()
-    probability = Fraction(0)
-    for index, weight in firsts.items():
-        if search.mines == search.cells:
-            probability += weight  # won before any click
-            continue
-        row, col = divmod(index, search.width)
-        keep = np.ones(len(layouts), dtype=bool)
-        for j in rule.protected_cells("square", search.width, search.height, row, col):
-            keep &= (layouts >> np.uint64(j)) & _ONE == 0
-        allowed = int(keep.sum())
-        keep &= (layouts >> np.uint64(index)) & _ONE == 0
+
+    def won(index: int, safe: np.ndarray) -> Fraction:
         bit = 1 << index
         tally: Counter[tuple[int, tuple[int, ...]]] = Counter()
-        for k in np.flatnonzero(keep).tolist():
-            regions, single = parts[k]
+        for layout in safe.tolist():
+            regions, single = parts[layout]
             if single & bit:
                 key = (single.bit_count() - 1, tuple(sorted(size for _, size in regions)))
             else:
                 key = (single.bit_count(), tuple(sorted(size for cells, size in regions if not cells & bit)))
             tally[key] += 1
         classes.update(tally)
-        won = sum(
+        return sum(
             (count * random_player_win(search.mines, *key) for key, count in tally.items()), Fraction(0)
         )
-        probability += weight * won / allowed
+
+    probability = _over_first_cells(search, rule, firsts, won)
     return probability, len(classes)
 
 
