@@ -30,11 +30,11 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from analyzer.board.board import Cell
 from analyzer.board.topology import TOPOLOGIES, neighbour_array
 from analyzer.errors import GameError
+from analyzer.jit import njit
 from analyzer.play.game import FirstClickRule
 from analyzer.play.placement import place_mines
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from analyzer.board.board import Board, Cell
 from analyzer.errors import InconsistentBoardError
+from analyzer.jit import interpreted_if_small
 from analyzer.solver.constraints import ConstraintSystem, build_constraints
 from analyzer.solver.decomposition import ComponentProblem, components
 from analyzer.solver.deduction import deduce
@@ -85,8 +86,9 @@ def certain_cells(
     if isinstance(board, str):
         board = Board.from_text(board)
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    original = build_constraints(board, trust_flags=trust_flags)
-    deduced = deduce(original)
+    with interpreted_if_small(len(board.cells)):  # a small board needs no numba
+        original = build_constraints(board, trust_flags=trust_flags)
+        deduced = deduce(original)
     width = board.width
     safe: set[int] = set()
     mines: set[int] = set()

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from analyzer.board.board import FLAG, Board, Cell
 from analyzer.errors import InconsistentBoardError, InvalidCellError
+from analyzer.jit import interpreted_if_small
 from analyzer.solver.constraints import ConstraintSystem, build_constraints
 
 if TYPE_CHECKING:
@@ -159,7 +160,8 @@ def explain(
     if value == FLAG and trust_flags:
         raise InvalidCellError(f"cell {cell!r} is flagged, taken as a mine: there is nothing to explain")
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    system = build_constraints(board, trust_flags=trust_flags)
+    with interpreted_if_small(len(board.cells)):  # a small board's explanation needs no numba
+        system = build_constraints(board, trust_flags=trust_flags)
     sizes = _sizes(system)
     target = _group_of(system, board.index(row, col))
     everything = tuple(range(len(system.clues)))

@@ -17,7 +17,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+
+from analyzer.jit import njit
 
 __all__ = [
     "MAX_COMPILED_CELLS",

@@ -10,6 +10,7 @@ total; the result is an :class:`~analyzer.solver.analysis.Analysis`.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import time
 from collections.abc import Sequence
@@ -22,6 +23,7 @@ import numpy as np
 from analyzer.board.board import FLAG, Board
 from analyzer.board.topology import neighbour_array
 from analyzer.errors import InconsistentBoardError, SolverTimeoutError
+from analyzer.jit import interpreted_if_small
 from analyzer.limits import check_binomial_time, positive_seconds
 from analyzer.solver.analysis import Analysis, ComponentSummary
 from analyzer.solver.combination import Combined, Joined, combine, join
@@ -120,11 +122,12 @@ def solve(
     board, deadline = _checked_input(board, engine, time_limit, "solve")
     if _NO_CLUE_SHORTCUT and not any(value >= 0 for value in board.cells):
         return _without_clues(board, engine, trust_flags, deadline)
-    if _COMPILED_PATH and engine == "auto" and deductions:
-        fast = _solve_compiled(board, trust_flags, deadline)
-        if fast is not None:
-            return fast
-    return _solve_general(board, engine, deadline, trust_flags, deductions)
+    with _interpreted_if_tiny(board) as tiny:
+        if _COMPILED_PATH and engine == "auto" and deductions:
+            fast = _solve_compiled(board, trust_flags, deadline, tiny)
+            if fast is not None:
+                return fast
+        return _solve_general(board, engine, deadline, trust_flags, deductions)
 
 
 def _solve_general(
@@ -197,22 +200,31 @@ def _solve_general(
         trust_flags=trust_flags,
         cell_probabilities=tuple(cell_p),
         layout_counter=partial(count_layouts, trust_flags=trust_flags, engine=engine),
+        solver=partial(solve, trust_flags=trust_flags, engine=engine),
     )
 
 
-def _compiled_counts(board: Board, trust_flags: bool) -> BoardCounts | None:
-    """:func:`~analyzer.solver.kernels.board_counts` of a board; ``None`` where the general path must go."""
+#: Search nodes each component, and the board, may take in the compiled path while the
+#: kernels run interpreted (:func:`analyzer.jit.interpreted_if_small`).
+INTERPRETED_NODE_BUDGET = 2_000
+
+
+def _interpreted_if_tiny(board: Board) -> contextlib.AbstractContextManager[bool]:
+    return interpreted_if_small(len(board.cells))
+
+
+def _compiled_counts(board: Board, trust_flags: bool, tiny: bool = False) -> BoardCounts | None:
+    """:func:`~analyzer.solver.kernels.board_counts` of a board; ``None`` where the general path must go.
+
+    ``tiny``: the kernels run interpreted (:func:`_interpreted_if_tiny`), with a small node budget.
+    """
     values = np.array(board.cells, dtype=np.int8)
     around = neighbour_array(board.topology, board.width, board.height)
-    status, packed = board_counts(
-        values,
-        around,
-        trust_flags,
-        MAX_ENUMERATION_CELLS,
-        COMPILED_NODE_BUDGET,
-        COMPILED_LARGE_NODE_BUDGET,
-        COMPILED_BOARD_NODE_BUDGET,
-    )
+    if tiny:
+        budgets = (INTERPRETED_NODE_BUDGET,) * 3
+    else:
+        budgets = (COMPILED_NODE_BUDGET, COMPILED_LARGE_NODE_BUDGET, COMPILED_BOARD_NODE_BUDGET)
+    status, packed = board_counts(values, around, trust_flags, MAX_ENUMERATION_CELLS, *budgets)
     return unpack_board_counts(packed) if status == BOARD_COUNTED else None
 
 
@@ -226,7 +238,9 @@ def _join_compiled(board: Board, counted: BoardCounts, deadline: float | None) -
     return (joined, fixed_mines) if joined.total else None
 
 
-def _solve_compiled(board: Board, trust_flags: bool, deadline: float | None) -> Analysis | None:
+def _solve_compiled(
+    board: Board, trust_flags: bool, deadline: float | None, tiny: bool = False
+) -> Analysis | None:
     """``solve`` through one compiled kernel and a join of Python integers; ``None`` where it does not apply.
 
     The kernel (:func:`~analyzer.solver.kernels.board_counts`) gives each
@@ -238,7 +252,7 @@ def _solve_compiled(board: Board, trust_flags: bool, deadline: float | None) -> 
     summaries by the general path), so a solve that only reads a few cells pays
     for those.
     """
-    counted = _compiled_counts(board, trust_flags)
+    counted = _compiled_counts(board, trust_flags, tiny)
     if counted is None:
         return None
     found = _join_compiled(board, counted, deadline)
@@ -272,6 +286,7 @@ def _solve_compiled(board: Board, trust_flags: bool, deadline: float | None) -> 
         trust_flags=trust_flags,
         cell_probabilities=cells,
         layout_counter=partial(count_layouts, trust_flags=trust_flags),
+        solver=partial(solve, trust_flags=trust_flags),
         probability_of=cells.one,
     )
 
@@ -309,7 +324,8 @@ def _distribution(constrained: dict[int, int], fixed_mines: int, total: int) -> 
 
 
 def _general_components(board: Board, trust_flags: bool) -> tuple[ComponentSummary, ...]:
-    return _solve_general(board, "auto", None, trust_flags, True).components
+    with _interpreted_if_tiny(board):
+        return _solve_general(board, "auto", None, trust_flags, True).components
 
 
 def _without_clues(board: Board, engine: str, trust_flags: bool, deadline: float | None = None) -> Analysis:
@@ -338,6 +354,7 @@ def _without_clues(board: Board, engine: str, trust_flags: bool, deadline: float
         trust_flags=trust_flags,
         cell_probabilities=cell_p,
         layout_counter=partial(count_layouts, trust_flags=trust_flags, engine=engine),
+        solver=partial(solve, trust_flags=trust_flags, engine=engine),
     )
 
 
@@ -359,17 +376,18 @@ def count_layouts(
     (2, 0)
     """
     board, deadline = _checked_input(board, engine, time_limit, "count_layouts")
-    if _COMPILED_PATH and engine == "auto":
-        compiled = _compiled_counts(board, trust_flags)
-        if compiled is not None:
-            found = _join_compiled(board, compiled, deadline)
-            return 0 if found is None else found[0].total
-    try:
-        original = build_constraints(board, trust_flags=trust_flags, deadline=deadline)
-    except InconsistentBoardError:
-        return 0
-    counted = _count_layouts(original, engine, deadline, deductions=True)
-    return 0 if counted is None else counted[4].total
+    with _interpreted_if_tiny(board) as tiny:
+        if _COMPILED_PATH and engine == "auto":
+            compiled = _compiled_counts(board, trust_flags, tiny)
+            if compiled is not None:
+                found = _join_compiled(board, compiled, deadline)
+                return 0 if found is None else found[0].total
+        try:
+            original = build_constraints(board, trust_flags=trust_flags, deadline=deadline)
+        except InconsistentBoardError:
+            return 0
+        counted = _count_layouts(original, engine, deadline, deductions=True)
+        return 0 if counted is None else counted[4].total
 
 
 def _checked_input(

@@ -14,10 +14,11 @@ leaves safe, so a position's memo key is three machine words.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.typed import Dict
 
 from analyzer.board.board import FLAG, HIDDEN
+from analyzer.jit import njit
 from analyzer.play.fast.bits import popcount as _popcount
 
 __all__ = ["MAX_LAYOUTS", "layouts", "endgame_move"]

@@ -23,8 +23,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from analyzer.jit import njit
 from analyzer.play.fast.endgame import endgame_move
 from analyzer.solver.kernels import find_root
 

@@ -24,9 +24,10 @@ to the same value.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.typed import Dict
 
+from analyzer.jit import njit
 from analyzer.play.fast.bits import popcount as _popcount
 
 __all__ = ["MAX_CELLS", "memo_arrays", "memo_from_arrays", "new_memo", "reveal_value"]

@@ -16,8 +16,8 @@ order they run in; the exact players reach the same one.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from analyzer.jit import njit
 from analyzer.play.fast.kernels import FLAG, HIDDEN, SAFE, _closure, _open
 
 __all__ = ["RULE_PLAYERS", "play_rules"]

@@ -1,0 +1,182 @@
+"""Compiled kernels that load numba only when they are first compiled.
+
+Every kernel of the package is a plain Python function over numpy arrays, decorated
+with :func:`njit` from here instead of numba's. Until a kernel is first called,
+numba is not even imported (``import numba`` and its first use cost a process about
+a second, far more than a small board's whole solve). On the first compiled call,
+:func:`activate` imports numba and turns every kernel defined so far into a numba
+dispatcher, in its own module and in every module of the package that imported it
+by name, so that kernels calling kernels are compiled together as before (with
+``cache=True`` they load from numba's cache).
+
+A caller that knows its work is tiny may run kernels *interpreted* instead: inside
+``with interpreted():``, a kernel that numba has not loaded yet runs its Python
+source (``py_func``) directly, calls to other kernels included. The code is the same
+code numba compiles, on the same numpy integer types; the tests compare the two on
+random boards. Once numba is active, every call is compiled.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+__all__ = [
+    "njit",
+    "activate",
+    "is_active",
+    "interpreted",
+    "interpreted_if_small",
+    "uncached_kernels",
+    "LazyKernel",
+    "INTERPRETED_MAX_CELLS",
+    "INTERPRETED_SECONDS",
+]
+
+#: Boards of at most this many cells may run the kernels interpreted while numba is not
+#: loaded yet (:func:`interpreted_if_small`), until the process has spent
+#: :data:`INTERPRETED_SECONDS` so: a command that solves one small board, or a script's
+#: first few, answers without numba's fixed cost of about a second, and a long run soon
+#: loads the compiled kernels.
+INTERPRETED_MAX_CELLS = 256
+INTERPRETED_SECONDS = 0.25
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+_KERNELS: list[LazyKernel] = []
+_LOCK = threading.RLock()
+_ACTIVE = False
+_STATE = threading.local()
+_spent = [0.0]  # seconds spent interpreted by interpreted_if_small, in this process
+
+
+class LazyKernel:
+    """A kernel before numba compiles it: callable, compiled (or interpreted) on call."""
+
+    def __init__(self, func: Callable[..., Any], options: dict[str, Any]) -> None:
+        self.py_func = func
+        self.options = options
+        self.dispatcher: Any = None
+        self.__name__ = func.__name__
+        self.__qualname__ = func.__qualname__
+        self.__doc__ = func.__doc__
+        self.__module__ = func.__module__
+
+    def __call__(self, *args: Any) -> Any:
+        dispatcher = self.dispatcher
+        if dispatcher is None:
+            if getattr(_STATE, "interpreted", False):
+                return self.py_func(*args)
+            activate()
+            dispatcher = self.dispatcher
+        return dispatcher(*args)
+
+    def __repr__(self) -> str:
+        state = "compiled" if self.dispatcher is not None else "not loaded"
+        return f"<kernel {self.__module__}.{self.__qualname__} ({state})>"
+
+
+def njit(func: F | None = None, **options: Any) -> Any:
+    """``numba.njit`` deferred: ``@njit(cache=True)`` or ``@njit`` on a kernel."""
+
+    def wrap(function: F) -> Any:
+        kernel = LazyKernel(function, options)
+        with _LOCK:
+            _KERNELS.append(kernel)
+            if _ACTIVE:
+                _compile(kernel)
+                return kernel.dispatcher
+        return kernel
+
+    return wrap(func) if func is not None else wrap
+
+
+def is_active() -> bool:
+    """Whether numba has been loaded and the kernels turned into its dispatchers."""
+    return _ACTIVE
+
+
+def activate() -> None:
+    """Import numba and make every kernel a numba dispatcher, wherever it is named."""
+    global _ACTIVE
+    with _LOCK:
+        if _ACTIVE:
+            return
+        for kernel in _KERNELS:
+            _compile(kernel)
+        _ACTIVE = True
+        if sys.stderr is not None and sys.stderr.isatty() and uncached_kernels():
+            print(
+                "analyzer: compiling numba kernels that are not cached yet (up to a minute, once;"
+                " `analyzer warmup` does it ahead)",
+                file=sys.stderr,
+            )
+        # Kernels call kernels through their module's globals: put the dispatchers
+        # there (and in every module that imported a kernel by name) so numba sees
+        # dispatchers, not the Python wrappers, when it compiles a caller.
+        for name, module in list(sys.modules.items()):
+            if name == "analyzer" or name.startswith("analyzer."):
+                namespace = getattr(module, "__dict__", None)
+                if namespace is None:
+                    continue
+                for key, value in list(namespace.items()):
+                    if isinstance(value, LazyKernel):
+                        namespace[key] = value.dispatcher
+
+
+def uncached_kernels() -> list[str]:
+    """The kernels defined so far that have no entry in numba's cache beside their source yet."""
+    missing = []
+    tag = f"py{sys.version_info.major}{sys.version_info.minor}"
+    for kernel in _KERNELS:
+        code = kernel.py_func.__code__
+        source = Path(code.co_filename)
+        index = (
+            source.parent
+            / "__pycache__"
+            / f"{source.stem}.{kernel.__qualname__}-{code.co_firstlineno}.{tag}.nbi"
+        )
+        if not index.exists():
+            missing.append(f"{kernel.__module__}.{kernel.__qualname__}")
+    return missing
+
+
+def _compile(kernel: LazyKernel) -> None:
+    if kernel.dispatcher is None:
+        import numba
+
+        kernel.dispatcher = numba.njit(**kernel.options)(kernel.py_func)
+
+
+@contextlib.contextmanager
+def interpreted() -> Iterator[None]:
+    """Run kernels that numba has not loaded yet as plain Python, in this thread."""
+    before = getattr(_STATE, "interpreted", False)
+    _STATE.interpreted = True
+    try:
+        yield
+    finally:
+        _STATE.interpreted = before
+
+
+@contextlib.contextmanager
+def interpreted_if_small(cells: int) -> Iterator[bool]:
+    """Inside, kernels run interpreted if numba is not loaded and the board (``cells``) is small.
+
+    Yields whether they do. The time spent so counts towards :data:`INTERPRETED_SECONDS`;
+    past it, or for a larger board, or once numba is active, kernels run compiled.
+    """
+    if _ACTIVE or cells > INTERPRETED_MAX_CELLS or _spent[0] >= INTERPRETED_SECONDS:
+        yield False
+        return
+    start = time.perf_counter()
+    try:
+        with interpreted():
+            yield True
+    finally:
+        _spent[0] += time.perf_counter() - start
