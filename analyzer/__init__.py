@@ -4,9 +4,18 @@
 >>> analysis = analyzer.solve("3x1x1\\nH1H\\n")
 >>> analysis.probability(0, 0)
 Fraction(1, 2)
+
+``import analyzer`` loads the board and the exceptions only; every other public
+name (the solver, CP-SAT, networkx, numba's kernels, sympy, Dask) is imported the
+first time it is used (PEP 562), so a script that solves one small board, or the
+command line, does not pay for the machinery it does not touch.
 """
 
-from analyzer import examples
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from analyzer.board.board import FLAG, HIDDEN, Board
 from analyzer.errors import (
     AnalyzerError,
@@ -20,19 +29,50 @@ from analyzer.errors import (
     SimulationError,
     SolverTimeoutError,
 )
-from analyzer.play import metrics
-from analyzer.play.exact import ExactWinRate, exact_win_rate
-from analyzer.play.game import FirstClickRule, Game
-from analyzer.play.optimal import OptimalResult, optimal
-from analyzer.play.placement import PLACEMENT_METHODS, place_mines
-from analyzer.play.players import PLAYERS, make_player
-from analyzer.play.simulation import WinRate, simulate
-from analyzer.play.solvable import is_solvable
-from analyzer.solver.analysis import Analysis, ComponentSummary
-from analyzer.solver.certain import CertainCells, certain_cells
-from analyzer.solver.explain import Explanation, explain
-from analyzer.solver.many import solve_many
-from analyzer.solver.solve import count_layouts, solve
+
+if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
+    from analyzer import examples
+    from analyzer.play import metrics
+    from analyzer.play.exact import ExactWinRate, exact_win_rate
+    from analyzer.play.game import FirstClickRule, Game
+    from analyzer.play.optimal import OptimalResult, optimal
+    from analyzer.play.placement import PLACEMENT_METHODS, place_mines
+    from analyzer.play.players import PLAYERS, make_player
+    from analyzer.play.simulation import WinRate, simulate
+    from analyzer.play.solvable import is_solvable
+    from analyzer.solver.analysis import Analysis, ComponentSummary
+    from analyzer.solver.certain import CertainCells, certain_cells
+    from analyzer.solver.explain import Explanation, explain
+    from analyzer.solver.many import solve_many
+    from analyzer.solver.solve import count_layouts, solve
+
+#: Each lazily imported public name and the module that defines it.
+_LAZY = {
+    "solve": "analyzer.solver.solve",
+    "count_layouts": "analyzer.solver.solve",
+    "solve_many": "analyzer.solver.many",
+    "explain": "analyzer.solver.explain",
+    "Explanation": "analyzer.solver.explain",
+    "certain_cells": "analyzer.solver.certain",
+    "CertainCells": "analyzer.solver.certain",
+    "Analysis": "analyzer.solver.analysis",
+    "ComponentSummary": "analyzer.solver.analysis",
+    "is_solvable": "analyzer.play.solvable",
+    "simulate": "analyzer.play.simulation",
+    "WinRate": "analyzer.play.simulation",
+    "optimal": "analyzer.play.optimal",
+    "OptimalResult": "analyzer.play.optimal",
+    "exact_win_rate": "analyzer.play.exact",
+    "ExactWinRate": "analyzer.play.exact",
+    "PLAYERS": "analyzer.play.players",
+    "make_player": "analyzer.play.players",
+    "Game": "analyzer.play.game",
+    "FirstClickRule": "analyzer.play.game",
+    "place_mines": "analyzer.play.placement",
+    "PLACEMENT_METHODS": "analyzer.play.placement",
+}
+#: Submodules reachable as attributes (``analyzer.metrics``, ``analyzer.examples``).
+_SUBMODULES = {"examples": "analyzer.examples", "metrics": "analyzer.play.metrics"}
 
 __all__ = [
     "solve",
@@ -73,3 +113,19 @@ __all__ = [
     "OptionError",
     "ResourceLimitError",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name's module on first use and keep the name here (PEP 562)."""
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+    elif name in _SUBMODULES:
+        value = importlib.import_module(_SUBMODULES[name])
+    else:
+        raise AttributeError(f"module 'analyzer' has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

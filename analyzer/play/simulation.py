@@ -58,6 +58,7 @@ import numpy as np
 
 from analyzer.errors import AnalyzerError, SimulationError
 from analyzer.limits import quote, whole
+from analyzer.names import BACKENDS, PRESETS
 from analyzer.play import fast
 from analyzer.play.fast import rules
 from analyzer.play.game import FirstClickRule, Game
@@ -80,15 +81,6 @@ __all__ = [
     "simulate",
 ]
 
-PRESETS: dict[str, tuple[int, int, int]] = {
-    "beginner": (9, 9, 10),
-    "intermediate": (16, 16, 40),
-    "expert": (30, 16, 99),
-}
-"""The classic boards as ``(width, height, mines)``."""
-
-BACKENDS = ("local", "dask")
-"""Where :func:`simulate` plays: worker processes here, or a Dask cluster."""
 
 Z95 = NormalDist().inv_cdf(0.975)
 """The standard normal quantile of a two-sided 95% interval (1.959963984540054)."""

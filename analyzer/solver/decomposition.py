@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import networkx as nx
-
 from analyzer.limits import Deadline
 from analyzer.solver.constraints import ConstraintSystem
 
@@ -68,6 +66,8 @@ def components(
     """
     until = Deadline.of(deadline)
     until.check("the decomposition into components")
+    import networkx as nx  # loaded on first use: a tiny board's solve need not pay for it
+
     graph = nx.Graph()
     for g, group in enumerate(system.groups):
         if g & 4095 == 4095:

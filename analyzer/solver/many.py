@@ -15,12 +15,11 @@ from typing import Any
 
 from analyzer.board.board import Board
 from analyzer.errors import AnalyzerError, OptionError
+from analyzer.names import BACKENDS
 from analyzer.solver.analysis import Analysis
 from analyzer.solver.solve import solve
 
 __all__ = ["solve_many", "BACKENDS"]
-
-BACKENDS = ("local", "dask")
 
 
 def _solve_chunk(boards: Sequence[Board | str], options: dict[str, Any]) -> list[Analysis | AnalyzerError]:

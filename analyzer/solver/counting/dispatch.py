@@ -18,7 +18,7 @@ import time
 from functools import partial
 
 from analyzer.errors import SolverTimeoutError
-from analyzer.models.cpsat import count_cpsat
+from analyzer.names import ENGINES
 from analyzer.solver.counting.cache import CACHE, CacheInfo
 from analyzer.solver.counting.enumerate import count_enumerate, count_enumerate_compiled
 from analyzer.solver.counting.frontier import count_frontier
@@ -28,7 +28,6 @@ from analyzer.solver.decomposition import ComponentProblem
 
 __all__ = ["ENGINES", "AUTO_ENUMERATE_NODE_BUDGET", "count_component", "cache_info", "clear_cache"]
 
-ENGINES = ("auto", "enumerate", "frontier", "split", "cpsat")
 
 # ``auto`` first enumerates, which is fastest while a component has few
 # solutions; past this many search nodes it hands the component to the
@@ -87,6 +86,8 @@ def _count(problem: ComponentProblem, engine: str, deadline: float | None) -> Co
     if engine == "enumerate":
         return count_enumerate(problem, deadline=deadline)
     if engine == "cpsat":
+        from analyzer.models.cpsat import count_cpsat  # OR-Tools loads only when asked for
+
         return count_cpsat(problem, deadline=deadline)
     if engine == "auto":
         try:

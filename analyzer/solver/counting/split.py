@@ -19,12 +19,14 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from math import comb, prod
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from analyzer.solver.counting.types import ComponentCounts
 from analyzer.solver.decomposition import ComponentProblem
 from analyzer.solver.polynomials import products_of_others
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = ["find_separator", "count_split", "MAX_SEPARATOR", "MAX_ASSIGNMENTS"]
 
@@ -35,6 +37,8 @@ MAX_ASSIGNMENTS = 4096
 
 
 def _group_graph(problem: ComponentProblem) -> nx.Graph:
+    import networkx as nx  # loaded on first use
+
     graph = nx.Graph()
     graph.add_nodes_from(range(len(problem.sizes)))
     for groups, _ in problem.equations:
@@ -43,6 +47,8 @@ def _group_graph(problem: ComponentProblem) -> nx.Graph:
 
 
 def _pieces(graph: nx.Graph, cut: Sequence[int]) -> list[list[int]]:
+    import networkx as nx
+
     rest = graph.subgraph(set(graph) - set(cut))
     return sorted((sorted(piece) for piece in nx.connected_components(rest)), key=lambda p: p[0])
 
@@ -62,6 +68,8 @@ def find_separator(problem: ComponentProblem, *, min_piece: int = 4) -> tuple[in
     """
     graph = _group_graph(problem)
     sizes = problem.sizes
+
+    import networkx as nx
 
     def score(cut: Sequence[int]) -> int | None:
         if prod(sizes[g] + 1 for g in cut) > MAX_ASSIGNMENTS:

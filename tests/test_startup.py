@@ -1,0 +1,119 @@
+"""Start-up: what ``import analyzer`` and a small solve load, the light name lists, interpreted kernels."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import analyzer
+from analyzer import jit, names
+from analyzer.play.positions import mid_game
+
+ROOT = Path(__file__).resolve().parent.parent
+HEAVY = ("numba", "ortools", "networkx", "sympy", "dask", "distributed", "matplotlib", "scipy", "pandas")
+
+
+def _loaded_after(code: str) -> set[str]:
+    """The heavy top-level modules a fresh interpreter has loaded after running ``code``."""
+    probe = code + "\nimport sys, json\nprint(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))\n"
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT
+    ).stdout
+    return set(json.loads(out.splitlines()[-1])) & set(HEAVY)
+
+
+def test_import_analyzer_loads_no_heavy_module() -> None:
+    assert _loaded_after("import analyzer") == set()
+
+
+def test_the_probe_sees_a_heavy_import() -> None:
+    # The check above could not fail if the probe missed modules: a name that loads the solver's
+    # general path's graph library must show up.
+    assert "ortools" in _loaded_after("import analyzer; analyzer.certain_cells('3x1x1\\nH1H\\n')")
+    assert "networkx" in _loaded_after(
+        "import analyzer; analyzer.solve('3x1x1\\nH1H\\n', engine='frontier').components"
+    )
+
+
+def test_a_small_solve_loads_neither_numba_nor_cp_sat() -> None:
+    code = "import analyzer; a = analyzer.solve(analyzer.examples.read('cs70_4x3_4.mine')); a.probabilities"
+    assert _loaded_after(code) == set()
+
+
+def test_lazy_names_resolve_and_are_listed() -> None:
+    for name in analyzer.__all__:
+        assert getattr(analyzer, name) is not None
+    assert set(analyzer.__all__) <= set(dir(analyzer))
+    with pytest.raises(AttributeError, match="no attribute 'nonsense'"):
+        analyzer.nonsense  # noqa: B018
+
+
+def test_light_name_lists_equal_their_registries() -> None:
+    from analyzer.play.players import PLAYERS
+    from analyzer.solver.counting import ENGINES
+    from analyzer.verify import CHECKS
+
+    assert tuple(PLAYERS) == names.PLAYER_NAMES
+    assert tuple(CHECKS) == names.CHECK_NAMES
+    assert names.ENGINES == ENGINES
+
+
+def test_kernels_interpreted_give_the_compiled_answers() -> None:
+    """The same kernels run as Python (before numba loads) and compiled give the same analyses."""
+    boards = [mid_game(w, h, m, seed=s).to_text() for s in range(12) for w, h, m in ((5, 4, 4), (9, 9, 10))]
+    boards += [analyzer.examples.read(name) for name in analyzer.examples.names()]
+    script = (
+        "import sys, json\n"
+        "import importlib\n"
+        "s = importlib.import_module('analyzer.solver.solve')\n"
+        "from analyzer import jit\n"
+        "jit.INTERPRETED_SECONDS = 1e9\n"
+        "out = []\n"
+        "for text in json.load(sys.stdin):\n"
+        "    a = s.solve(text)\n"
+        "    out.append([a.total, [None if p is None else str(p) for p in a.cell_probabilities],"
+        " len(a.components)])\n"
+        "assert not jit.is_active() and 'numba' not in sys.modules\n"
+        "print(json.dumps(out))\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script], input=json.dumps(boards), capture_output=True, text=True, cwd=ROOT
+    )
+    assert run.returncode == 0, run.stderr
+    interpreted = json.loads(run.stdout)
+    for text, (total, cells, n_components) in zip(boards, interpreted, strict=True):
+        compiled = analyzer.solve(text)
+        assert total == compiled.total
+        assert cells == [None if p is None else str(p) for p in compiled.cell_probabilities]
+        assert n_components == len(compiled.components)
+
+
+def test_kernels_are_compiled_once_numba_is_active() -> None:
+    from analyzer.solver import kernels
+
+    analyzer.solve(mid_game(30, 16, 99, seed=3))
+    assert jit.is_active()
+    assert not isinstance(kernels.board_counts, jit.LazyKernel)
+    assert type(kernels.board_counts).__module__.startswith("numba")
+
+
+def test_the_warm_up_reaches_every_kernel() -> None:
+    """After ``analyzer warmup``'s workloads every kernel of the package is in numba's cache."""
+    import importlib
+    import pkgutil
+
+    import analyzer.play.fast
+    from analyzer.warmup import STAGES, warm_up
+
+    lines: list[str] = []
+    warm_up(lines.append)
+    assert [line.split(":")[0].strip() for line in lines] == list(STAGES)
+    for module in pkgutil.iter_modules(analyzer.play.fast.__path__, "analyzer.play.fast."):
+        importlib.import_module(module.name)
+    importlib.import_module("analyzer.play.metrics")
+    assert len(jit._KERNELS) >= 40
+    assert jit.uncached_kernels() == []
