@@ -7,9 +7,10 @@ from fractions import Fraction
 import pytest
 from bruteforce import brute_force
 from hypothesis import given, settings
+from hypothesis import strategies as st
 from strategies import game_boards
 
-from analyzer import HIDDEN, Board, explain, solve
+from analyzer import HIDDEN, Board, InconsistentBoardError, explain, solve
 from analyzer.cli import main
 from analyzer.render import analysis_html
 
@@ -82,3 +83,46 @@ def test_cli_best(tmp_path, capsys) -> None:  # noqa: ANN001
     assert "best moves:\n  1. (0, 0) guess: 25.0% mine, 37.5% safe and progress\n  2. (0, 3)" in out
     assert main(["solve", str(path), "--best", "--json"]) == 0
     assert '"best_moves": [{"cell": [0, 0], "mine_probability": "1/4"' in capsys.readouterr().out
+
+
+@settings(max_examples=40, deadline=None)
+@given(game_boards(max_side=6, max_unknown=30), st.booleans())
+def test_scoring_one_guess_a_class_ranks_as_scoring_every_guess(board: Board, trust_flags: bool) -> None:
+    """Alike cells (same group, groups around, flags) share a score: the ranking is the per-cell one."""
+    from analyzer.solver import moves
+
+    try:
+        analysis = solve(board, trust_flags=trust_flags)
+    except InconsistentBoardError:
+        return
+    shared = analysis.best_moves(6)
+    original = moves._outlook_class
+    try:
+        moves._outlook_class = lambda board, cell, trust_flags: (cell,)  # every cell its own class
+        alone = analysis.best_moves(6)
+    finally:
+        moves._outlook_class = original
+    assert shared == alone
+
+
+def test_tied_guesses_are_scored_once_a_class() -> None:
+    # One 3 in the middle of an expert board: the 471 background cells tie at 96/471.
+    rows = ["H" * 30] * 16
+    rows[8] = "H" * 15 + "3" + "H" * 14
+    analysis = solve("30x16x99\n" + "\n".join(rows) + "\n")
+    calls: list[tuple[int, int]] = []
+    moves = analysis.best_moves(5, on_progress=lambda done, of: calls.append((done, of)))
+    assert [m.cell for m in moves[:4]] == [(0, 0), (0, 29), (15, 0), (15, 29)]
+    assert {m.mine_probability for m in moves} == {Fraction(96, 471)}
+    assert calls[-1] == (471, 471) and len(calls) == 471
+    # The corners' outlook, scored on one corner, is the exact one of each corner.
+    corner = _expected_progress_exact(analysis, (15, 29))
+    assert moves[3].progress_probability == corner
+
+
+def _expected_progress_exact(analysis, cell: tuple[int, int]) -> Fraction:  # noqa: ANN001
+    """The progress of one cell scored alone, by the exact solve (too large for the brute force)."""
+    from analyzer.solver.moves import _certain, _progress
+
+    before = _certain(analysis.board, True)
+    return _progress(analysis.board, cell, analysis.number_distribution(*cell), before, True)

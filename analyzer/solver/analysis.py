@@ -104,6 +104,10 @@ class Analysis:
         :func:`analyzer.count_layouts` does); :func:`analyzer.solve` passes it
         so that questions which re-solve (:meth:`number_distribution`) need no
         import of the solver here.
+    solver : callable, optional
+        Solves another board under the same options (:func:`analyzer.solve`), for
+        :meth:`best_moves` to settle the certain cells after each number a guess
+        could show; without it they are found by feasibility (CP-SAT).
 
     ``components``, ``mine_count_distribution`` and ``cell_probabilities`` may
     be given as functions of no argument: they are then made when first asked
@@ -120,6 +124,7 @@ class Analysis:
         "background_size",
         "trust_flags",
         "layout_counter",
+        "solver",
         "_components",
         "_distribution",
         "_cells",
@@ -132,6 +137,7 @@ class Analysis:
     background_size: int
     trust_flags: bool
     layout_counter: Callable[[Board], int] | None
+    solver: Callable[..., Analysis] | None
     _components: tuple[ComponentSummary, ...] | _Lazy
     _distribution: dict[int, Fraction] | _Lazy
     _cells: tuple[Fraction | None, ...] | _Lazy
@@ -149,6 +155,7 @@ class Analysis:
         trust_flags: bool,
         cell_probabilities: tuple[Fraction | None, ...] | _Lazy,
         layout_counter: Callable[[Board], int] | None = None,
+        solver: Callable[..., Analysis] | None = None,
         probability_of: Callable[[int], Fraction | None] | None = None,
     ) -> None:
         init = object.__setattr__
@@ -158,6 +165,7 @@ class Analysis:
         init(self, "background_size", background_size)
         init(self, "trust_flags", trust_flags)
         init(self, "layout_counter", layout_counter)
+        init(self, "solver", solver)
         init(self, "_components", components)
         init(self, "_distribution", mine_count_distribution)
         init(self, "_cells", cell_probabilities)
@@ -201,6 +209,7 @@ class Analysis:
         values = {name: getattr(self, name) for name in _ANALYSIS_FIELDS}
         values["cell_probabilities"] = self.cell_probabilities
         values["layout_counter"] = self.layout_counter
+        values["solver"] = self.solver
         return values
 
     def replace(self, **changes: Any) -> Analysis:
@@ -219,6 +228,7 @@ class Analysis:
         values["mine_count_distribution"] = self._distribution
         values["cell_probabilities"] = self._cells
         values["layout_counter"] = self.layout_counter
+        values["solver"] = self.solver
         values["probability_of"] = self._probability_of
         return (_rebuild, (values,))
 
@@ -329,13 +339,16 @@ class Analysis:
             time_limit=time_limit,
         )
 
-    def best_moves(self, n: int = 5) -> tuple[Move, ...]:
+    def best_moves(
+        self, n: int = 5, *, on_progress: Callable[[int, int], None] | None = None
+    ) -> tuple[Move, ...]:
         """The ``n`` best clicks: certainly safe cells first (shortest explanation first), then guesses.
 
         Guesses rank by lowest mine probability, then by the highest probability
         that the cell is safe and shows a number that makes another cell
         certain (from the exact :meth:`number_distribution`). See
-        :mod:`analyzer.solver.moves`.
+        :mod:`analyzer.solver.moves`. ``on_progress(done, of)`` is called as the
+        tied guesses are scored (each class of alike cells once).
 
         >>> from analyzer import solve
         >>> [m.describe() for m in solve("4x2x2\\nHHHH\\n1221\\n").best_moves(2)]
@@ -346,7 +359,13 @@ class Analysis:
         from analyzer.solver.moves import best_moves
 
         return best_moves(
-            self.board, self.cell_probabilities, self.number_distribution, n=n, trust_flags=self.trust_flags
+            self.board,
+            self.cell_probabilities,
+            self.number_distribution,
+            n=n,
+            trust_flags=self.trust_flags,
+            solver=self.solver,
+            on_progress=on_progress,
         )
 
     def to_numpy(self) -> np.ndarray:

@@ -91,12 +91,23 @@ def best_moves(
     *,
     n: int = 5,
     trust_flags: bool = True,
+    solver: Callable[..., Any] | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
 ) -> tuple[Move, ...]:
     """The ``n`` best moves (see the module text); what :meth:`Analysis.best_moves` returns.
 
     ``cell_probabilities`` are the row-major mine probabilities (``None`` where
     revealed) and ``number_distribution(row, col)`` the exact chance of each
     number, both from one :class:`~analyzer.solver.analysis.Analysis`.
+    ``solver(board)`` (an exact solve under the same options) settles the certain
+    cells after each number when it is quick; otherwise, and without it, they are
+    found by feasibility. ``on_progress(done, of)`` is called after each guess is scored.
+
+    Guesses that differ only by a permutation of the cells within each group
+    (the same clues around them, and around each hidden neighbour, and as many
+    flags beside them) have the same number distribution and the same chance of
+    progress, so each such class is scored once: on an open board hundreds of
+    cells tied at the same probability cost one solve per class, not per cell.
     """
     from analyzer.solver.explain import explain
 
@@ -126,25 +137,77 @@ def best_moves(
     # Progress decides only among the lowest probabilities: those up to the room-th one.
     cut = guesses[min(room, len(guesses)) - 1][0]
     contenders = [(p, cell) for p, cell in guesses if p <= cut]
-    certain_before = _certain(board, trust_flags)
+    certain_before = _certain(board, trust_flags, solver)
     ranked = []
-    for p, cell in contenders:
-        progress = _progress(board, cell, number_distribution(*cell), certain_before, trust_flags)
+    scored: dict[tuple[Any, ...], Fraction] = {}
+    for index, (p, cell) in enumerate(contenders, 1):
+        # Cells alike up to a permutation of each group's cells score alike: score one a class.
+        key = _outlook_class(board, cell, trust_flags)
+        progress = scored.get(key)
+        if progress is None:
+            shows = number_distribution(*cell)
+            progress = scored[key] = _progress(board, cell, shows, certain_before, trust_flags, solver)
         ranked.append((p, -progress, cell))
+        if on_progress is not None:
+            on_progress(index, len(contenders))
     ranked.sort()
     moves += [Move(cell, p, None, -minus) for p, minus, cell in ranked[:room]]
     return tuple(moves)
 
 
-def _certain(board: Board, trust_flags: bool) -> set[Cell]:
+#: Seconds an exact solve may take to settle the certain cells of a position before
+#: :func:`~analyzer.solver.certain.certain_cells` (CP-SAT feasibility) is asked instead.
+EXACT_CERTAIN_SECONDS = 0.2
+
+
+def _certain(board: Board, trust_flags: bool, solver: Callable[..., Any] | None = None) -> set[Cell]:
+    """The certain cells (either way): by the exact solve when it is quick, else by feasibility."""
+    from analyzer.errors import SolverTimeoutError
     from analyzer.solver.certain import certain_cells
 
+    if solver is not None:
+        try:
+            analysis = solver(board, time_limit=EXACT_CERTAIN_SECONDS)
+        except SolverTimeoutError:
+            pass
+        else:
+            return set(analysis.safe) | set(analysis.mines)
     found = certain_cells(board, trust_flags=trust_flags)
     return set(found.safe) | set(found.mines)
 
 
+def _outlook_class(board: Board, cell: Cell, trust_flags: bool) -> tuple[Any, ...]:
+    """What a guess's outlook depends on: its group, its hidden neighbours' groups, its known mines.
+
+    A group is the set of revealed numbers around a cell (cells in the same
+    equations); within a group the layouts are exchangeable, so two cells with
+    the same key map onto each other, neighbourhoods included, by a permutation
+    of each group's cells that keeps every clue.
+    """
+
+    def clues_around(c: Cell) -> tuple[Cell, ...]:
+        return tuple(n for n in board.neighbours(*c) if board[n] >= 0)
+
+    flags = 0
+    around: list[tuple[Cell, ...]] = []
+    for n in board.neighbours(*cell):
+        value = board[n]
+        if value >= 0:
+            continue
+        if trust_flags and value == FLAG:
+            flags += 1
+        else:
+            around.append(clues_around(n))
+    return (clues_around(cell), tuple(sorted(around)), flags)
+
+
 def _progress(
-    board: Board, cell: Cell, shows: dict[int, Fraction], before: set[Cell], trust_flags: bool
+    board: Board,
+    cell: Cell,
+    shows: dict[int, Fraction],
+    before: set[Cell],
+    trust_flags: bool,
+    solver: Callable[..., Any] | None = None,
 ) -> Fraction:
     """P(the cell is safe and its number makes another cell certain)."""
     hidden_around = [
@@ -156,7 +219,7 @@ def _progress(
             total += p  # a 0 opens its neighbours
             continue
         try:
-            after = _certain(board.replace({cell: k}), trust_flags)
+            after = _certain(board.replace({cell: k}), trust_flags, solver)
         except (BoardParseError, InconsistentBoardError):  # pragma: no cover - shows only possible numbers
             continue
         if after - before - {cell}:
