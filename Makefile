@@ -10,6 +10,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[dev,bench,notebooks,distributed,progress]"
+	$(BIN)/analyzer warmup
 	touch $(STAMP)
 
 setup: $(STAMP)

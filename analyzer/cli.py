@@ -40,14 +40,15 @@ import re
 import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
-from typing import BinaryIO
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from analyzer.board.board import Board
 from analyzer.errors import AnalyzerError, SimulationError
-from analyzer.play.game import Game
-from analyzer.play.simulation import PRESETS, simulate
-from analyzer.solver.counting import ENGINES
+from analyzer.names import CHECK_NAMES, ENGINES, PLAYER_NAMES, PRESETS
+
+if TYPE_CHECKING:
+    from analyzer.play.game import Game
 
 __all__ = ["main", "DEFAULT_TIME_LIMIT"]
 
@@ -127,10 +128,18 @@ def _time_limit(text: str) -> float | None:
 
 
 @contextlib.contextmanager
-def _progress(what: str, *, after: float = 2.0) -> Iterator[None]:
-    """On a terminal, show ``what`` and the seconds spent on standard error while the block runs."""
+def _progress(what: str, *, after: float = 2.0) -> Iterator[Callable[[int, int], None]]:
+    """On a terminal, show ``what`` and the seconds spent on standard error while the block runs.
+
+    The block gets a function ``step(done, of)``: once called, the line shows ``done/of`` too.
+    """
+    counts: list[int] = []
+
+    def step(done: int, of: int) -> None:
+        counts[:] = [done, of]
+
     if not sys.stderr.isatty():
-        yield
+        yield step
         return
     done = threading.Event()
     start = time.perf_counter()
@@ -139,13 +148,15 @@ def _progress(what: str, *, after: float = 2.0) -> Iterator[None]:
         if done.wait(after):
             return
         while not done.wait(1.0):
-            print(f"\ranalyzer: {what}... {time.perf_counter() - start:.0f} s", end="", file=sys.stderr)
+            share = f" {counts[0]}/{counts[1]}," if counts else ""
+            seconds = time.perf_counter() - start
+            print(f"\ranalyzer: {what}...{share} {seconds:.0f} s", end="", file=sys.stderr)
         print("\r\033[K", end="", file=sys.stderr)
 
     thread = threading.Thread(target=tick, daemon=True)
     thread.start()
     try:
-        yield
+        yield step
     finally:
         done.set()
         thread.join()
@@ -200,7 +211,10 @@ def _solve_and_print(board: Board, args: argparse.Namespace) -> int:
         analysis = solve(
             board, engine=args.engine, time_limit=args.time_limit, trust_flags=not args.distrust_flags
         )
-    moves = analysis.best_moves(args.best) if args.best else ()
+    moves: tuple[Any, ...] = ()
+    if args.best:
+        with _progress("ranking the guesses") as step:
+            moves = analysis.best_moves(args.best, on_progress=step)
     if args.json:
         result = analysis.to_dict()
         if args.best:
@@ -296,7 +310,7 @@ def _simulate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--height", type=int, default=None)
     parser.add_argument("--mines", type=int, default=None)
     parser.add_argument(
-        "--player", default="probabilistic", help="random, local, subset, probabilistic or expert"
+        "--player", default="probabilistic", help=f"one of {', '.join(PLAYER_NAMES)} (default probabilistic)"
     )
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument(
@@ -342,6 +356,8 @@ def _board_from_args(args: argparse.Namespace) -> tuple[int, int, int]:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
+    from analyzer.play.simulation import simulate
+
     width, height, mines = _board_from_args(args)
     progress = sys.stderr.isatty() if args.progress is None else args.progress
     start = time.perf_counter()
@@ -430,10 +446,14 @@ def _cmd_optimal(args: argparse.Namespace) -> int:
 
 # -------------------------------------------------------------------- verify
 def _cmd_verify(args: argparse.Namespace) -> int:
-    from analyzer.verify import format_table, run_checks
+    from analyzer import verify
 
-    results = run_checks(args.check)
-    print(format_table(results, latex=args.latex))
+    unknown = [name for name in args.check or () if name not in verify.CHECKS]
+    if unknown:  # a usage error, reported as argparse reports an invalid choice (status 2)
+        choices = ", ".join(repr(name) for name in verify.CHECKS)
+        args.parser.error(f"argument --check: invalid choice: {unknown[0]!r} (choose from {choices})")
+    results = verify.run_checks(args.check)
+    print(verify.format_table(results, latex=args.latex))
     failed = [r.name for r in results if not r.holds]
     verdict = f"{len(results) - len(failed)} of {len(results)} checks hold"
     print(verdict + (f"; failed: {', '.join(failed)}" if failed else ""))
@@ -559,6 +579,15 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_warmup(args: argparse.Namespace) -> int:
+    from analyzer.warmup import warm_up
+
+    print("analyzer: compiling the numba kernels once (cached for later runs)...", flush=True)
+    seconds = warm_up(lambda line: print(line, flush=True))
+    print(f"analyzer: kernels ready in {seconds:.1f} s")
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="analyzer", description="Exact statistics of Minesweeper.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -654,13 +683,11 @@ def _parser() -> argparse.ArgumentParser:
         "--format", choices=("auto", "mbf", "text"), default="auto", help="default: by extension"
     )
     play.add_argument(
-        "--player", default="probabilistic", help="random, local, subset, probabilistic or expert"
+        "--player", default="probabilistic", help=f"one of {', '.join(PLAYER_NAMES)} (default probabilistic)"
     )
     play.add_argument("--first-cell", default=None, metavar="R,C", help="reveal this cell first")
     play.add_argument("--seed", type=int, default=0, help="the player's randomness")
     play.set_defaults(run=_cmd_play)
-
-    from analyzer.verify import CHECKS
 
     best = sub.add_parser("optimal", help="exact win probability under perfect play on a small board")
     best.add_argument("--width", type=int, required=True)
@@ -685,11 +712,15 @@ def _parser() -> argparse.ArgumentParser:
         "--check",
         action="append",
         metavar="NAME",
-        choices=list(CHECKS),
-        help="run only this check (repeatable)",
+        help=f"run only this check (repeatable): {', '.join(CHECK_NAMES)}",
     )
     verify.add_argument("--latex", action="store_true", help="print the statements in LaTeX")
-    verify.set_defaults(run=_cmd_verify)
+    verify.set_defaults(run=_cmd_verify, parser=verify)
+
+    warmup = sub.add_parser(
+        "warmup", help="compile every numba kernel now (the set-up does it; later runs load them cached)"
+    )
+    warmup.set_defaults(run=_cmd_warmup)
     return parser
 
 
