@@ -25,6 +25,7 @@ from analyzer.errors import (
     InvalidCellError,
     OptionError,
     PlayerError,
+    ReplayError,
     ResourceLimitError,
     SimulationError,
     SolverTimeoutError,
@@ -40,6 +41,8 @@ if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
     from analyzer.play.players import PLAYERS, make_player
     from analyzer.play.simulation import WinRate, simulate
     from analyzer.play.solvable import is_solvable
+    from analyzer.replays.analyse import analyse_replay
+    from analyzer.replays.read import read_replay
     from analyzer.solver.analysis import Analysis, ComponentSummary
     from analyzer.solver.certain import CertainCells, certain_cells
     from analyzer.solver.explain import Explanation, explain
@@ -70,6 +73,8 @@ _LAZY = {
     "FirstClickRule": "analyzer.play.game",
     "place_mines": "analyzer.play.placement",
     "PLACEMENT_METHODS": "analyzer.play.placement",
+    "read_replay": "analyzer.replays.read",
+    "analyse_replay": "analyzer.replays.analyse",
 }
 #: Submodules reachable as attributes (``analyzer.metrics``, ``analyzer.examples``).
 _SUBMODULES = {"examples": "analyzer.examples", "metrics": "analyzer.play.metrics"}
@@ -112,6 +117,9 @@ __all__ = [
     "SimulationError",
     "OptionError",
     "ResourceLimitError",
+    "ReplayError",
+    "read_replay",
+    "analyse_replay",
 ]
 
 

@@ -41,6 +41,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from analyzer.board.board import Board
@@ -579,6 +580,79 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from analyzer.replays.batch import analyse_files, replay_files
+
+    files = replay_files(args.files)
+    progress = (sys.stderr.isatty() if args.progress is None else args.progress) and len(files) > 1
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(files), unit="replay", file=sys.stderr)
+    results = analyse_files(files, workers=args.workers, on_result=lambda i, r: bar.update() if bar else None)
+    if bar is not None:
+        bar.close()
+    games = [r for r in results if not isinstance(r, AnalyzerError)]
+    failed = [r for r in results if isinstance(r, AnalyzerError)]
+    if args.json:
+        records = [r.to_dict() if not isinstance(r, AnalyzerError) else {"error": str(r)} for r in results]
+        print(json.dumps(records[0] if len(files) == 1 and not failed else records))
+    elif len(files) == 1 and games:
+        print(games[0].summary())
+    else:
+        _print_replay_table(games)
+    if args.csv or args.parquet:
+        try:
+            import pandas as pd
+        except ImportError:
+            raise _CliError("writing tables needs pandas: pip install 'analyzer[replays]'") from None
+
+        table = pd.DataFrame([g.statistics() for g in games])
+        if args.csv:
+            table.to_csv(args.csv, index=False)
+        if args.parquet:
+            try:
+                table.to_parquet(args.parquet, index=False)
+            except ImportError:
+                message = "writing Parquet needs pyarrow (pip install pyarrow); --csv needs nothing more"
+                raise _CliError(message) from None
+    for problem in failed:
+        print(f"analyzer: error: {problem}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def _print_replay_table(games: list[Any]) -> None:
+    header = (
+        f"{'file':40} {'result':>10} {'time':>8} {'3BV':>5} {'3BV/s':>6}"
+        f" {'guesses':>7} {'needless':>8} {'luck %':>7}"
+    )
+    print(header)
+    print("-" * len(header))
+    for game in games:
+        s = game.statistics()
+        name = Path(s["file"]).name[:40]
+        rate = f"{s['bbbv_s']:.2f}" if s["bbbv_s"] else "-"
+        print(
+            f"{name:40} {s['result']:>10} {s['time']:>8.2f} {s['bbbv']:>5} {rate:>6}"
+            f" {s['guesses']:>7} {s['needless_guesses']:>8} {s['luck_percent']:>7.2f}"
+        )
+    if games:
+        won = sum(1 for g in games if g.result == "won")
+        guesses = sum(len(g.guesses) for g in games)
+        needless = sum(len(g.needless_guesses) for g in games)
+        lucks = sorted(float(g.luck) for g in games)
+        median = (
+            lucks[len(lucks) // 2]
+            if len(lucks) % 2
+            else (lucks[len(lucks) // 2 - 1] + lucks[len(lucks) // 2]) / 2
+        )
+        print(
+            f"{len(games)} game{'s' if len(games) != 1 else ''}, {won} won;"
+            f" {guesses} guesses, {needless} needless; median luck {100 * median:.2f}%"
+        )
+
+
 def _cmd_warmup(args: argparse.Namespace) -> int:
     from analyzer.warmup import warm_up
 
@@ -716,6 +790,24 @@ def _parser() -> argparse.ArgumentParser:
     )
     verify.add_argument("--latex", action="store_true", help="print the statements in LaTeX")
     verify.set_defaults(run=_cmd_verify, parser=verify)
+
+    replay = sub.add_parser(
+        "replay", help="analyse recorded games (AVF, RMV, EVF, MVF): every guess with its exact odds"
+    )
+    replay.add_argument("files", nargs="+", metavar="FILE", help="replay files or folders of them")
+    replay.add_argument("--json", action="store_true", help="the full per-click record as JSON")
+    replay.add_argument("--csv", metavar="FILE", default=None, help="write one row a game as CSV")
+    replay.add_argument("--parquet", metavar="FILE", default=None, help="write one row a game as Parquet")
+    replay.add_argument(
+        "--workers", type=int, default=os.cpu_count() or 1, help="processes (default: all cores)"
+    )
+    replay.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress bar for many files (default: on a terminal)",
+    )
+    replay.set_defaults(run=_cmd_replay)
 
     warmup = sub.add_parser(
         "warmup", help="compile every numba kernel now (the set-up does it; later runs load them cached)"

@@ -17,6 +17,7 @@ __all__ = [
     "SimulationError",
     "OptionError",
     "ResourceLimitError",
+    "ReplayError",
 ]
 
 
@@ -81,3 +82,7 @@ class OptionError(AnalyzerError, ValueError):
 
 class ResourceLimitError(AnalyzerError, MemoryError):
     """Work refused before it starts: its estimated memory is past the limit."""
+
+
+class ReplayError(AnalyzerError, ValueError):
+    """A replay file that cannot be read, or whose actions contradict its layout."""

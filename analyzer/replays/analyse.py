@@ -1,0 +1,402 @@
+"""Every click of a recorded game, analysed exactly: which were guesses, at what odds, and were they needed.
+
+The actions of a :class:`~analyzer.replays.read.Replay` are played again on our own
+:class:`~analyzer.play.game.Game` built from the file's layout; before each action
+that opens cells, the position the player saw is checked against the one the file
+records and solved exactly (:func:`analyzer.solve`, flags taken as the player's
+marks, not as knowledge: a flag can be wrong). A click's risk is the exact
+probability that it opens a mine: for a left click, the cell's; for a chord, the
+probability that any of the hidden unflagged cells around the number holds one.
+
+The first click is not counted as a guess (the recording programs make it safe,
+and ms-toollib's ``pluck`` leaves it out too). The luck of a game is the exact
+probability of surviving all its guesses, the product of their survival chances.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from analyzer.board.board import FLAG, HIDDEN, Board, Cell
+from analyzer.errors import AnalyzerError, GameError, InconsistentBoardError, ReplayError
+from analyzer.replays.read import Replay, ReplayAction
+
+__all__ = ["ClickAnalysis", "ReplayAnalysis", "analyse_replay"]
+
+_ONE = Fraction(1)
+_ZERO = Fraction(0)
+SAFEST_LISTED = 5
+"""How many of the safest cells each click lists."""
+
+
+@dataclass(frozen=True, slots=True)
+class ClickAnalysis:
+    """One action that opened cells, with the exact odds of the position before it.
+
+    Attributes
+    ----------
+    number : int
+        1 for the first click that opened cells.
+    kind : {"reveal", "chord"}
+    cell : Cell
+        The cell clicked (for a chord, the number).
+    time : float
+        Seconds from the start, as recorded.
+    opens : tuple of Cell
+        The hidden cells the click uncovers directly: the cell, or the hidden
+        unflagged neighbours of the chorded number.
+    mine_probability : Fraction
+        Exact probability that the click opens a mine.
+    is_first : bool
+        The game's first click (never counted as a guess).
+    is_guess : bool
+        Not the first click, and the click could open a mine.
+    safe_cells : int
+        Certainly safe hidden cells elsewhere on the board at that moment.
+    safe_nearby : int
+        Of those, the ones within two rows and columns of the click (the 5x5
+        square that ms-toollib's ``needless_guess`` looks at).
+    safest_probability : Fraction
+        The lowest mine probability of any hidden unflagged cell then.
+    safest_cells : tuple of Cell
+        Up to five cells with that probability.
+    hit_mine : bool
+        The click lost the game.
+    comments : str
+        ms-toollib's remarks on the click.
+    pluck : float
+        ms-toollib's running pluck after the click.
+    """
+
+    number: int
+    kind: str
+    cell: Cell
+    time: float
+    opens: tuple[Cell, ...]
+    mine_probability: Fraction
+    is_first: bool
+    is_guess: bool
+    safe_cells: int
+    safe_nearby: int
+    safest_probability: Fraction
+    safest_cells: tuple[Cell, ...]
+    hit_mine: bool
+    comments: str = ""
+    pluck: float = 0.0
+
+    @property
+    def survival(self) -> Fraction:
+        """Exact probability that the click opens no mine."""
+        return _ONE - self.mine_probability
+
+    @property
+    def is_needless(self) -> bool:
+        """A guess made while a certainly safe cell was on the board."""
+        return self.is_guess and self.safe_cells > 0
+
+    def describe(self) -> str:
+        what = "chord on" if self.kind == "chord" else "click on"
+        text = f"{self.time:8.2f} s  {what} {self.cell!r}: {_percent(self.mine_probability)} mine"
+        if self.is_first:
+            text += " (first click, not counted)"
+        elif self.is_needless:
+            text += f"; needless, {self.safe_cells} certainly safe cell{'s' if self.safe_cells != 1 else ''}"
+        elif self.is_guess and self.safest_probability < self.mine_probability:
+            text += f"; safest was {_percent(self.safest_probability)} at {self.safest_cells[0]!r}"
+        if self.hit_mine:
+            text += "  -- hit a mine"
+        return text
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "kind": self.kind,
+            "cell": list(self.cell),
+            "time": self.time,
+            "opens": [list(c) for c in self.opens],
+            "mine_probability": _text(self.mine_probability),
+            "is_first": self.is_first,
+            "is_guess": self.is_guess,
+            "is_needless": self.is_needless,
+            "safe_cells": self.safe_cells,
+            "safe_nearby": self.safe_nearby,
+            "safest_probability": _text(self.safest_probability),
+            "safest_cells": [list(c) for c in self.safest_cells],
+            "hit_mine": self.hit_mine,
+            "comments": self.comments,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayAnalysis:
+    """A recorded game's clicks, with the game's totals: guesses, needless guesses, luck."""
+
+    replay: Replay
+    clicks: tuple[ClickAnalysis, ...]
+
+    @property
+    def guesses(self) -> tuple[ClickAnalysis, ...]:
+        return tuple(c for c in self.clicks if c.is_guess)
+
+    @property
+    def needless_guesses(self) -> tuple[ClickAnalysis, ...]:
+        return tuple(c for c in self.clicks if c.is_needless)
+
+    @property
+    def luck(self) -> Fraction:
+        """Exact probability of surviving every guess of the game (1 with no guess)."""
+        return math.prod((c.survival for c in self.guesses), start=_ONE)
+
+    @property
+    def died_at(self) -> ClickAnalysis | None:
+        return next((c for c in self.clicks if c.hit_mine), None)
+
+    @property
+    def result(self) -> str:
+        if self.replay.is_completed:
+            return "won"
+        return "lost" if self.died_at is not None else "unfinished"
+
+    @property
+    def pluck(self) -> float:
+        """ms-toollib's pluck of the game (``-log10`` of its float estimate of the luck)."""
+        return self.clicks[-1].pluck if self.clicks else 0.0
+
+    def statistics(self) -> dict[str, Any]:
+        """The game's figures as one flat record (a row of a table)."""
+        stats = self.replay.stats
+        luck = self.luck
+        return {
+            "file": self.replay.path,
+            "format": self.replay.format,
+            "board": f"{self.replay.width}x{self.replay.height}/{self.replay.mines}",
+            "result": self.result,
+            "time": self.replay.time,
+            "bbbv": self.replay.bbbv,
+            "bbbv_s": stats.get("bbbv_s"),
+            "clicks": stats.get("cl"),
+            "efficiency": stats.get("ioe"),
+            "zini": stats.get("zini"),
+            "opening_clicks": len(self.clicks),
+            "guesses": len(self.guesses),
+            "needless_guesses": len(self.needless_guesses),
+            "luck": _text(luck),
+            "luck_percent": 100 * float(luck),
+            "died_at": None if self.died_at is None else list(self.died_at.cell),
+            "died_probability": None if self.died_at is None else _text(self.died_at.mine_probability),
+            "player": self.replay.fields.get("player", ""),
+            "software": self.replay.fields.get("software", ""),
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"game": self.statistics(), "clicks": [c.to_dict() for c in self.clicks]}
+
+    def summary(self) -> str:
+        """A page a player reads: the game's figures, then each guess with its odds."""
+        r = self.replay
+        s = self.statistics()
+        lines = [
+            f"{r.path}: {r.format.upper()}, {r.width}x{r.height} with {r.mines} mines, {s['result']}"
+            + (f", by {s['player']}" if s["player"] else "")
+            + (f" ({s['software']})" if s["software"] else ""),
+            f"  time {r.time:.3f} s, 3BV {r.bbbv}"
+            + (f", 3BV/s {s['bbbv_s']:.3f}" if s["bbbv_s"] else "")
+            + (f", clicks {s['clicks']:.0f}" if s["clicks"] else "")
+            + (f", efficiency {100 * s['efficiency']:.0f}%" if s["efficiency"] else "")
+            + (f", ZiNi {s['zini']:.0f}" if s["zini"] else ""),
+            f"  {len(self.clicks)} clicks opened cells; {len(self.guesses)} guesses"
+            f" ({len(self.needless_guesses)} needless); luck {_luck_text(self.luck)}",
+        ]
+        died = self.died_at
+        if died is not None:
+            lines.append(
+                f"  died at {died.cell!r} at {died.time:.2f} s: {_percent(died.mine_probability)} mine"
+            )
+        risky = [c for c in self.clicks if c.is_guess or c.is_first]
+        if risky:
+            lines.append("  guesses:")
+            lines += ["  " + c.describe() for c in risky]
+        return "\n".join(lines)
+
+
+def analyse_replay(replay: Replay) -> ReplayAnalysis:
+    """Play the replay's actions again and analyse every click that opened cells.
+
+    Raises
+    ------
+    ReplayError
+        The actions contradict the layout (a click the layout would answer otherwise).
+
+    Examples
+    --------
+    >>> from analyzer.replays import example_path, read_replay
+    >>> game = analyse_replay(read_replay(example_path("beginner_8x8_10.avf")))
+    >>> game.result, len(game.guesses), game.luck
+    ('won', 3, Fraction(20, 73))
+    """
+    from analyzer.play.game import Game
+
+    try:
+        game = Game.from_layout(replay.width, replay.height, sorted(replay.layout))
+    except GameError as error:
+        raise ReplayError(f"{replay.path!r}: the layout is not a board ({error})") from None
+    clicks: list[ClickAnalysis] = []
+    opening = [a for a in replay.actions if a.kind not in ("flag", "unflag")]
+    for index, action in enumerate(opening):
+        click = _click(replay, game, action, len(clicks) + 1)
+        clicks.append(click)
+        if click.hit_mine:
+            if replay.is_completed or index + 1 < len(opening):
+                raise ReplayError(
+                    f"{replay.path!r}: at {action.time:.2f} s the click on {action.cell!r} hits a mine of the"
+                    " layout, but the recorded game goes on: the actions contradict the layout"
+                )
+            break
+    return ReplayAnalysis(replay, tuple(clicks))
+
+
+def _click(replay: Replay, game: Any, action: ReplayAction, number: int) -> ClickAnalysis:
+    from analyzer.solver.solve import solve
+
+    assert action.before is not None
+    _sync_flags(game, action.before)
+    board: Board = game.board
+    recorded = tuple(board.to_text().splitlines()[1:])
+    if recorded != action.before:
+        raise ReplayError(
+            f"{replay.path!r}: at {action.time:.2f} s the recorded board is not the one its layout gives"
+        )
+    row, col = action.cell
+    if action.kind == "chord":
+        if board[row, col] < 0:
+            raise ReplayError(
+                f"{replay.path!r}: at {action.time:.2f} s a chord on {(row, col)!r}, not a number"
+            )
+        opens = tuple(n for n in board.neighbours(row, col) if board[n] == HIDDEN)
+    else:
+        opens = ((row, col),) if board[row, col] == HIDDEN else ()
+    try:
+        analysis = solve(board, trust_flags=False)
+    except InconsistentBoardError as error:
+        raise ReplayError(
+            f"{replay.path!r}: at {action.time:.2f} s no layout fits the board ({error})"
+        ) from None
+    mine = _ONE - _all_safe(board, opens, analysis)
+    first = number == 1
+    candidates = [
+        ((r, c), p) for (r, c), p in _probabilities(analysis) if board[r, c] == HIDDEN and (r, c) not in opens
+    ]
+    safe_cells = sum(1 for _, p in candidates if p == 0)
+    safe_nearby = sum(1 for (r, c), p in candidates if p == 0 and abs(r - row) <= 2 and abs(c - col) <= 2)
+    everything = candidates + [(cell, analysis.probability(*cell)) for cell in opens]
+    safest = min((p for _, p in everything), default=_ZERO)
+    safest_cells = tuple(cell for cell, p in sorted(everything) if p == safest)[:SAFEST_LISTED]
+    hit = _play(replay, game, action)
+    return ClickAnalysis(
+        number=number,
+        kind=action.kind,
+        cell=(row, col),
+        time=action.time,
+        opens=opens,
+        mine_probability=mine,
+        is_first=first,
+        is_guess=not first and mine > 0,
+        safe_cells=safe_cells,
+        safe_nearby=safe_nearby,
+        safest_probability=safest,
+        safest_cells=safest_cells,
+        hit_mine=hit,
+        comments=action.comments,
+        pluck=action.pluck,
+    )
+
+
+def _probabilities(analysis: Any) -> list[tuple[Cell, Fraction]]:
+    width = analysis.board.width
+    return [(divmod(i, width), p) for i, p in enumerate(analysis.cell_probabilities) if p is not None]
+
+
+def _sync_flags(game: Any, before: tuple[str, ...]) -> None:
+    """Place and remove flags on our game as the recorded board shows them."""
+    view = game.board
+    for r, line in enumerate(before):
+        for c, char in enumerate(line):
+            flagged = view[r, c] == FLAG
+            if char == "F" and not flagged and view[r, c] == HIDDEN:
+                game.flag(r, c)
+            elif char != "F" and flagged:
+                game.unflag(r, c)
+
+
+def _play(replay: Replay, game: Any, action: ReplayAction) -> bool:
+    """Make the action on our game; whether it hit a mine. Checks the cells revealed."""
+    row, col = action.cell
+    try:
+        result = game.chord(row, col) if action.kind == "chord" else game.reveal(row, col)
+    except GameError as error:
+        raise ReplayError(
+            f"{replay.path!r}: at {action.time:.2f} s the action cannot be made ({error})"
+        ) from None
+    if result.status == "lost":
+        return True
+    if game.revealed_count != action.revealed_after:
+        raise ReplayError(
+            f"{replay.path!r}: at {action.time:.2f} s the click opens {game.revealed_count} cells on the"
+            f" layout but {action.revealed_after} in the recording: the actions contradict the layout"
+        )
+    return False
+
+
+def _all_safe(board: Board, cells: tuple[Cell, ...], analysis: Any) -> Fraction:
+    """Exact probability that every cell of ``cells`` is safe."""
+    uncertain = []
+    for cell in cells:
+        p = analysis.probability(*cell)
+        if p == 1:
+            return _ZERO
+        if p:
+            uncertain.append(cell)
+    if not uncertain:
+        return _ONE
+    if len(uncertain) == 1:
+        return _ONE - analysis.probability(*uncertain[0])
+    return Fraction(_safe_layouts(board, uncertain), analysis.total)
+
+
+def _safe_layouts(board: Board, cells: list[Cell]) -> int:
+    """Layouts with every cell of ``cells`` safe: each safe cell shows exactly one number."""
+    from analyzer.solver.solve import count_layouts
+
+    if not cells:
+        return count_layouts(board, trust_flags=False)
+    first, rest = cells[0], cells[1:]
+    hidden = sum(1 for n in board.neighbours(*first) if board[n] < 0)
+    total = 0
+    for k in range(hidden + 1):
+        try:
+            total += _safe_layouts(board.replace({first: k}), rest)
+        except AnalyzerError:
+            continue
+    return total
+
+
+def _text(p: Fraction) -> str:
+    return f"{p.numerator}/{p.denominator}"
+
+
+def _percent(p: Fraction) -> str:
+    value = 100 * float(p)
+    if 0 < value < 0.05:
+        return "<0.1%"
+    if 99.95 < value < 100:
+        return ">99.9%"
+    return f"{value:.1f}%"
+
+
+def _luck_text(luck: Fraction) -> str:
+    if luck == 1:
+        return "1 (no guess)"
+    return f"{_text(luck)} = {_percent(luck)}" if luck.denominator < 10**12 else _percent(luck)

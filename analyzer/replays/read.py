@@ -1,0 +1,285 @@
+"""Read a recorded game (AVF, RMV, EVF, MVF) into a :class:`Replay` value, through ms-toollib.
+
+ms-toollib (the ``replays`` extra) parses the four formats the competitive community
+records: Minesweeper Arbiter's ``.avf``, Vienna Minesweeper's ``.rmv``, Metasweeper's
+``.evf`` and Minesweeper Clone's ``.mvf``. Its parser stops the whole process on some
+malformed files (a Rust abort, not an exception), so each file is parsed in a child
+process and only plain values come back: a malformed file is a :class:`ReplayError`
+naming the file, never a crash of the caller.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from analyzer.board.board import Cell
+from analyzer.errors import ReplayError
+
+__all__ = ["FORMATS", "MAX_REPLAY_BYTES", "Replay", "ReplayAction", "read_replay"]
+
+FORMATS = {"avf": "AvfVideo", "rmv": "RmvVideo", "evf": "EvfVideo", "mvf": "MvfVideo"}
+"""Each replay format by file extension, and the ms-toollib class that reads it."""
+
+MAX_REPLAY_BYTES = 20 * 1024 * 1024
+"""The largest replay file read (the largest real ones are well under a megabyte)."""
+
+PARSE_SECONDS = 60.0
+"""How long the child process may take to parse one file."""
+
+# ms-toollib's grid values: 0-8 a revealed number, 10 hidden, 11 flagged.
+_HIDDEN, _FLAG = 10, 11
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayAction:
+    """One action of the player that changed the board.
+
+    Attributes
+    ----------
+    kind : {"reveal", "chord", "flag", "unflag"}
+        A left click that opened cells, a chord (both buttons, or a click on a
+        number) that opened cells, or a right click that placed or removed a flag.
+    cell : Cell
+        The cell under the mouse, ``(row, col)``.
+    time : float
+        Seconds from the start of the game, as the file records it.
+    before : tuple of str, optional
+        For an action that opens cells: the board the player saw just before, as
+        rows of ``.mine`` characters (``H`` hidden, ``F`` flag, ``0``-``8``).
+    revealed_after : int
+        Cells revealed after the action, as the recording software shows them.
+    pluck : float
+        ms-toollib's running ``pluck`` after the action (the sum over the guesses
+        so far of ``-log10`` of their chance of survival, from its float probabilities).
+    comments : str
+        ms-toollib's remarks on the action (``warning:needless_guess;`` ...).
+    """
+
+    kind: str
+    cell: Cell
+    time: float
+    before: tuple[str, ...] | None
+    revealed_after: int
+    pluck: float = 0.0
+    comments: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """A recorded game: the board, the layout, the player's actions and the file's fields.
+
+    ``stats`` holds ms-toollib's statistics of the game (``bbbv``, ``rtime``,
+    ``bbbv_s``, ``cl``, ``ce``, ``ioe``, ``zini``, ``pluck`` ...), ``fields`` the
+    file's own text fields (``software``, ``player``, ``country`` ...).
+    """
+
+    path: str
+    format: str
+    width: int
+    height: int
+    mines: int
+    layout: frozenset[Cell]
+    actions: tuple[ReplayAction, ...]
+    is_completed: bool
+    stats: dict[str, float] = field(default_factory=dict)
+    fields: dict[str, str] = field(default_factory=dict)
+    events: int = 0
+
+    @property
+    def bbbv(self) -> int:
+        return int(self.stats["bbbv"])
+
+    @property
+    def time(self) -> float:
+        """The game's time in seconds, as ms-toollib reports it (``rtime``)."""
+        return float(self.stats["rtime"])
+
+    def layout_text(self) -> str:
+        """The layout as rows of ``*`` (mine) and ``.`` (safe)."""
+        return "".join(
+            "".join("*" if (r, c) in self.layout else "." for c in range(self.width)) + "\n"
+            for r in range(self.height)
+        )
+
+
+def read_replay(path: str | os.PathLike[str], *, format: str | None = None) -> Replay:
+    """Read a replay file; the format comes from its extension unless ``format`` names it.
+
+    Raises
+    ------
+    ReplayError
+        An unknown format, an empty, oversized, truncated or malformed file (one
+        line naming the file), or ms-toollib missing.
+
+    Examples
+    --------
+    >>> from analyzer.replays import example_path
+    >>> replay = read_replay(example_path("beginner_8x8_10.avf"))
+    >>> replay.width, replay.height, replay.mines, replay.bbbv, replay.time
+    (8, 8, 10, 24, 14.52)
+    >>> replay.fields["software"], replay.is_completed
+    ('Arbiter', True)
+    """
+    path = Path(path)
+    kind = (format or path.suffix.lstrip(".")).lower()
+    if kind not in FORMATS:
+        known = ", ".join(f".{k}" for k in FORMATS)
+        raise ReplayError(f"cannot read {str(path)!r}: not a replay format ({known})")
+    try:
+        size = path.stat().st_size
+    except OSError as error:
+        raise ReplayError(f"cannot read {str(path)!r}: {error.strerror or error}") from None
+    if size == 0:
+        raise ReplayError(f"cannot read {str(path)!r}: the file is empty")
+    if size > MAX_REPLAY_BYTES:
+        raise ReplayError(
+            f"cannot read {str(path)!r}: {size:,} bytes is more than a replay holds"
+            f" (at most {MAX_REPLAY_BYTES:,})"
+        )
+    try:
+        import ms_toollib  # noqa: F401
+    except ImportError:  # pragma: no cover - the replays extra is installed with the project
+        raise ReplayError("reading replays needs ms-toollib: pip install 'analyzer[replays]'") from None
+    values = _parse_in_child(str(path), kind)
+    return _replay(str(path), kind, values)
+
+
+def _parse_in_child(path: str, kind: str) -> dict[str, Any]:
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+    child = context.Process(target=_child, args=(path, kind, send), daemon=True)
+    child.start()
+    send.close()
+    try:
+        if not receive.poll(PARSE_SECONDS):
+            raise ReplayError(f"cannot read {path!r}: parsing took over {PARSE_SECONDS:g} s")
+        outcome = receive.recv()
+    except EOFError:
+        outcome = None
+    finally:
+        receive.close()
+        if child.is_alive():
+            child.kill()
+        child.join()
+    name = kind.upper()
+    if outcome is None:
+        raise ReplayError(
+            f"cannot read {path!r}: not a valid {name} file (ms-toollib's parser stopped on it)"
+        )
+    if "error" in outcome:
+        raise ReplayError(f"cannot read {path!r}: not a valid {name} file ({outcome['error']})")
+    return outcome  # type: ignore[no-any-return]
+
+
+def _child(path: str, kind: str, send: Any) -> None:  # pragma: no cover - runs in the child
+    try:
+        send.send(_extract(path, kind))
+    except Exception as error:  # ms-toollib raises plain exceptions for some files
+        send.send({"error": str(error) or type(error).__name__})
+    finally:
+        send.close()
+
+
+_STATS = ("bbbv", "rtime", "bbbv_s", "cl", "cl_s", "ce", "ce_s", "ioe", "corr", "thrp", "zini", "hzini")
+_FIELDS = ("software", "player_identifier", "country", "race_identifier", "unique_identifier")
+
+
+def _extract(path: str, kind: str) -> dict[str, Any]:  # pragma: no cover - runs in the child
+    """Everything the analysis needs, as plain values (the child's answer)."""
+    import ms_toollib
+
+    video = getattr(ms_toollib, FORMATS[kind])(path)
+    video.parse()
+    video.analyse()
+    video.analyse_for_features(["needless_guess", "high_risk_guess", "pluck"])
+    width, height, pixel = video.column, video.row, video.pix_size
+    if not (width > 0 and height > 0 and pixel > 0):
+        return {"error": f"a {width}x{height} board"}
+    layout = [(r, c) for r, row in enumerate(video.board) for c, v in enumerate(row) if v == -1]
+    actions = []
+    for event in video.events:
+        level = event.useful_level
+        if level == 0 or not event.event.is_mouse():
+            continue
+        mouse = event.event.unwrap_mouse()
+        row, col = mouse.y // pixel, mouse.x // pixel
+        if not (0 <= row < height and 0 <= col < width):
+            continue
+        prior = event.prior_game_board.game_board
+        after = event.next_game_board.game_board
+        revealed = sum(1 for line in after for v in line if v < _HIDDEN)
+        if level == 1:
+            was = prior[row][col]
+            kind_name = "flag" if was == _HIDDEN else "unflag" if was == _FLAG else None
+            if kind_name is None:
+                continue
+            before = None
+        elif level in (2, 3, 4):
+            kind_name = "chord" if level == 3 else "reveal"
+            before = tuple("".join(_CHAR.get(v, "H") for v in line) for line in prior)
+        else:
+            continue
+        actions.append(
+            (
+                kind_name,
+                row,
+                col,
+                float(event.time),
+                before,
+                revealed,
+                event.key_dynamic_params.pluck,
+                event.comments,
+            )
+        )
+    video.current_time = 1e9  # the statistics of the whole game, not of the playback's start
+    stats = {}
+    for name in _STATS:
+        try:
+            stats[name] = float(getattr(video, name))
+        except (AttributeError, TypeError, ValueError):
+            continue
+    fields = {}
+    for name in _FIELDS:
+        value = getattr(video, name, None)
+        if isinstance(value, bytes):
+            value = value.decode("utf-8", "replace")
+        if value not in (None, ""):
+            fields["player" if name == "player_identifier" else name] = str(value)
+    return {
+        "width": width,
+        "height": height,
+        "mines": video.mine_num,
+        "layout": layout,
+        "actions": actions,
+        "is_completed": bool(video.is_completed),
+        "stats": stats,
+        "fields": fields,
+        "events": len(video.events),
+    }
+
+
+_CHAR = {**{v: str(v) for v in range(9)}, _HIDDEN: "H", _FLAG: "F"}
+
+
+def _replay(path: str, kind: str, values: dict[str, Any]) -> Replay:
+    actions = tuple(
+        ReplayAction(name, (row, col), time, before, revealed, pluck, comments)
+        for name, row, col, time, before, revealed, pluck, comments in values["actions"]
+    )
+    return Replay(
+        path=path,
+        format=kind,
+        width=values["width"],
+        height=values["height"],
+        mines=values["mines"],
+        layout=frozenset((int(r), int(c)) for r, c in values["layout"]),
+        actions=actions,
+        is_completed=values["is_completed"],
+        stats=values["stats"],
+        fields=values["fields"],
+        events=values["events"],
+    )

@@ -1,0 +1,310 @@
+"""Recorded games: reading through ms-toollib, the exact per-click analysis, bad files, the command."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+import os
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import game_boards
+
+from analyzer import Board, ReplayError
+from analyzer.cli import main
+from analyzer.replays import analyse_replay, example_names, example_path, read_replay
+from analyzer.replays.analyse import _all_safe
+from analyzer.replays.batch import analyse_files
+from analyzer.solver.solve import solve
+
+ms_toollib = pytest.importorskip("ms_toollib")
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "replays"
+# From the shared folder's README (as ms-toollib 1.5.20 reports them): board, 3BV, time.
+PUBLISHED = {
+    "beginner_8x8_10.avf": ((8, 8, 10), 24, 14.52),
+    "custom_8x11_7.avf": ((8, 11, 7), 8, 5.42),
+    "beginner_8x8_10.evf": ((8, 8, 10), 3, 3.796),
+    "expert_30x16_99.mvf": ((30, 16, 99), 122, 37.81),
+    "expert_30x16_99.rmv": ((30, 16, 99), 134, 98.763),
+}
+CLASSES = {"avf": "AvfVideo", "rmv": "RmvVideo", "evf": "EvfVideo", "mvf": "MvfVideo"}
+
+
+def _peer(path: Path | str):  # noqa: ANN202
+    video = getattr(ms_toollib, CLASSES[str(path).rsplit(".", 1)[1]])(str(path))
+    video.parse()
+    video.analyse()
+    video.analyse_for_features(["needless_guess", "high_risk_guess", "pluck"])
+    return video
+
+
+def _example_files() -> list[Path]:
+    files = [Path(str(example_path(name))) for name in example_names()]
+    if SHARED.is_dir():
+        files += sorted(p for p in SHARED.iterdir() if p.suffix.lstrip(".") in CLASSES)
+    return files
+
+
+def test_the_examples_are_the_published_games() -> None:
+    assert set(example_names()) == set(PUBLISHED)
+    for name, ((width, height, mines), bbbv, seconds) in PUBLISHED.items():
+        replay = read_replay(example_path(name))
+        assert (replay.width, replay.height, replay.mines) == (width, height, mines)
+        assert replay.bbbv == bbbv and replay.time == pytest.approx(seconds)
+        assert len(replay.layout) == mines
+
+
+@pytest.mark.parametrize("path", _example_files(), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_board_layout_and_statistics_equal_ms_toollib(path: Path) -> None:
+    replay = read_replay(path)
+    peer = _peer(path)
+    assert (replay.height, replay.width, replay.mines) == (peer.row, peer.column, peer.mine_num)
+    mines = {(r, c) for r, row in enumerate(peer.board) for c, v in enumerate(row) if v == -1}
+    assert replay.layout == mines
+    assert replay.bbbv == peer.bbbv and replay.time == peer.rtime
+    assert replay.is_completed == peer.is_completed
+
+
+@pytest.mark.parametrize("name", sorted(PUBLISHED))
+def test_luck_is_ten_to_the_minus_pluck(name: str) -> None:
+    """ms-toollib's pluck sums -log10 of each guess's float survival chance: our exact product agrees."""
+    game = analyse_replay(read_replay(example_path(name)))
+    pluck = _peer(example_path(name)).events[-1].key_dynamic_params.pluck
+    assert float(game.luck) == pytest.approx(10**-pluck, rel=1e-9, abs=1e-12)
+    assert game.pluck == pytest.approx(pluck)
+
+
+@pytest.mark.parametrize("name", sorted(PUBLISHED))
+def test_needless_guesses_are_the_ones_ms_toollib_marks_within_its_square(name: str) -> None:
+    """ms-toollib marks a left-click guess with a certainly safe cell in the 5x5 square around it;
+    ours counts a certainly safe cell anywhere, so ours include its marks and agree on that square."""
+    game = analyse_replay(read_replay(example_path(name)))
+    peer = _peer(example_path(name))
+    marked = sorted(e.time for e in peer.events if "needless_guess" in e.comments)
+    nearby = sorted(c.time for c in game.clicks if c.is_guess and c.kind == "reveal" and c.safe_nearby)
+    assert nearby == marked
+    assert set(marked) <= {c.time for c in game.needless_guesses}
+
+
+def test_a_game_summary() -> None:
+    game = analyse_replay(read_replay(example_path("expert_30x16_99.rmv")))
+    assert game.result == "won" and game.died_at is None
+    assert [c.cell for c in game.guesses] == [(1, 0), (0, 1), (0, 29), (1, 21)]
+    assert [c.mine_probability for c in game.guesses] == [
+        Fraction(1, 3),
+        Fraction(1, 2),
+        Fraction(2, 5),
+        Fraction(1, 2),
+    ]
+    assert game.luck == Fraction(2, 3) * Fraction(1, 2) * Fraction(3, 5) * Fraction(1, 2) == Fraction(1, 10)
+    first = game.clicks[0]
+    assert first.is_first and not first.is_guess and first.mine_probability == Fraction(99, 480)
+    for click in game.clicks:
+        assert click.mine_probability == 1 - click.survival
+        assert click.safest_probability <= click.mine_probability or click.is_first
+    text = game.summary()
+    assert "4 guesses (2 needless); luck 1/10 = 10.0%" in text
+    assert "click on (0, 29): 40.0% mine; needless, 1 certainly safe cell" in text
+
+
+def test_each_click_is_the_exact_solve_of_the_recorded_position() -> None:
+    replay = read_replay(example_path("expert_30x16_99.mvf"))
+    game = analyse_replay(replay)
+    opening = [a for a in replay.actions if a.before is not None]
+    assert len(opening) == len(game.clicks)
+    for action, click in zip(opening, game.clicks, strict=True):
+        text = f"{replay.width}x{replay.height}x{replay.mines}\n" + "\n".join(action.before) + "\n"
+        analysis = solve(Board.from_text(text), trust_flags=False)
+        if click.kind == "reveal":
+            assert click.mine_probability == analysis.probability(*click.cell)
+        safe = [c for c in analysis.safe if c not in click.opens and Board.from_text(text)[c] < 0]
+        assert click.safe_cells == len([c for c in safe if Board.from_text(text)[c] != -2])
+
+
+def _layouts(board: Board) -> list[frozenset[tuple[int, int]]]:
+    """Every layout of a small board, flags read as hidden cells (by brute force)."""
+    unknown = [(r, c) for r in range(board.height) for c in range(board.width) if board[r, c] < 0]
+    clues = [(r, c) for r in range(board.height) for c in range(board.width) if board[r, c] >= 0]
+    found = []
+    for mines in itertools.combinations(unknown, board.mines):
+        chosen = frozenset(mines)
+        if all(sum(n in chosen for n in board.neighbours(*cell)) == board[cell] for cell in clues):
+            found.append(chosen)
+    return found
+
+
+@settings(max_examples=40, deadline=None)
+@given(game_boards(max_side=5, max_unknown=11), st.data())
+def test_a_chord_s_survival_is_the_brute_force_one(board: Board, data: st.DataObject) -> None:
+    layouts = _layouts(board)
+    if not layouts:
+        return
+    unknown = [(r, c) for r in range(board.height) for c in range(board.width) if board[r, c] < 0]
+    if not unknown:
+        return
+    cells = tuple(data.draw(st.lists(st.sampled_from(unknown), unique=True, max_size=4), label="cells"))
+    expected = Fraction(sum(1 for layout in layouts if not layout & set(cells)), len(layouts))
+    assert _all_safe(board, cells, solve(board, trust_flags=False)) == expected
+
+
+# ------------------------------------------------------------------ broken files and games
+def _bad_files(folder: Path) -> dict[str, Path]:
+    real = Path(str(example_path("expert_30x16_99.rmv"))).read_bytes()
+    files = {
+        "empty.evf": b"",
+        "random.avf": bytes(range(256)) * 12,
+        "truncated.rmv": real[:500],
+        "other_format.rmv": Path(str(example_path("beginner_8x8_10.avf"))).read_bytes(),
+    }
+    made = {}
+    for name, data in files.items():
+        made[name] = folder / name
+        made[name].write_bytes(data)
+    return made
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("empty.evf", "the file is empty"),
+        ("random.avf", "not a valid AVF file"),
+        ("truncated.rmv", "not a valid RMV file"),
+        ("other_format.rmv", "not a valid RMV file"),
+    ],
+)
+def test_bad_files_are_one_clear_error(tmp_path: Path, name: str, message: str) -> None:
+    path = _bad_files(tmp_path)[name]
+    with pytest.raises(ReplayError, match=message):
+        read_replay(path)
+
+
+def test_oversized_unknown_and_missing_files(tmp_path: Path) -> None:
+    huge = tmp_path / "huge.avf"
+    with open(huge, "wb") as handle:
+        handle.truncate(100 * 1024 * 1024)  # 100 MB, refused by its size before any reading
+    with pytest.raises(ReplayError, match="104,857,600 bytes is more than a replay holds"):
+        read_replay(huge)
+    other = tmp_path / "game.txt"
+    other.write_text("x")
+    with pytest.raises(ReplayError, match=r"not a replay format \(.avf, .rmv, .evf, .mvf\)"):
+        read_replay(other)
+    with pytest.raises(ReplayError, match="No such file"):
+        read_replay(tmp_path / "missing.avf")
+
+
+def test_actions_that_contradict_the_layout_are_refused() -> None:
+    replay = read_replay(example_path("beginner_8x8_10.avf"))
+    mine = sorted(replay.layout)[0]
+    moved = next((r, c) for r in range(8) for c in range(8) if (r, c) not in replay.layout)
+    broken = dataclasses.replace(replay, layout=(replay.layout - {mine}) | {moved})
+    with pytest.raises(ReplayError, match="contradict|not the one its layout gives"):
+        analyse_replay(broken)
+
+
+def test_a_game_stopped_early_is_analysed_as_far_as_it_went() -> None:
+    replay = read_replay(example_path("expert_30x16_99.rmv"))
+    stopped = dataclasses.replace(replay, actions=replay.actions[:60], is_completed=False)
+    game = analyse_replay(stopped)
+    assert game.result == "unfinished" and game.died_at is None
+    assert len(game.clicks) == sum(1 for a in replay.actions[:60] if a.before is not None)
+
+
+def test_a_lost_game_names_the_click_and_its_odds() -> None:
+    """Swap the mine of a true 50/50 onto the cell the player guessed: the same boards, a lost game."""
+    replay = read_replay(example_path("expert_30x16_99.rmv"))
+    full = analyse_replay(replay)
+    guess = full.guesses[-1]  # (1, 21) at 50 %
+    index = next(i for i, a in enumerate(replay.actions) if a.before is not None and a.time == guess.time)
+    before = Board.from_text("30x16x99\n" + "\n".join(replay.actions[index].before) + "\n")
+    clues = [(r, c) for r in range(16) for c in range(30) if before[r, c] >= 0]
+
+    def numbers(layout: frozenset[tuple[int, int]]) -> list[int]:
+        return [sum(n in layout for n in before.neighbours(*cell)) for cell in clues]
+
+    swapped = None
+    for other in sorted(replay.layout):
+        if before[other] < 0:
+            layout = (replay.layout - {other}) | {guess.cell}
+            if numbers(layout) == numbers(replay.layout):
+                swapped = layout
+                break
+    assert swapped is not None
+    lost = dataclasses.replace(
+        replay, layout=swapped, actions=replay.actions[: index + 1], is_completed=False
+    )
+    game = analyse_replay(lost)
+    assert game.result == "lost"
+    assert game.died_at is not None and game.died_at.cell == guess.cell
+    assert game.died_at.mine_probability == Fraction(1, 2)
+    assert "died at (1, 21)" in game.summary()
+
+
+# ------------------------------------------------------------------ the command
+def test_cli_summary_json_and_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(example_path("expert_30x16_99.rmv"))
+    assert main(["replay", path]) == 0
+    out = capsys.readouterr().out
+    assert "RMV, 30x16 with 99 mines, won" in out and "luck 1/10 = 10.0%" in out
+    assert main(["replay", path, "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["game"]["luck"] == "1/10" and record["game"]["bbbv"] == 134
+    assert sum(c["is_guess"] for c in record["clicks"]) == 4
+    folder = Path(str(example_path("beginner_8x8_10.avf"))).parent
+    table = tmp_path / "games.csv"
+    assert main(["replay", str(folder), "--workers", "2", "--no-progress", "--csv", str(table)]) == 0
+    out = capsys.readouterr().out
+    assert "5 games, 5 won" in out
+    assert len(table.read_text().splitlines()) == 6
+
+
+def test_cli_bad_files_one_line_each(tmp_path: Path) -> None:
+    files = _bad_files(tmp_path)
+    good = str(example_path("custom_8x11_7.avf"))
+    run = subprocess.run(
+        [sys.executable, "-m", "analyzer", "replay", good, *map(str, files.values()), "--workers", "1"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
+    )
+    assert run.returncode == 1
+    errors = run.stderr.strip().splitlines()
+    assert len(errors) == len(files) and all(
+        line.startswith("analyzer: error: cannot read") for line in errors
+    )
+    assert "Traceback" not in run.stderr and "custom_8x11_7.avf" in run.stdout
+
+
+def test_many_files_in_order_on_two_processes() -> None:
+    names = [str(example_path(n)) for n in sorted(PUBLISHED)] * 2
+    alone = analyse_files(names, workers=1)
+    pooled = analyse_files(names, workers=2)
+    assert [g.statistics() for g in alone] == [g.statistics() for g in pooled]  # type: ignore[union-attr]
+
+
+def test_import_analyzer_does_not_load_ms_toollib() -> None:
+    probe = "import analyzer, sys; print('ms_toollib' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_cli_parquet_without_pyarrow_is_one_clear_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        pytest.skip("pyarrow is installed: Parquet is written")
+    path = str(example_path("custom_8x11_7.avf"))
+    assert main(["replay", path, "--parquet", str(tmp_path / "t.parquet")]) == 1
+    assert capsys.readouterr().err.strip() == (
+        "analyzer: error: writing Parquet needs pyarrow (pip install pyarrow); --csv needs nothing more"
+    )
