@@ -600,7 +600,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         print(json.dumps(records[0] if len(files) == 1 and not failed else records))
     elif len(files) == 1 and games:
         print(games[0].summary())
-    else:
+    elif games:
         _print_replay_table(games)
     if args.csv or args.parquet:
         try:

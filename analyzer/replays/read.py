@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -144,14 +145,19 @@ def read_replay(path: str | os.PathLike[str], *, format: str | None = None) -> R
         import ms_toollib  # noqa: F401
     except ImportError:  # pragma: no cover - the replays extra is installed with the project
         raise ReplayError("reading replays needs ms-toollib: pip install 'analyzer[replays]'") from None
-    values = _parse_in_child(str(path), kind)
+    values = _parse_in_child(str(path.resolve()), kind)
     return _replay(str(path), kind, values)
 
 
 def _parse_in_child(path: str, kind: str) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="analyzer-replay-") as folder:
+        return _parse_in_folder(path, kind, folder)
+
+
+def _parse_in_folder(path: str, kind: str, folder: str) -> dict[str, Any]:
     context = multiprocessing.get_context("fork")
     receive, send = context.Pipe(duplex=False)
-    child = context.Process(target=_child, args=(path, kind, send), daemon=True)
+    child = context.Process(target=_child, args=(path, kind, send, folder), daemon=True)
     child.start()
     send.close()
     try:
@@ -175,8 +181,10 @@ def _parse_in_child(path: str, kind: str) -> dict[str, Any]:
     return outcome  # type: ignore[no-any-return]
 
 
-def _child(path: str, kind: str, send: Any) -> None:  # pragma: no cover - runs in the child
+def _child(path: str, kind: str, send: Any, folder: str) -> None:  # pragma: no cover - in the child
     try:
+        # ms-toollib writes a crash.log where it runs when its parser panics: not in the user's folder.
+        os.chdir(folder)
         send.send(_extract(path, kind))
     except Exception as error:  # ms-toollib raises plain exceptions for some files
         send.send({"error": str(error) or type(error).__name__})
