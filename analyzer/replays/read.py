@@ -149,7 +149,26 @@ def read_replay(path: str | os.PathLike[str], *, format: str | None = None) -> R
     return _replay(str(path), kind, values)
 
 
+_warm = False
+
+
+def _warm_parser() -> None:
+    """Parse a bundled game once in this process, so every child starts with ms-toollib initialised.
+
+    ms-toollib's first parse in a process costs about 0.2 s (its own set-up); the children
+    forked afterwards inherit that work instead of repeating it for every file.
+    """
+    global _warm
+    if not _warm:
+        from importlib.resources import as_file, files
+
+        with as_file(files("analyzer.replays") / "examples" / "beginner_8x8_10.evf") as example:
+            _extract(str(example), "evf")
+        _warm = True
+
+
 def _parse_in_child(path: str, kind: str) -> dict[str, Any]:
+    _warm_parser()
     with tempfile.TemporaryDirectory(prefix="analyzer-replay-") as folder:
         return _parse_in_folder(path, kind, folder)
 
