@@ -1,7 +1,9 @@
 """Whole-process start-up: wall time and peak memory of short commands, beside ms-toollib.
 
 Each command runs in a fresh process ``--repeat`` times (numba's cache warm, as after
-``make setup``); the table gives the median wall time and the largest peak resident
+``make setup``, and Python's bytecode cache too: ``PYTHONDONTWRITEBYTECODE`` is removed
+from the children's environment, as on a usual install); the table gives the median wall
+time and the largest peak resident
 memory (``ru_maxrss`` of that child, from ``os.wait4``). The peer's line solves the
 same board with ``ms_toollib.cal_probability_onboard`` in a fresh ``python -c``.
 
@@ -26,7 +28,8 @@ CERTAIN = "4x2x2\nHHHH\n1221\n"
 def _run(argv: list[str]) -> tuple[float, float]:
     """Wall seconds and peak resident MB of one run of ``argv``."""
     start = time.perf_counter()
-    process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     _, status, usage = os.wait4(process.pid, 0)
     wall = time.perf_counter() - start
     if os.waitstatus_to_exitcode(status) != 0:
