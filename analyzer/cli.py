@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 from analyzer.board.board import Board
 from analyzer.errors import AnalyzerError, SimulationError
+from analyzer.limits import plural
 from analyzer.names import CHECK_NAMES, ENGINES, PLAYER_NAMES, PRESETS
 
 if TYPE_CHECKING:
@@ -111,6 +112,22 @@ def _capped(handle: BinaryIO, name: str, header: bool) -> str:
 
 class _CliError(Exception):
     pass
+
+
+def _whole(minimum: int) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least ``minimum`` (a usage error otherwise)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{value} is below {minimum}: give a whole number >= {minimum}")
+        return value
+
+    parse.__name__ = f"whole number >= {minimum}"
+    return parse
 
 
 def _time_limit(text: str) -> float | None:
@@ -225,8 +242,8 @@ def _solve_and_print(board: Board, args: argparse.Namespace) -> int:
     unknown = sum(1 for p in analysis.cell_probabilities if p is not None) - (
         len(board.flagged_cells()) if analysis.trust_flags else 0
     )
-    size = f"{board.width}x{board.height}, {board.mines} mines"
-    print(f"{size}: {analysis.mines_left} among {unknown} unknown cells; P(mine) in %")
+    size = f"{board.width}x{board.height}, {plural(board.mines, 'mine')}"
+    print(f"{size}: {analysis.mines_left} among {plural(unknown, 'unknown cell')}; P(mine) in %")
     print(analysis)
     n_comp = len(analysis.components)
     print(
@@ -266,7 +283,7 @@ def _print_certain(board: Board, args: argparse.Namespace) -> int:
     for c in found.components:
         low, high = c.mine_range
         span = str(low) if low == high else f"{low}-{high}"
-        print(f"component of {len(c.cells)} cells, {len(c.clues)} clues: {span} mines")
+        print(f"component of {plural(len(c.cells), 'cell')}, {plural(len(c.clues), 'clue')}: {span} mines")
     return 0
 
 
@@ -558,7 +575,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
     first = None if args.first_cell is None else _cell(args.first_cell)
     if first is not None and not (0 <= first[0] < game.height and 0 <= first[1] < game.width):
         raise _CliError(f"first cell {first!r} is outside the {game.width}x{game.height} board")
-    print(f"{game.width}x{game.height}, {game.mine_count} mines; player {args.player}, seed {args.seed}")
+    mines = plural(game.mine_count, "mine")
+    print(f"{game.width}x{game.height}, {mines}; player {args.player}, seed {args.seed}")
     guesses = 0
     last = None
     for move in replay(game, args.player, seed=args.seed, first_cell=first):
@@ -682,7 +700,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     solve.add_argument(
         "--best",
-        type=int,
+        type=_whole(1),
         nargs="?",
         const=5,
         default=0,
@@ -799,7 +817,7 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("--csv", metavar="FILE", default=None, help="write one row a game as CSV")
     replay.add_argument("--parquet", metavar="FILE", default=None, help="write one row a game as Parquet")
     replay.add_argument(
-        "--workers", type=int, default=os.cpu_count() or 1, help="processes (default: all cores)"
+        "--workers", type=_whole(1), default=os.cpu_count() or 1, help="processes (default: all cores)"
     )
     replay.add_argument(
         "--progress",

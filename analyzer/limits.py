@@ -37,6 +37,8 @@ __all__ = [
     "exact_text",
     "whole",
     "positive_seconds",
+    "flag",
+    "plural",
     "quote",
     "describe_count",
     "is_whole",
@@ -357,6 +359,34 @@ def positive_seconds(value: object, name: str = "time_limit") -> float | None:
     ):
         raise OptionError(f"{name} must be a positive number of seconds, got {_short_repr(value)}")
     return float(value)
+
+
+def plural(count: int, word: str) -> str:
+    """``count`` and ``word``, with an ``s`` unless the count is one.
+
+    >>> plural(1, "mine"), plural(3, "cell")
+    ('1 mine', '3 cells')
+    """
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def flag(value: object, name: str) -> bool:
+    """A yes/no option: ``True`` or ``False`` (numpy's bools too); anything else is refused.
+
+    A string such as ``"no"`` would be true in Python: it is an error here, not a silent yes.
+
+    >>> flag(False, "trust_flags")
+    False
+    >>> flag("no", "trust_flags")
+    Traceback (most recent call last):
+    ...
+    analyzer.errors.OptionError: trust_flags must be True or False, got 'no'
+    """
+    if isinstance(value, bool):
+        return value
+    if type(value).__name__ == "bool_" and type(value).__module__ == "numpy":
+        return bool(value)
+    raise OptionError(f"{name} must be True or False, got {_short_repr(value)}")
 
 
 def fraction_text(p: Fraction) -> str:

@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from analyzer.board.board import FLAG, HIDDEN, Board
-from analyzer.limits import describe_count, digit_count, fraction_text
+from analyzer.limits import describe_count, digit_count, fraction_text, plural
 
 if TYPE_CHECKING:
     from analyzer.solver.analysis import Analysis
@@ -23,6 +23,7 @@ __all__ = [
     "explanation_text",
     "explanation_html",
     "probability_colour",
+    "percent_text",
 ]
 
 _NUMBER_COLOURS = (
@@ -79,7 +80,7 @@ def board_html(board: Board) -> str:
             else:
                 cells.append(_revealed(value))
         rows.append(cells)
-    return _table(rows, f"{board.width}x{board.height}, {board.mines} mines")
+    return _table(rows, f"{board.width}x{board.height}, {plural(board.mines, 'mine')}")
 
 
 def analysis_html(analysis: Analysis, *, best: tuple[int, int] | None = None) -> str:
@@ -115,7 +116,8 @@ def analysis_html(analysis: Analysis, *, best: tuple[int, int] | None = None) ->
                     )
                 )
         rows.append(cells)
-    caption = f"{board.width}x{board.height}, {board.mines} mines; {describe_count(analysis.total)} layouts"
+    mines = plural(board.mines, "mine")
+    caption = f"{board.width}x{board.height}, {mines}; {describe_count(analysis.total)} layouts"
     return _table(rows, caption)
 
 
@@ -132,7 +134,21 @@ def _short(p: Fraction) -> str:
         return "safe"
     if p == 1:
         return "mine"
-    return f"{100 * float(p):.0f}"
+    return percent_text(p)
+
+
+def percent_text(p: Fraction) -> str:
+    """A probability strictly between 0 and 1 in whole percent, never shown as 0 or 100.
+
+    >>> percent_text(Fraction(1, 200)), percent_text(Fraction(1, 3)), percent_text(Fraction(199, 200))
+    ('<1', '33', '>99')
+    """
+    text = f"{100 * float(p):.0f}"
+    if text == "0":
+        return "<1"
+    if text == "100":
+        return ">99"
+    return text
 
 
 def analysis_text(analysis: Analysis) -> str:
@@ -167,8 +183,7 @@ def analysis_text(analysis: Analysis) -> str:
             elif p == 1:
                 text = "*"
             else:
-                pct = 100 * float(p)
-                text = "<1" if pct < 0.5 else ">99" if pct >= 99.5 else f"{pct:.0f}"
+                text = percent_text(p)
             shown[id(p)] = text
         return text
 

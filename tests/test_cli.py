@@ -246,3 +246,12 @@ def test_solve_an_mbf_layout_after_revealing_cells(
     board.write_text("3x1x1\nH1H\n")
     code, _, err = run(capsys, "solve", str(board), "--reveal", "0,0")
     assert code == 1 and "--reveal applies to --format mbf only" in err
+
+
+@pytest.mark.parametrize("value", ["-3", "0", "x"])
+def test_best_takes_a_positive_whole_number(value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["solve", "analyzer/examples/cs70_4x3_4.mine", "--best", value])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --best:" in err and "Traceback" not in err

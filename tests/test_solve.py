@@ -545,3 +545,32 @@ def test_time_limit_raises_solver_timeout(engine):
 
 def test_solver_timeout_error_is_a_timeout_error():
     assert issubclass(SolverTimeoutError, TimeoutError)
+
+
+def test_solve_reads_a_path_as_well_as_text(tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    import pathlib
+
+    from analyzer import BoardParseError, OptionError, certain_cells, count_layouts, explain
+
+    board = tmp_path / "board.mine"
+    board.write_text("4x3x4\nHHHH\nFHHH\n2H2H\n")
+    assert solve(board).total == solve(str(board)).total == 24
+    assert count_layouts(pathlib.Path(board)) == 24
+    assert certain_cells(str(board)).safe == ()
+    monkeypatch.chdir(tmp_path)
+    assert solve("board.mine").total == 24
+    with pytest.raises(BoardParseError, match=r"no file 'other\.mine' \(solve\(\) reads a Board, \.mine text"):
+        solve("other.mine")
+    with pytest.raises(BoardParseError, match=r"no file 'sub/x' \(explain\(\) reads"):
+        explain("sub/x", (0, 0))
+    with pytest.raises(BoardParseError, match="cannot read .*missing.mine.*No such file"):
+        solve(tmp_path / "missing.mine")
+    (tmp_path / "binary.mine").write_bytes(b"\xff\xfe\x00")
+    with pytest.raises(BoardParseError, match="not a text file"):
+        solve(tmp_path / "binary.mine")
+    with pytest.raises(OptionError, match="trust_flags must be True or False, got 'no'"):
+        solve(board, trust_flags="no")  # type: ignore[arg-type]
+    with pytest.raises(OptionError, match="deductions must be True or False, got 1"):
+        solve(board, deductions=1)  # type: ignore[arg-type]
+    with pytest.raises(OptionError, match="trust_flags must be True or False, got None"):
+        count_layouts(board, trust_flags=None)  # type: ignore[arg-type]

@@ -13,6 +13,7 @@ minesweepr ASCII
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -21,7 +22,10 @@ from analyzer.board.topology import TOPOLOGIES, neighbour_table
 from analyzer.errors import BoardParseError
 from analyzer.limits import is_whole, quote
 
-__all__ = ["Board", "HIDDEN", "FLAG", "Cell"]
+__all__ = ["Board", "HIDDEN", "FLAG", "Cell", "MAX_FILE_BYTES"]
+
+MAX_FILE_BYTES = 256 * 1024 * 1024
+"""The largest board file :meth:`Board.from_file` reads."""
 
 HIDDEN = -1
 """Value of a hidden cell in :meth:`Board.__getitem__`."""
@@ -264,6 +268,61 @@ class Board:
                 f"more mines ({mines}) than hidden and flagged cells ({unrevealed})", line=line
             )
         return cls(width, height, mines, tuple(cells))
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike[str]) -> Board:
+        """Read a ``.mine`` file (at most :data:`MAX_FILE_BYTES`).
+
+        Raises
+        ------
+        BoardParseError
+            The file cannot be read, is too large, or does not hold a board.
+        """
+        name = os.fspath(path)
+        try:
+            with open(name, "rb") as handle:
+                data = handle.read(MAX_FILE_BYTES + 1)
+        except OSError as error:
+            raise BoardParseError(f"cannot read {name!r}: {error.strerror or error}") from None
+        if len(data) > MAX_FILE_BYTES:
+            raise BoardParseError(f"cannot read {name!r}: larger than {MAX_FILE_BYTES:,} bytes")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise BoardParseError(f"cannot read {name!r}: not a text file") from None
+        return cls.from_text(text)
+
+    @classmethod
+    def coerce(cls, board: object, caller: str = "solve") -> Board:
+        """A board from what a caller passed: a ``Board``, ``.mine`` text, or a file's path.
+
+        A path is a :class:`os.PathLike` (``pathlib.Path``), or a one-line ``str``
+        naming an existing file. A one-line ``str`` that looks like a file name but
+        names none is refused with a message saying so, not read as a bad board.
+
+        >>> Board.coerce("3x1x1\\nH1H\\n").width
+        3
+        >>> Board.coerce("missing.mine", "count")
+        Traceback (most recent call last):
+        ...
+        analyzer.errors.BoardParseError: no file 'missing.mine' (count() reads a Board, .mine text or a path)
+        """
+        if isinstance(board, cls):
+            return board
+        if isinstance(board, os.PathLike):
+            return cls.from_file(board)
+        if isinstance(board, str):
+            if "\n" not in board.strip():
+                if os.path.isfile(board):
+                    return cls.from_file(board)
+                if board.endswith((".mine", ".txt")) or os.sep in board:
+                    raise BoardParseError(
+                        f"no file {board!r} ({caller}() reads a Board, .mine text or a path)"
+                    )
+            return cls.from_text(board)
+        raise TypeError(
+            f"{caller}() expects a Board or .mine text, got {type(board).__name__}; a file's path works too"
+        )
 
     def to_text(self) -> str:
         """The canonical ``.mine`` text (``\\n`` line ends, a final newline)."""

@@ -83,8 +83,7 @@ def certain_cells(
     """
     from analyzer.models.cpsat import minimal_conflict, settled_groups, sum_range
 
-    if isinstance(board, str):
-        board = Board.from_text(board)
+    board = Board.coerce(board, "certain_cells")
     deadline = None if time_limit is None else time.monotonic() + time_limit
     with interpreted_if_small(len(board.cells)):  # a small board needs no numba
         original = build_constraints(board, trust_flags=trust_flags)

@@ -150,8 +150,7 @@ def explain(
     """
     from analyzer.models.cpsat import minimal_core, smallest_core
 
-    if isinstance(board, str):
-        board = Board.from_text(board)
+    board = Board.coerce(board, "explain")
     row, col = cell
     value = board[row, col]  # IndexError outside the board
     cell = (row, col)

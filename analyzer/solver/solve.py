@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
 import time
 from collections.abc import Sequence
 from fractions import Fraction
@@ -24,7 +25,7 @@ from analyzer.board.board import FLAG, Board
 from analyzer.board.topology import neighbour_array
 from analyzer.errors import InconsistentBoardError, SolverTimeoutError
 from analyzer.jit import interpreted_if_small
-from analyzer.limits import check_binomial_time, positive_seconds
+from analyzer.limits import check_binomial_time, flag, positive_seconds
 from analyzer.solver.analysis import Analysis, ComponentSummary
 from analyzer.solver.combination import Combined, Joined, combine, join
 from analyzer.solver.constraints import ConstraintSystem, Group, build_constraints
@@ -58,7 +59,7 @@ COMPILED_BOARD_NODE_BUDGET = 1_000_000
 
 
 def solve(
-    board: Board | str,
+    board: Board | str | os.PathLike[str],
     *,
     engine: str = "auto",
     time_limit: float | None = None,
@@ -73,8 +74,9 @@ def solve(
 
     Parameters
     ----------
-    board : Board or str
-        The position, or its ``.mine`` text.
+    board : Board, str or os.PathLike
+        The position, its ``.mine`` text, or the path of a ``.mine`` file (a
+        ``pathlib.Path``, or a one-line string naming an existing file).
     engine : {"auto", "enumerate", "frontier", "split", "cpsat"}
         How components are counted: the plain enumerator, the frontier
         dynamic programme, the split-square recursion (a component cut at a
@@ -120,6 +122,8 @@ def solve(
     analyzer.errors.InconsistentBoardError: clue 3 at (0, 0) needs 3 mines but has only 1 hidden neighbour
     """
     board, deadline = _checked_input(board, engine, time_limit, "solve")
+    trust_flags = flag(trust_flags, "trust_flags")
+    deductions = flag(deductions, "deductions")
     if _NO_CLUE_SHORTCUT and not any(value >= 0 for value in board.cells):
         return _without_clues(board, engine, trust_flags, deadline)
     with _interpreted_if_tiny(board) as tiny:
@@ -359,7 +363,7 @@ def _without_clues(board: Board, engine: str, trust_flags: bool, deadline: float
 
 
 def count_layouts(
-    board: Board | str,
+    board: Board | str | os.PathLike[str],
     *,
     engine: str = "auto",
     time_limit: float | None = None,
@@ -376,6 +380,7 @@ def count_layouts(
     (2, 0)
     """
     board, deadline = _checked_input(board, engine, time_limit, "count_layouts")
+    trust_flags = flag(trust_flags, "trust_flags")
     with _interpreted_if_tiny(board) as tiny:
         if _COMPILED_PATH and engine == "auto":
             compiled = _compiled_counts(board, trust_flags, tiny)
@@ -391,15 +396,12 @@ def count_layouts(
 
 
 def _checked_input(
-    board: Board | str, engine: str, time_limit: float | None, caller: str
+    board: Board | str | os.PathLike[str], engine: str, time_limit: float | None, caller: str
 ) -> tuple[Board, float | None]:
     seconds = positive_seconds(time_limit)
     # The time limit counts from the call: parsing is part of the work.
     deadline = None if seconds is None else time.monotonic() + seconds
-    if isinstance(board, str):
-        board = Board.from_text(board)
-    elif not isinstance(board, Board):
-        raise TypeError(f"{caller}() expects a Board or .mine text, got {type(board).__name__}")
+    board = Board.coerce(board, caller)
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; expected one of {ENGINES}")
     return board, deadline
