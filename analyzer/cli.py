@@ -594,7 +594,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
             f"  {kind_of}{extra}"
         )
     status = game.status if last is None else last.status
-    print(f"{status} after {0 if last is None else last.number} moves, {guesses} guesses")
+    moves = plural(0 if last is None else last.number, "move")
+    print(f"{status} after {moves}, {plural(guesses, 'guess')}")
     return 0
 
 
@@ -669,6 +670,23 @@ def _print_replay_table(games: list[Any]) -> None:
             f"{len(games)} game{'s' if len(games) != 1 else ''}, {won} won;"
             f" {guesses} guesses, {needless} needless; median luck {100 * median:.2f}%"
         )
+
+
+def _cmd_generate(args: argparse.Namespace) -> int:
+    from analyzer.play.generate import generate_layouts, write_layouts
+
+    width, height, mines = _board_from_args(args)
+    rule = "no_guess" if args.no_guess else args.first_click
+    if args.no_guess and args.first_click not in ("none", "opening"):
+        rule = f"no_guess:{args.first_click}"
+    first = _cell(args.first_cell) if args.first_cell else None
+    layouts = generate_layouts(
+        width, height, mines, args.count, first_click=rule, first_cell=first, seed=args.seed
+    )
+    stem = args.name or f"{width}x{height}x{mines}_{rule.replace(':', '-')}_seed{args.seed}"
+    for path in write_layouts(layouts, args.output, stem):
+        print(path)
+    return 0
 
 
 def _cmd_warmup(args: argparse.Namespace) -> int:
@@ -808,6 +826,35 @@ def _parser() -> argparse.ArgumentParser:
     )
     verify.add_argument("--latex", action="store_true", help="print the statements in LaTeX")
     verify.set_defaults(run=_cmd_verify, parser=verify)
+
+    generate = sub.add_parser(
+        "generate", help="random or no-guess layouts as MBF files (and .mine positions after the first click)"
+    )
+    generate.add_argument(
+        "--preset", default=None, help=f"one of {', '.join(PRESETS)} (or --width/--height/--mines)"
+    )
+    generate.add_argument("--width", type=int, default=None)
+    generate.add_argument("--height", type=int, default=None)
+    generate.add_argument("--mines", type=int, default=None)
+    generate.add_argument("--count", type=_whole(1), default=1, help="layouts to write (default 1)")
+    generate.add_argument(
+        "--first-click", default="none", help="none (default), safe, opening or safe_zone:R"
+    )
+    generate.add_argument(
+        "--no-guess", action="store_true", help="only layouts won from the first click by deduction alone"
+    )
+    generate.add_argument(
+        "--first-cell",
+        default=None,
+        metavar="R,C",
+        help="the first click (default: corner for safe, else centre)",
+    )
+    generate.add_argument("--seed", type=_whole(0), default=0, help="the same seed writes the same files")
+    generate.add_argument(
+        "--output", required=True, metavar="DIR", help="folder to write into (made if missing)"
+    )
+    generate.add_argument("--name", default=None, help="file name stem (default: board, rule and seed)")
+    generate.set_defaults(run=_cmd_generate)
 
     replay = sub.add_parser(
         "replay", help="analyse recorded games (AVF, RMV, EVF, MVF): every guess with its exact odds"

@@ -364,10 +364,12 @@ def positive_seconds(value: object, name: str = "time_limit") -> float | None:
 def plural(count: int, word: str) -> str:
     """``count`` and ``word``, with an ``s`` unless the count is one.
 
-    >>> plural(1, "mine"), plural(3, "cell")
-    ('1 mine', '3 cells')
+    >>> plural(1, "mine"), plural(3, "cell"), plural(2, "guess")
+    ('1 mine', '3 cells', '2 guesses')
     """
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+    if count == 1:
+        return f"{count} {word}"
+    return f"{count} {word}es" if word.endswith("s") else f"{count} {word}s"
 
 
 def flag(value: object, name: str) -> bool:

@@ -559,7 +559,9 @@ def test_solve_reads_a_path_as_well_as_text(tmp_path, monkeypatch) -> None:  # n
     assert certain_cells(str(board)).safe == ()
     monkeypatch.chdir(tmp_path)
     assert solve("board.mine").total == 24
-    with pytest.raises(BoardParseError, match=r"no file 'other\.mine' \(solve\(\) reads a Board, \.mine text"):
+    with pytest.raises(
+        BoardParseError, match=r"no file 'other\.mine' \(solve\(\) reads a Board, \.mine text"
+    ):
         solve("other.mine")
     with pytest.raises(BoardParseError, match=r"no file 'sub/x' \(explain\(\) reads"):
         explain("sub/x", (0, 0))

@@ -541,13 +541,28 @@ class Game:
     def to_mbf(self) -> bytes:
         """The layout as MBF bytes, mines in row-major order.
 
+        A random game without first-click protection (``first_click="none"``)
+        places its mines here if no cell was clicked yet (the layout it would have
+        placed at the first click: it does not depend on the cell).
+
         Raises
         ------
         GameError
-            Before the first click of a random game, or a board too big for MBF
-            (more than 255 columns or rows, or 65535 mines).
+            Before the first click of a random game whose rule protects the first
+            cell (its layout depends on that cell), or a board too big for MBF (more
+            than 255 columns or rows, or 65535 mines).
+
+        >>> data = Game.new(9, 9, 10, first_click="none", seed=1).to_mbf()
+        >>> Game.from_mbf(data).mine_count
+        10
         """
-        self._placed()
+        if self._is_mine is None and self._rule.name == "none":
+            self._place_mines(0)
+        if self._is_mine is None:
+            raise GameError(
+                f"the mines of a {self._rule.name!r} game are placed at the first click (they depend on"
+                " its cell): reveal a cell first, or use first_click='none'"
+            )
         if self.width > 255 or self.height > 255 or self.mine_count > 0xFFFF:
             raise GameError(
                 f"a {self.width}x{self.height} board with {self.mine_count} mines does not fit MBF "
