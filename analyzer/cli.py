@@ -45,8 +45,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from analyzer.board.board import Board
-from analyzer.errors import AnalyzerError, SimulationError
-from analyzer.limits import plural
+from analyzer.errors import AnalyzerError, OptionError, SimulationError
+from analyzer.limits import plural, whole
 from analyzer.names import CHECK_NAMES, ENGINES, PLAYER_NAMES, PRESETS
 
 if TYPE_CHECKING:
@@ -114,17 +114,15 @@ class _CliError(Exception):
     pass
 
 
-def _whole(minimum: int) -> Callable[[str], int]:
+def _at_least(minimum: int) -> Callable[[str], int]:
     """An argparse type: a whole number of at least ``minimum`` (a usage error otherwise)."""
 
     def parse(text: str) -> int:
         try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"{value} is below {minimum}: give a whole number >= {minimum}")
-        return value
+            return whole(int(text), "the value", minimum=minimum)
+        except ValueError as error:  # not a number, or out of range (OptionError)
+            message = str(error) if isinstance(error, OptionError) else f"{text!r} is not a whole number"
+            raise argparse.ArgumentTypeError(message) from None
 
     parse.__name__ = f"whole number >= {minimum}"
     return parse
@@ -718,7 +716,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     solve.add_argument(
         "--best",
-        type=_whole(1),
+        type=_at_least(1),
         nargs="?",
         const=5,
         default=0,
@@ -836,7 +834,7 @@ def _parser() -> argparse.ArgumentParser:
     generate.add_argument("--width", type=int, default=None)
     generate.add_argument("--height", type=int, default=None)
     generate.add_argument("--mines", type=int, default=None)
-    generate.add_argument("--count", type=_whole(1), default=1, help="layouts to write (default 1)")
+    generate.add_argument("--count", type=_at_least(1), default=1, help="layouts to write (default 1)")
     generate.add_argument(
         "--first-click", default="none", help="none (default), safe, opening or safe_zone:R"
     )
@@ -849,7 +847,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="R,C",
         help="the first click (default: corner for safe, else centre)",
     )
-    generate.add_argument("--seed", type=_whole(0), default=0, help="the same seed writes the same files")
+    generate.add_argument("--seed", type=_at_least(0), default=0, help="the same seed writes the same files")
     generate.add_argument(
         "--output", required=True, metavar="DIR", help="folder to write into (made if missing)"
     )
@@ -864,7 +862,7 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("--csv", metavar="FILE", default=None, help="write one row a game as CSV")
     replay.add_argument("--parquet", metavar="FILE", default=None, help="write one row a game as Parquet")
     replay.add_argument(
-        "--workers", type=_whole(1), default=os.cpu_count() or 1, help="processes (default: all cores)"
+        "--workers", type=_at_least(1), default=os.cpu_count() or 1, help="processes (default: all cores)"
     )
     replay.add_argument(
         "--progress",
