@@ -39,6 +39,7 @@ __all__ = [
     "positive_seconds",
     "flag",
     "plural",
+    "probe_dask_scheduler",
     "quote",
     "describe_count",
     "is_whole",
@@ -389,6 +390,61 @@ def flag(value: object, name: str) -> bool:
     if type(value).__name__ == "bool_" and type(value).__module__ == "numpy":
         return bool(value)
     raise OptionError(f"{name} must be True or False, got {_short_repr(value)}")
+
+
+DASK_PROBE_SECONDS = 5.0
+"""How long :func:`probe_dask_scheduler` waits for the far end to connect and greet."""
+
+
+def probe_dask_scheduler(address: str, seconds: float | None = None) -> str | None:
+    """Why ``address`` is not a reachable Dask scheduler, or ``None`` when its greeting looks right.
+
+    Over TCP (``tcp://host:port`` or ``host:port``) a Dask scheduler greets a new
+    connection at once with a short framed message naming its ``compression`` and
+    ``python``; a web server (the dashboard's port, say) says nothing, and other
+    programs say something else. This reads at most a few hundred bytes for at
+    most ``seconds`` (default :data:`DASK_PROBE_SECONDS`), so a wrong address is an
+    answer within seconds, never a hang.
+    Other transports (``tls://``, ``inproc://``, ``ucx://``) are not probed.
+    """
+    import socket
+    import struct
+
+    target = address[len("tcp://") :] if address.startswith("tcp://") else address
+    if "://" in target:
+        return None
+    host, _, port_text = target.rpartition(":")
+    if not host or not port_text.isdigit():
+        return f"{address!r} is not a scheduler address (tcp://HOST:PORT)"
+    host = host.strip("[]")
+    seconds = DASK_PROBE_SECONDS if seconds is None else seconds
+    deadline = time.monotonic() + seconds
+    try:
+        connection = socket.create_connection((host, int(port_text)), timeout=seconds)
+    except TimeoutError:
+        return f"nothing answered at {address!r} within {seconds:g} s"
+    except OSError as error:
+        return f"cannot connect to {address!r}: {error.strerror or error}"
+    data = b""
+    with connection:
+        while len(data) < 256 and b"python" not in data:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            connection.settimeout(left)
+            try:
+                chunk = connection.recv(256)
+            except OSError:  # a time-out or a reset: what came so far decides
+                break
+            if not chunk:
+                break
+            data += chunk
+    if not data:
+        return f"{address!r} accepted the connection but said nothing in {seconds:g} s: not a Dask scheduler"
+    (length,) = struct.unpack("<Q", data[:8].ljust(8, b"\0"))
+    if length > 1 << 20 or b"compression" not in data or b"python" not in data:
+        return f"{address!r} answered, but not as a Dask scheduler does"
+    return None
 
 
 def fraction_text(p: Fraction) -> str:

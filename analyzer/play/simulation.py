@@ -57,7 +57,7 @@ from typing import Any
 import numpy as np
 
 from analyzer.errors import AnalyzerError, SimulationError
-from analyzer.limits import quote, whole
+from analyzer.limits import probe_dask_scheduler, quote, whole
 from analyzer.names import BACKENDS, PRESETS
 from analyzer.play import fast
 from analyzer.play.fast import rules
@@ -688,9 +688,12 @@ def _run_dask(
         )
         client = Client(cluster)
     else:
+        problem = probe_dask_scheduler(address)
+        if problem is not None:
+            raise SimulationError(f"no Dask scheduler: {problem}")
         try:
             client = Client(address, timeout=10)
-        except (OSError, TimeoutError) as error:
+        except (OSError, TimeoutError, ValueError) as error:
             raise SimulationError(f"cannot reach the Dask scheduler at {address!r}: {error}") from None
     try:
         futures = [

@@ -15,6 +15,7 @@ from typing import Any
 
 from analyzer.board.board import Board
 from analyzer.errors import AnalyzerError, OptionError
+from analyzer.limits import probe_dask_scheduler
 from analyzer.names import BACKENDS
 from analyzer.solver.analysis import Analysis
 from analyzer.solver.solve import solve
@@ -136,9 +137,12 @@ def _run_dask(
         )
         client = Client(cluster)
     else:
+        problem = probe_dask_scheduler(address)
+        if problem is not None:
+            raise OptionError(f"no Dask scheduler: {problem}")
         try:
             client = Client(address, timeout=10)
-        except (OSError, TimeoutError) as error:
+        except (OSError, TimeoutError, ValueError) as error:
             raise OptionError(f"cannot reach the Dask scheduler at {address!r}: {error}") from None
     try:
         futures = [client.submit(_solve_chunk, chunk, options, pure=False) for chunk in chunks]
