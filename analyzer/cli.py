@@ -395,6 +395,12 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         exact=args.exact,
     )
     wall = time.perf_counter() - start
+    if result.resumed:
+        played = result.games - result.resumed
+        print(
+            f"resumed {plural(result.resumed, 'game')} from {args.results}; played {played} more",
+            file=sys.stderr,
+        )
     print(result.setup.describe())
     print(result)
     print(f"{wall:.1f} s wall clock")

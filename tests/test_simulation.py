@@ -255,3 +255,13 @@ def test_cli_bad_input_is_one_line(capsys: pytest.CaptureFixture[str], argv: lis
 
 def test_presets() -> None:
     assert PRESETS == {"beginner": (9, 9, 10), "intermediate": (16, 16, 40), "expert": (30, 16, 99)}
+
+
+def test_cli_says_how_many_games_it_resumed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    results = str(tmp_path / "runs.jsonl")
+    argv = ["--preset", "beginner", "--player", "local", "--no-progress", "--results", results]
+    assert cli_main([*argv, "--games", "20"]) == 0
+    assert "resumed" not in capsys.readouterr().err
+    assert cli_main([*argv, "--games", "50"]) == 0
+    assert f"resumed 20 games from {results}; played 30 more" in capsys.readouterr().err
+    assert simulate(9, 9, 10, "local", 50, results_path=results).resumed == 50

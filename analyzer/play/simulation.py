@@ -206,6 +206,8 @@ class WinRate:
     games: int
     guesses: int
     seconds: float = field(compare=False)
+    #: Games read back from the results file rather than played in this call.
+    resumed: int = field(default=0, compare=False)
 
     @property
     def rate(self) -> float:
@@ -835,4 +837,5 @@ def simulate(
     finally:
         if bar is not None:
             bar.close()
-    return WinRate(setup, wins, games, guesses, seconds)
+    resumed = sum(e["stop"] - e["start"] for e in done)
+    return WinRate(setup, wins, games, guesses, seconds, resumed)
