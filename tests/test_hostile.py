@@ -632,3 +632,30 @@ def test_simulation_workers_end_with_their_parent(how: str, tmp_path: Path) -> N
         if parent.poll() is None:
             parent.kill()
             parent.wait()
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (
+            lambda: analyzer.solve_many(["3x1x1\nH1H\n"], trust_flags="no"),
+            "trust_flags must be True or False",
+        ),
+        (lambda: analyzer.solve_many(["3x1x1\nH1H\n"], time_limit=-1), "time_limit must be a positive"),
+        (lambda: analyzer.solve_many(["3x1x1\nH1H\n"], engine="magic"), "unknown engine 'magic'"),
+        (lambda: analyzer.certain_cells("3x1x1\nH1H\n", trust_flags=1), "trust_flags must be True or False"),
+        (lambda: analyzer.certain_cells("3x1x1\nH1H\n", time_limit=0), "time_limit must be a positive"),
+        (lambda: analyzer.explain("4x2x2\nHHHH\n1221\n", (0, 0), smallest="yes"), "smallest must be True"),
+        (lambda: analyzer.explain("4x2x2\nHHHH\n1221\n", (0, 0), is_mine=0), "is_mine must be True or False"),
+        (lambda: analyzer.solve("4x2x2\nHHHH\n1221\n").best_moves(0), "n must be a positive integer, got 0"),
+        (
+            lambda: analyzer.solve("4x2x2\nHHHH\n1221\n").best_moves(True),
+            "n must be a positive integer, got True",
+        ),
+        (lambda: analyzer.simulate(4, 4, 2, "local", 2, exact="no"), "exact must be True or False"),
+        (lambda: analyzer.simulate(4, 4, 2, "local", 2, progress=None), "progress must be True or False"),
+    ],
+)
+def test_options_are_checked_at_the_boundary(call, message: str) -> None:  # noqa: ANN001
+    with pytest.raises(analyzer.AnalyzerError, match=message):
+        call()

@@ -56,8 +56,8 @@ from typing import Any
 
 import numpy as np
 
-from analyzer.errors import AnalyzerError, SimulationError
-from analyzer.limits import probe_dask_scheduler, quote, whole
+from analyzer.errors import AnalyzerError, OptionError, SimulationError
+from analyzer.limits import flag, probe_dask_scheduler, quote, whole
 from analyzer.names import BACKENDS, PRESETS
 from analyzer.play import fast
 from analyzer.play.fast import rules
@@ -807,6 +807,11 @@ def simulate(
         raise SimulationError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
     if address is not None and backend != "dask":
         raise SimulationError("address is for backend 'dask'")
+    for name, value in (("progress", progress), ("exact", exact)):
+        try:
+            flag(value, name)
+        except OptionError as error:
+            raise SimulationError(str(error)) from None
     setup = _make_setup(width, height, mines, chosen, first_click, first_cell, seed)
     use_fast = not exact and has_fast_form(chosen)
     if batch_size is None:

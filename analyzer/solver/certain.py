@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from analyzer.board.board import Board, Cell
 from analyzer.errors import InconsistentBoardError
 from analyzer.jit import interpreted_if_small
+from analyzer.limits import flag, positive_seconds
 from analyzer.solver.constraints import ConstraintSystem, build_constraints
 from analyzer.solver.decomposition import ComponentProblem, components
 from analyzer.solver.deduction import deduce
@@ -84,6 +85,8 @@ def certain_cells(
     from analyzer.models.cpsat import minimal_conflict, settled_groups, sum_range
 
     board = Board.coerce(board, "certain_cells")
+    trust_flags = flag(trust_flags, "trust_flags")
+    positive_seconds(time_limit)
     deadline = None if time_limit is None else time.monotonic() + time_limit
     with interpreted_if_small(len(board.cells)):  # a small board needs no numba
         original = build_constraints(board, trust_flags=trust_flags)

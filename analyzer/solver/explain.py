@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from analyzer.board.board import FLAG, Board, Cell
 from analyzer.errors import InconsistentBoardError, InvalidCellError
 from analyzer.jit import interpreted_if_small
+from analyzer.limits import flag, positive_seconds
 from analyzer.solver.constraints import ConstraintSystem, build_constraints
 
 if TYPE_CHECKING:
@@ -151,6 +152,11 @@ def explain(
     from analyzer.models.cpsat import minimal_core, smallest_core
 
     board = Board.coerce(board, "explain")
+    trust_flags = flag(trust_flags, "trust_flags")
+    smallest = flag(smallest, "smallest")
+    if is_mine is not None:
+        is_mine = flag(is_mine, "is_mine")
+    positive_seconds(time_limit)
     row, col = cell
     value = board[row, col]  # IndexError outside the board
     cell = (row, col)

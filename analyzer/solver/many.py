@@ -15,8 +15,8 @@ from typing import Any
 
 from analyzer.board.board import Board
 from analyzer.errors import AnalyzerError, OptionError
-from analyzer.limits import probe_dask_scheduler
-from analyzer.names import BACKENDS
+from analyzer.limits import flag, positive_seconds, probe_dask_scheduler
+from analyzer.names import BACKENDS, ENGINES
 from analyzer.solver.analysis import Analysis
 from analyzer.solver.solve import solve
 
@@ -96,6 +96,11 @@ def solve_many(
         isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1
     ):
         raise OptionError(f"chunk_size must be a whole number >= 1, got {chunk_size!r}")
+    flag(trust_flags, "trust_flags")
+    flag(deductions, "deductions")
+    positive_seconds(time_limit)
+    if engine not in ENGINES:
+        raise OptionError(f"unknown engine {engine!r}; expected one of {', '.join(ENGINES)}")
     items = list(boards)
     options = {
         "engine": engine,

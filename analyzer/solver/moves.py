@@ -17,7 +17,8 @@ from fractions import Fraction
 from typing import Any
 
 from analyzer.board.board import FLAG, Board, Cell
-from analyzer.errors import BoardParseError, InconsistentBoardError
+from analyzer.errors import BoardParseError, InconsistentBoardError, OptionError
+from analyzer.limits import is_whole
 
 __all__ = ["Move", "best_moves"]
 
@@ -111,8 +112,8 @@ def best_moves(
     """
     from analyzer.solver.explain import explain
 
-    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
-        raise ValueError(f"n must be a positive integer, got {n!r}")
+    if not is_whole(n) or n < 1:
+        raise OptionError(f"n must be a positive integer, got {n!r}")
     width = board.width
     unknown = [
         (divmod(i, width), p)
