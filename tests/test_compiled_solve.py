@@ -158,3 +158,17 @@ def test_the_board_wide_node_budget_hands_the_board_on() -> None:
         assert _compiled_counts(board, True) is None
         handed_on = solve(board)
     assert handed_on == solve(board)
+
+
+@settings(max_examples=200, deadline=None)
+@given(game_boards(max_side=7, max_unknown=40), st.booleans())
+def test_floats_straight_from_the_counts_are_the_fractions_rounded(board: Board, trust: bool) -> None:
+    """to_numpy() before any Fraction is made equals float() of each exact Fraction, bit for bit."""
+    try:
+        fresh = solve(board, trust_flags=trust)
+    except InconsistentBoardError:
+        return
+    floats = fresh.to_numpy()
+    exact = solve(board, trust_flags=trust).cell_probabilities
+    expected = np.array([np.nan if p is None else float(p) for p in exact]).reshape(floats.shape)
+    assert np.array_equal(floats, expected, equal_nan=True)

@@ -129,6 +129,7 @@ class Analysis:
         "_distribution",
         "_cells",
         "_probability_of",
+        "_floats",
     )
 
     board: Board
@@ -142,6 +143,7 @@ class Analysis:
     _distribution: dict[int, Fraction] | _Lazy
     _cells: tuple[Fraction | None, ...] | _Lazy
     _probability_of: Callable[[int], Fraction | None] | None
+    _floats: Callable[[], Any] | None
 
     def __init__(
         self,
@@ -157,6 +159,7 @@ class Analysis:
         layout_counter: Callable[[Board], int] | None = None,
         solver: Callable[..., Analysis] | None = None,
         probability_of: Callable[[int], Fraction | None] | None = None,
+        floats: Callable[[], Any] | None = None,
     ) -> None:
         init = object.__setattr__
         init(self, "board", board)
@@ -171,6 +174,8 @@ class Analysis:
         init(self, "_cells", cell_probabilities)
         # One cell's probability without making every cell's (the compiled path's).
         init(self, "_probability_of", probability_of)
+        # Every cell's probability as floats, without a Fraction per cell (the compiled path's).
+        init(self, "_floats", floats)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"Analysis is immutable: cannot set {name!r}")
@@ -230,6 +235,7 @@ class Analysis:
         values["layout_counter"] = self.layout_counter
         values["solver"] = self.solver
         values["probability_of"] = self._probability_of
+        values["floats"] = self._floats
         return (_rebuild, (values,))
 
     def __repr__(self) -> str:
@@ -372,6 +378,9 @@ class Analysis:
         """The probabilities as a float array of shape (height, width), NaN where revealed."""
         import numpy as np
 
+        if self._floats is not None and callable(self._cells):
+            # Not made as Fractions yet: floats straight from the counts (each correctly rounded).
+            return self._floats().reshape(self.board.height, self.board.width)  # type: ignore[no-any-return]
         values = [float("nan") if p is None else float(p) for p in self.cell_probabilities]
         return np.array(values, dtype=float).reshape(self.board.height, self.board.width)
 

@@ -292,6 +292,7 @@ def _solve_compiled(
         layout_counter=partial(count_layouts, trust_flags=trust_flags),
         solver=partial(solve, trust_flags=trust_flags),
         probability_of=cells.one,
+        floats=cells.floats,
     )
 
 
@@ -305,6 +306,16 @@ class _CellFractions:
         self._slots = slots
         self._slot_of = slot_of
         self._made: dict[int, Fraction] = {}
+
+    def floats(self) -> np.ndarray:
+        """Every cell's probability as a float (NaN where revealed), one division a slot.
+
+        ``numerator / denominator`` of Python integers is the correctly rounded float,
+        however large the counts, so each equals ``float`` of the cell's ``Fraction``.
+        """
+        values = np.array([n / d for n, d in self._slots], dtype=float)
+        values[-1] = np.nan  # the revealed cells' slot (read from the end, as the kernel numbers them)
+        return values[np.asarray(self._slot_of, dtype=np.intp)]
 
     def one(self, index: int) -> Fraction | None:
         slot = self._slot_of[index]
