@@ -52,6 +52,43 @@ class BoardClass:
     boards: tuple[Board, ...]
 
 
+#: A random expert position published with the request to solve it under 50 ms CPU, cold.
+EXPERT_POSITION = """30x16x99
+HHH101H1HHHH10001HHHHHHHH21000
+H1H212HHHHHH21113HHHH2HHHH2100
+HHHHHHHHHHH2HHHHHH2HH2HHHHH211
+2H1HH4HHH2HHHHHHHHHHH2HHHHH2HH
+HHHHHHH3122HHHH3HHH1HH3HHHH22H
+HHHHHH11001H2HHHHHHHHH22H11HHH
+12222210011H2HHHHHH2H2H1H23HHH
+00001H1001HHHHHHH32HHHHH12HH3H
+0000111001HHHHHHHHHHH1HHHH5H3H
+1100000122HHHH1H2HH11HHHHHHHHH
+H2110012HHHHHHHHHHHHHHHHHHH5HH
+2HH1001H4HHH1H1HHHHH1H2HH2HHHH
+HH210122212H1HHHHHHHHHHHHHHH3H
+1HH222HH101HH2HHHH3H2H21112HHH
+HH1HH3HH101HHHHHHH31HHHHHHHHHH
+HH1HHH1H101HH1HHHHH1HHHHHHHHHH
+"""
+
+
+def _half_open(width: int, height: int, mines: int, *, seed: int) -> Board:
+    """A position of a random layout with about half of its safe cells revealed (flood fill included)."""
+    import random
+
+    from analyzer.play.game import Game
+    from analyzer.play.placement import place_mines
+
+    game = Game.from_layout(width, height, place_mines(width, height, mines, seed=seed))
+    safe = [(r, c) for r in range(height) for c in range(width) if not game.is_mine(r, c)]
+    random.Random(seed).shuffle(safe)
+    for cell in safe[: len(safe) // 2]:
+        if not game.is_finished:
+            game.reveal(*cell)
+    return game.board
+
+
 def suite(*, boards: int = 10, quick: bool = False) -> list[BoardClass]:
     """The benchmark suite, deterministic (fixed seeds)."""
     classes = []
@@ -73,6 +110,12 @@ def suite(*, boards: int = 10, quick: bool = False) -> list[BoardClass]:
                 ),
             )
         )
+    tiny = [(1, 1, 0), (2, 1, 1), (2, 2, 1), (3, 2, 2), (3, 3, 2), (3, 3, 3)]
+    classes.append(
+        BoardClass("tiny 1x1 to 3x3", tuple(_half_open(*tiny[s % 6], seed=s) for s in range(boards)))
+    )
+    classes.append(BoardClass("1-D 30x1/6", tuple(_half_open(30, 1, 6, seed=s) for s in range(boards))))
+    classes.append(BoardClass("expert position (published)", (Board.from_text(EXPERT_POSITION),)))
     classes.append(BoardClass("chain of 1s and 2s (120)", tuple(chain(120, seed=s) for s in range(boards))))
     classes.append(BoardClass("double chain (60)", tuple(double_chain(60, seed=s) for s in range(boards))))
     classes.append(
@@ -119,14 +162,33 @@ def _agreement(board: Board, ours: object, theirs: list[list[float]]) -> float:
     return worst
 
 
+def _read_floats(solved: Any) -> Any:
+    analysis = solved()
+    analysis.to_numpy()
+    return analysis
+
+
+def _read_fractions(solved: Any) -> Any:
+    analysis = solved()
+    _ = analysis.cell_probabilities
+    return analysis
+
+
 def _bench_solve(classes: Sequence[BoardClass], repeat: int, time_limit: float | None) -> int:
+    # Steady state: the compiled kernels, as in any process past its first quarter second of
+    # small solves (before that, small boards run the kernels interpreted: benchmarks.startup).
+    from analyzer import jit
+
+    jit.activate()
     ms_toollib: Any
     try:
         import ms_toollib
     except ImportError:  # the bench extra is not installed
         ms_toollib = None
         print("ms-toollib is not installed (pip install -e '.[bench]'): timing ours alone\n")
-    header = f"{'class':28} {'boards':>6} {'ours cold':>12} {'ours max':>10} {'ours warm':>10}"
+    header = (
+        f"{'class':28} {'boards':>6} {'ours cold':>12} {'ours max':>10} {'ours warm':>10} {'exact cold':>11}"
+    )
     if ms_toollib:
         header += f" {'ms-toollib':>11} {'ratio':>7} {'max |diff|':>11}"
     print(header)
@@ -134,17 +196,22 @@ def _bench_solve(classes: Sequence[BoardClass], repeat: int, time_limit: float |
     worst_overall = 0.0
     failures = 0
     for cls in classes:
-        ours, warm, theirs, diffs = [], [], [], []
+        ours, warm, exact, theirs, diffs = [], [], [], [], []
         for board in cls.boards:
             # ms-toollib reads flags as hidden cells it may correct: like for like,
             # ours is timed and compared with untrusted flags when a board has flags.
-            run = partial(solve, board, time_limit=time_limit, trust_flags=FLAG not in board.cells)
+            # Like for like: every probability read, as the floats the peer returns
+            # ("ours"), and as the exact Fractions a user reads ("exact").
+            solved = partial(solve, board, time_limit=time_limit, trust_flags=FLAG not in board.cells)
+            run = partial(_read_floats, solved)
             try:
                 t, analysis = _median_time(run, repeat)
                 warm.append(_median_time(run, repeat, cold=False)[0])
+                exact.append(_median_time(partial(_read_fractions, solved), repeat)[0])
             except SolverTimeoutError:
                 ours.append(float("inf"))
                 warm.append(float("inf"))
+                exact.append(float("inf"))
                 failures += 1
                 continue
             ours.append(t)
@@ -158,7 +225,7 @@ def _bench_solve(classes: Sequence[BoardClass], repeat: int, time_limit: float |
                 diffs.append(_agreement(board, compare, result[0]))  # type: ignore[index]
         line = (
             f"{cls.name:28} {len(cls.boards):>6} {_ms(statistics.median(ours)):>12} {_ms(max(ours)):>10}"
-            f" {_ms(statistics.median(warm)):>10}"
+            f" {_ms(statistics.median(warm)):>10} {_ms(statistics.median(exact)):>11}"
         )
         if ms_toollib and theirs:
             mine, peer = statistics.median(ours), statistics.median(theirs)
