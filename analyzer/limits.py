@@ -39,6 +39,7 @@ __all__ = [
     "positive_seconds",
     "flag",
     "plural",
+    "percent",
     "probe_dask_scheduler",
     "quote",
     "describe_count",
@@ -360,6 +361,20 @@ def positive_seconds(value: object, name: str = "time_limit") -> float | None:
     ):
         raise OptionError(f"{name} must be a positive number of seconds, got {_short_repr(value)}")
     return float(value)
+
+
+def percent(p: Fraction) -> str:
+    """A probability in percent with one decimal, never shown as 0 or 100 unless it is.
+
+    >>> percent(Fraction(1, 7)), percent(Fraction(1, 10_000)), percent(Fraction(9_999, 10_000))
+    ('14.3%', '<0.1%', '>99.9%')
+    """
+    value = 100 * float(p)
+    if 0 < value < 0.05:
+        return "<0.1%"
+    if 99.95 < value < 100:
+        return ">99.9%"
+    return f"{value:.1f}%"
 
 
 def plural(count: int, word: str) -> str:

@@ -22,6 +22,7 @@ from typing import Any
 
 from analyzer.board.board import FLAG, HIDDEN, Board, Cell
 from analyzer.errors import AnalyzerError, GameError, InconsistentBoardError, ReplayError
+from analyzer.limits import percent
 from analyzer.replays.read import Replay, ReplayAction
 
 __all__ = ["ClickAnalysis", "ReplayAnalysis", "analyse_replay"]
@@ -99,13 +100,13 @@ class ClickAnalysis:
 
     def describe(self) -> str:
         what = "chord on" if self.kind == "chord" else "click on"
-        text = f"{self.time:8.2f} s  {what} {self.cell!r}: {_percent(self.mine_probability)} mine"
+        text = f"{self.time:8.2f} s  {what} {self.cell!r}: {percent(self.mine_probability)} mine"
         if self.is_first:
             text += " (first click, not counted)"
         elif self.is_needless:
             text += f"; needless, {self.safe_cells} certainly safe cell{'s' if self.safe_cells != 1 else ''}"
         elif self.is_guess and self.safest_probability < self.mine_probability:
-            text += f"; safest was {_percent(self.safest_probability)} at {self.safest_cells[0]!r}"
+            text += f"; safest was {percent(self.safest_probability)} at {self.safest_cells[0]!r}"
         if self.hit_mine:
             text += "  -- hit a mine"
         return text
@@ -213,7 +214,7 @@ class ReplayAnalysis:
         died = self.died_at
         if died is not None:
             lines.append(
-                f"  died at {died.cell!r} at {died.time:.2f} s: {_percent(died.mine_probability)} mine"
+                f"  died at {died.cell!r} at {died.time:.2f} s: {percent(died.mine_probability)} mine"
             )
         risky = [c for c in self.clicks if c.is_guess or c.is_first]
         if risky:
@@ -387,16 +388,7 @@ def _text(p: Fraction) -> str:
     return f"{p.numerator}/{p.denominator}"
 
 
-def _percent(p: Fraction) -> str:
-    value = 100 * float(p)
-    if 0 < value < 0.05:
-        return "<0.1%"
-    if 99.95 < value < 100:
-        return ">99.9%"
-    return f"{value:.1f}%"
-
-
 def _luck_text(luck: Fraction) -> str:
     if luck == 1:
         return "1 (no guess)"
-    return f"{_text(luck)} = {_percent(luck)}" if luck.denominator < 10**12 else _percent(luck)
+    return f"{_text(luck)} = {percent(luck)}" if luck.denominator < 10**12 else percent(luck)

@@ -18,7 +18,7 @@ from typing import Any
 
 from analyzer.board.board import FLAG, Board, Cell
 from analyzer.errors import BoardParseError, InconsistentBoardError, OptionError
-from analyzer.limits import is_whole
+from analyzer.limits import is_whole, percent
 
 __all__ = ["Move", "best_moves"]
 
@@ -58,9 +58,9 @@ class Move:
         """
         if self.is_safe:
             return f"{self.cell!r} certainly safe: explanation of size {self.explanation_size}"
-        text = f"{self.cell!r} guess: {_percent(self.mine_probability)} mine"
+        text = f"{self.cell!r} guess: {percent(self.mine_probability)} mine"
         if self.progress_probability is not None:
-            text += f", {_percent(self.progress_probability)} safe and progress"
+            text += f", {percent(self.progress_probability)} safe and progress"
         return text
 
     def to_dict(self) -> dict[str, Any]:
@@ -74,15 +74,6 @@ class Move:
             if progress is None
             else f"{progress.numerator}/{progress.denominator}",
         }
-
-
-def _percent(p: Fraction) -> str:
-    value = 100 * float(p)
-    if 0 < value < 0.05:
-        return "<0.1%"
-    if 99.95 < value < 100:
-        return ">99.9%"
-    return f"{value:.1f}%"
 
 
 def best_moves(
