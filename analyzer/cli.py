@@ -246,8 +246,8 @@ def _solve_and_print(board: Board, args: argparse.Namespace) -> int:
     n_comp = len(analysis.components)
     print(
         f"{analysis.total_text} layouts; {len(analysis.safe)} certainly safe"
-        f", {len(analysis.mines)} certain mines"
-        f"; {n_comp} component{'s' if n_comp != 1 else ''}, {analysis.background_size} background cells"
+        f", {plural(len(analysis.mines), 'certain mine')}"
+        f"; {plural(n_comp, 'component')}, {plural(analysis.background_size, 'background cell')}"
     )
     if moves:
         print("best moves:")
@@ -277,7 +277,7 @@ def _print_certain(board: Board, args: argparse.Namespace) -> int:
         )
         return 0
     print(f"{len(found.safe)} certainly safe: {' '.join(map(str, found.safe))}")
-    print(f"{len(found.mines)} certain mines: {' '.join(map(str, found.mines))}")
+    print(f"{plural(len(found.mines), 'certain mine')}: {' '.join(map(str, found.mines))}")
     for c in found.components:
         low, high = c.mine_range
         span = str(low) if low == high else f"{low}-{high}"
@@ -313,7 +313,7 @@ def _cmd_explain(args: argparse.Namespace) -> int:
         note = "" if e.is_smallest else " (minimal; smaller not ruled out)"
         print(f"{e.describe()}{note}")
     safe = sum(not e.is_mine for e in explanations)
-    print(f"{safe} certainly safe, {len(explanations) - safe} certain mines; --cell R,C draws one")
+    print(f"{safe} certainly safe, {plural(len(explanations) - safe, 'certain mine')}; --cell R,C draws one")
     return 0
 
 

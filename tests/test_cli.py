@@ -41,7 +41,7 @@ def test_solve_marks_certain_cells(capsys: pytest.CaptureFixture[str], tmp_path:
     status, out, _ = run(capsys, "solve", str(board))
     assert status == 0
     assert out.splitlines()[2].split() == ["0", "*", "[1]", "[.]", "-"]
-    assert "1 certainly safe, 1 certain mines" in out
+    assert "1 certainly safe, 1 certain mine;" in out  # one mine: singular
 
 
 def test_solve_json_has_exact_fractions(capsys: pytest.CaptureFixture[str]) -> None:
