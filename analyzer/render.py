@@ -13,6 +13,7 @@ from analyzer.board.board import FLAG, HIDDEN, Board
 from analyzer.limits import describe_count, digit_count, fraction_text, plural
 
 if TYPE_CHECKING:
+    from analyzer.play.game import Game
     from analyzer.solver.analysis import Analysis
     from analyzer.solver.explain import Explanation
 
@@ -24,6 +25,10 @@ __all__ = [
     "explanation_html",
     "probability_colour",
     "percent_text",
+    "game_html",
+    "text_colour",
+    "SAFE_MARK",
+    "MINE_MARK",
 ]
 
 _NUMBER_COLOURS = (
@@ -37,57 +42,126 @@ _NUMBER_COLOURS = (
     "#000",
     "#7b7b7b",
 )
-_CELL = "width:2.2em;height:2.2em;text-align:center;font:bold 0.8em monospace;border:1px solid #888;padding:0"
+_CELL = (
+    "width:2.2em;min-width:2.2em;max-width:2.2em;height:2.2em;text-align:center;"
+    "font:bold 0.8em monospace;border:1px solid #888;padding:0;overflow:hidden;white-space:nowrap"
+)
+_HEAD = "font:0.7em monospace;color:#666;text-align:center;padding:0 0.2em"
+SAFE_MARK = "✓"
+"""What a certainly safe cell shows (its background is the scale's safe end)."""
+MINE_MARK = "✱"
+"""What a certain mine shows (its background is the scale's mine end)."""
+
+# matplotlib's viridis, sampled at 0, 1/8, ..., 1 (a perceptually uniform, colour-blind safe
+# scale); kept here so that drawing a board needs no matplotlib.
+_VIRIDIS = (
+    (0x44, 0x01, 0x54),
+    (0x48, 0x28, 0x78),
+    (0x3E, 0x49, 0x89),
+    (0x31, 0x68, 0x8E),
+    (0x26, 0x82, 0x8E),
+    (0x1F, 0x9E, 0x89),
+    (0x35, 0xB7, 0x79),
+    (0x6E, 0xCE, 0x58),
+    (0xFD, 0xE7, 0x25),
+)
 
 
 def probability_colour(p: float) -> str:
-    """A background colour from green (safe) through yellow to red (mine)."""
+    """The background for mine probability ``p``: viridis at ``1 - sqrt(p)``.
+
+    Safe is yellow and a certain mine dark purple; the square root spreads the low
+    probabilities, where choices are made, so that 0 %, 5 %, 20 %, 50 % and 100 % are
+    told apart at a glance (yellow, green, teal, blue, purple).
+
+    >>> probability_colour(0.0), probability_colour(1.0)
+    ('#fde725', '#440154')
+    """
     p = min(max(p, 0.0), 1.0)
-    red = int(255 * min(1.0, 2 * p))
-    green = int(255 * min(1.0, 2 * (1 - p)))
-    return f"#{red:02x}{green:02x}60"
+    x = (1 - p**0.5) * (len(_VIRIDIS) - 1)
+    i = min(int(x), len(_VIRIDIS) - 2)
+    t = x - i
+    a, b = _VIRIDIS[i], _VIRIDIS[i + 1]
+    return "#" + "".join(f"{round(u + (v - u) * t):02x}" for u, v in zip(a, b, strict=True))
+
+
+def text_colour(background: str) -> str:
+    """Black or white, whichever contrasts more with ``background`` (WCAG relative luminance)."""
+    channels = [int(background[k : k + 2], 16) / 255 for k in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    luminance = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    return "#000" if (luminance + 0.05) / 0.05 >= 1.05 / (luminance + 0.05) else "#fff"
 
 
 def _table(rows: list[list[tuple[str, str, str]]], caption: str) -> str:
+    """The grid with column numbers on top and row numbers on the left (0-based, as cells are named)."""
+    width = len(rows[0]) if rows else 0
     out = [
-        '<table style="border-collapse:collapse">',
+        '<table class="analyzer-board" style="border-collapse:collapse">',
         f'<caption style="caption-side:bottom">{html.escape(caption)}</caption>',
+        "<tr><th></th>" + "".join(f'<th style="{_HEAD}">{c}</th>' for c in range(width)) + "</tr>",
     ]
-    for row in rows:
-        out.append("<tr>")
-        for text, style, title in row:
-            t = f' title="{html.escape(title)}"' if title else ""
-            out.append(f'<td style="{_CELL};{style}"{t}>{html.escape(text)}</td>')
+    for r, row in enumerate(rows):
+        out.append(f'<tr><th style="{_HEAD}">{r}</th>')
+        for c, (text, style, title) in enumerate(row):
+            label = f"({r}, {c})" + (f": {title}" if title else "")
+            out.append(
+                f'<td style="{_CELL};{style}" title="{html.escape(label)}" data-cell="{r},{c}">'
+                f"{html.escape(text)}</td>"
+            )
         out.append("</tr>")
     out.append("</table>")
     return "".join(out)
 
 
 def _revealed(value: int) -> tuple[str, str, str]:
-    return ("" if value == 0 else str(value), f"background:#ddd;color:{_NUMBER_COLOURS[value]}", "")
+    title = "revealed 0" if value == 0 else f"revealed {value}"
+    return ("" if value == 0 else str(value), f"background:#ddd;color:{_NUMBER_COLOURS[value]}", title)
+
+
+def _hidden_or_flag(value: int) -> tuple[str, str, str]:
+    if value == FLAG:
+        return ("⚑", "background:#bbb;color:#c00", "flag")
+    return ("", "background:#bbb", "hidden")
 
 
 def board_html(board: Board) -> str:
-    """The board as an HTML table (hidden cells grey, flags marked)."""
-    rows = []
-    for row in board.rows():
-        cells = []
-        for value in row:
-            if value == HIDDEN:
-                cells.append(("", "background:#bbb", "hidden"))
-            elif value == FLAG:
-                cells.append(("⚑", "background:#bbb;color:#c00", "flag"))
-            else:
-                cells.append(_revealed(value))
-        rows.append(cells)
+    """The board as an HTML table (hidden cells grey, flags marked), rows and columns numbered."""
+    rows = [
+        [_revealed(value) if value >= 0 else _hidden_or_flag(value) for value in row] for row in board.rows()
+    ]
     return _table(rows, f"{board.width}x{board.height}, {plural(board.mines, 'mine')}")
 
 
-def analysis_html(analysis: Analysis, *, best: tuple[int, int] | None = None) -> str:
-    """The board coloured by mine probability; hover a cell for the exact fraction.
+def game_html(game: Game) -> str:
+    """A game as it stands: the player's view; once lost, every mine shown and the fatal one marked."""
+    board = game.board
+    mines = game.mines if game.status == "lost" else None
+    fatal = game.fatal_cell
+    rows = []
+    for r, row in enumerate(board.rows()):
+        cells = []
+        for c, value in enumerate(row):
+            if mines is not None and (r, c) in mines:
+                style = "background:#c00;color:#fff" if (r, c) == fatal else "background:#bbb;color:#000"
+                cells.append(("✹", style, "the mine that was hit" if (r, c) == fatal else "mine"))
+            elif value >= 0:
+                cells.append(_revealed(value))
+            else:
+                cells.append(_hidden_or_flag(value))
+        rows.append(cells)
+    caption = f"{game.width}x{game.height}, {plural(game.mine_count, 'mine')}: {game.status}"
+    return _table(rows, caption)
 
-    ``best`` (a cell, e.g. the first of :meth:`Analysis.best_moves
-    <analyzer.solver.analysis.Analysis.best_moves>`) is outlined and titled "best move".
+
+def analysis_html(analysis: Analysis, *, best: tuple[int, int] | None = None) -> str:
+    """The board coloured by mine probability (:func:`probability_colour`); hover for the exact fraction.
+
+    Certainly safe cells show :data:`SAFE_MARK`, certain mines :data:`MINE_MARK`, other
+    hidden cells their probability in whole percent (``<1`` and ``>99`` rather than 0 or
+    100), the text black or white for contrast. ``best`` (a cell, e.g. the first of
+    :meth:`Analysis.best_moves <analyzer.solver.analysis.Analysis.best_moves>`) is outlined
+    and titled "best move".
     """
     board = analysis.board
     rows = []
@@ -95,26 +169,23 @@ def analysis_html(analysis: Analysis, *, best: tuple[int, int] | None = None) ->
         cells = []
         for c, value in enumerate(row):
             p = analysis.cell_probabilities[r * board.width + c]
-            if (r, c) == best and p is not None:
-                cells.append(
-                    (
-                        _short(p),
-                        f"background:{probability_colour(float(p))};outline:3px solid #1565c0",
-                        f"best move; P(mine) = {_exact_or_rounded(p)}",
-                    )
-                )
-            elif p is None:
+            if p is None:
                 cells.append(_revealed(value))
-            elif value == FLAG and analysis.trust_flags:
+                continue
+            if value == FLAG and analysis.trust_flags:
                 cells.append(("⚑", "background:#bbb;color:#c00", "flag"))
-            else:
-                cells.append(
-                    (
-                        _short(p),
-                        f"background:{probability_colour(float(p))}",
-                        f"P(mine) = {_exact_or_rounded(p)}",
-                    )
-                )
+                continue
+            background = probability_colour(float(p))
+            style = f"background:{background};color:{text_colour(background)}"
+            title = f"P(mine) = {_exact_or_rounded(p)}"
+            if p == 0:
+                title = "certainly safe"
+            elif p == 1:
+                title = "certainly a mine"
+            if (r, c) == best:
+                style += ";outline:3px solid #e6007e;outline-offset:-3px"
+                title = f"best move; {title}"
+            cells.append((_short(p), style, title))
         rows.append(cells)
     mines = plural(board.mines, "mine")
     caption = f"{board.width}x{board.height}, {mines}; {describe_count(analysis.total)} layouts"
@@ -131,9 +202,9 @@ def _exact_or_rounded(p: Fraction) -> str:
 
 def _short(p: Fraction) -> str:
     if p == 0:
-        return "safe"
+        return SAFE_MARK
     if p == 1:
-        return "mine"
+        return MINE_MARK
     return percent_text(p)
 
 

@@ -47,7 +47,7 @@ def test_mbf_before_the_first_click() -> None:
     clicked = Game.new(9, 9, 10, first_click="none", seed=4)
     clicked.reveal(4, 4)
     assert data == clicked.to_mbf()  # the layout the first click would have placed
-    with pytest.raises(GameError, match="placed at the first click .* reveal a cell first"):
+    with pytest.raises(GameError, match="not placed before the first click: a 'safe' game .* reveal a cell"):
         Game.new(9, 9, 10, first_click="safe", seed=4).to_mbf()
 
 

@@ -351,6 +351,7 @@ class Game:
         self._is_mine: bytearray | None = None
         self._view = [HIDDEN] * cells
         self._board: Board | None = None
+        self._fatal: Cell | None = None
         self._revealed = 0
         self._flags = 0
         self._counts = {"reveals": 0, "chords": 0, "flags": 0, "unflags": 0}
@@ -560,8 +561,8 @@ class Game:
             self._place_mines(0)
         if self._is_mine is None:
             raise GameError(
-                f"the mines of a {self._rule.name!r} game are placed at the first click (they depend on"
-                " its cell): reveal a cell first, or use first_click='none'"
+                f"the mines are not placed before the first click: a {self._rule.name!r} game places them"
+                " then (they depend on its cell); reveal a cell first, or use first_click='none'"
             )
         if self.width > 255 or self.height > 255 or self.mine_count > 0xFFFF:
             raise GameError(
@@ -573,6 +574,16 @@ class Game:
         return bytes([self.width, self.height]) + self.mine_count.to_bytes(2, "big") + body
 
     # ------------------------------------------------------------ state
+    @property
+    def fatal_cell(self) -> Cell | None:
+        """The mine that lost the game (``None`` while it is not lost)."""
+        return self._fatal
+
+    def _repr_html_(self) -> str:
+        from analyzer.render import game_html
+
+        return game_html(self)
+
     @property
     def status(self) -> str:
         """``"playing"``, ``"won"`` (every safe cell revealed) or ``"lost"`` (a mine revealed)."""
@@ -678,6 +689,7 @@ class Game:
         self._board = None
         if self._is_mine[index]:
             self._status = "lost"
+            self._fatal = (row, col)
             return ActionResult("reveal", (row, col), (), self._status, (row, col))
         revealed = self._flood((index,))
         return ActionResult("reveal", (row, col), self._cells(revealed), self._finish_if_won())
@@ -720,6 +732,7 @@ class Game:
         revealed = self._flood([j for j in targets if not self._is_mine[j]])
         if mines:
             self._status = "lost"
+            self._fatal = self._cell(mines[0])
             return ActionResult(
                 "chord", (row, col), self._cells(revealed), self._status, self._cell(mines[0])
             )
