@@ -276,6 +276,9 @@ def _print_certain(board: Board, args: argparse.Namespace) -> int:
             )
         )
         return 0
+    from analyzer.render import certain_text
+
+    print(certain_text(board, found.safe, found.mines, trust_flags=not args.distrust_flags))
     print(f"{len(found.safe)} certainly safe: {' '.join(map(str, found.safe))}")
     print(f"{plural(len(found.mines), 'certain mine')}: {' '.join(map(str, found.mines))}")
     for c in found.components:

@@ -6,6 +6,7 @@ Only formatting lives here (no terminal handling, which is :mod:`analyzer.cli`'s
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -26,6 +27,7 @@ __all__ = [
     "probability_colour",
     "percent_text",
     "game_html",
+    "certain_text",
     "text_colour",
     "SAFE_MARK",
     "MINE_MARK",
@@ -287,6 +289,42 @@ def _labelled(rows: list[list[str]]) -> str:
     header = " " * margin + "".join(f"{c:>{width}}" for c in range(len(rows[0]) if rows else 0))
     body = [f"{r:>{margin - 1}} " + "".join(f"{s:>{width}}" for s in row) for r, row in enumerate(rows)]
     return "\n".join([header, *body])
+
+
+def certain_text(
+    board: Board,
+    safe: Sequence[tuple[int, int]],
+    mines: Sequence[tuple[int, int]],
+    *,
+    trust_flags: bool = True,
+) -> str:
+    """The board with its certain cells, in the notation of :func:`analysis_text`.
+
+    Revealed numbers in brackets (``[.]`` for 0), trusted flags ``F``, certain mines ``*``,
+    certainly safe cells ``-``; a hidden cell that is neither shows ``#``.
+
+    >>> print(certain_text(Board.from_text("4x2x2\\nHHHH\\n1221\\n"), [(0, 0), (0, 3)], [(0, 1), (0, 2)]))
+         0   1   2   3
+    0    -   *   *   -
+    1  [1] [2] [2] [1]
+    """
+    safe_set, mine_set = set(safe), set(mines)
+    rows = []
+    for r, row in enumerate(board.rows()):
+        out = []
+        for c, value in enumerate(row):
+            if value >= 0:
+                out.append("[.]" if value == 0 else f"[{value}]")
+            elif value == FLAG and trust_flags:
+                out.append("F")
+            elif (r, c) in mine_set:
+                out.append("*")
+            elif (r, c) in safe_set:
+                out.append("-")
+            else:
+                out.append("#")
+        rows.append(out)
+    return _labelled(rows)
 
 
 def explanation_text(explanation: Explanation) -> str:

@@ -75,6 +75,7 @@ def test_cli_falls_back_to_certain_cells(tmp_path, capsys) -> None:  # noqa: ANN
     assert main(["solve", str(path), "--certain"]) == 0
     out = capsys.readouterr().out
     assert "2 certainly safe: (0, 0) (0, 3)" in out and "2 certain mines: (0, 1) (0, 2)" in out
+    assert out.splitlines()[1].split() == ["0", "-", "*", "*", "-"]  # the board, as solve draws it
     # JSON: the keys of solve --json (Analysis.to_dict) where they mean the same.
     assert main(["solve", str(path), "--certain", "--json"]) == 0
     certain = json.loads(capsys.readouterr().out)
