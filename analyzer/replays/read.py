@@ -201,9 +201,15 @@ def _parse_in_folder(path: str, kind: str, folder: str) -> dict[str, Any]:
 
 
 def _child(path: str, kind: str, send: Any, folder: str) -> None:  # pragma: no cover - in the child
+    import faulthandler
+
     try:
-        # ms-toollib writes a crash.log where it runs when its parser panics: not in the user's folder.
+        # ms-toollib writes a crash.log where it runs when its parser panics: not in the user's
+        # folder; and its abort is the parent's one-line error, not a dump on the terminal.
         os.chdir(folder)
+        faulthandler.disable()
+        quiet = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(quiet, 2)
         send.send(_extract(path, kind))
     except Exception as error:  # ms-toollib raises plain exceptions for some files
         send.send({"error": str(error) or type(error).__name__})
