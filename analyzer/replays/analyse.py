@@ -287,14 +287,9 @@ def _click(replay: Replay, game: Any, action: ReplayAction, number: int) -> Clic
         ) from None
     mine = _ONE - _all_safe(board, opens, analysis)
     first = number == 1
-    candidates = [
-        ((r, c), p) for (r, c), p in _probabilities(analysis) if board[r, c] == HIDDEN and (r, c) not in opens
-    ]
-    safe_cells = sum(1 for _, p in candidates if p == 0)
-    safe_nearby = sum(1 for (r, c), p in candidates if p == 0 and abs(r - row) <= 2 and abs(c - col) <= 2)
-    everything = candidates + [(cell, analysis.probability(*cell)) for cell in opens]
-    safest = min((p for _, p in everything), default=_ZERO)
-    safest_cells = tuple(cell for cell, p in sorted(everything) if p == safest)[:SAFEST_LISTED]
+    safe, safest, safest_cells = _safe_and_safest(board, analysis, opens)
+    safe_cells = len(safe)
+    safe_nearby = sum(1 for r, c in safe if abs(r - row) <= 2 and abs(c - col) <= 2)
     hit = _play(replay, game, action)
     return ClickAnalysis(
         number=number,
@@ -315,9 +310,33 @@ def _click(replay: Replay, game: Any, action: ReplayAction, number: int) -> Clic
     )
 
 
-def _probabilities(analysis: Any) -> list[tuple[Cell, Fraction]]:
-    width = analysis.board.width
-    return [(divmod(i, width), p) for i, p in enumerate(analysis.cell_probabilities) if p is not None]
+def _safe_and_safest(
+    board: Board, analysis: Any, opens: tuple[Cell, ...]
+) -> tuple[list[Cell], Fraction, tuple[Cell, ...]]:
+    """The certainly safe hidden cells other than ``opens``; the lowest probability of any hidden
+    cell (``opens`` included) and the first cells that have it, exactly.
+
+    Floats pick the candidates (rounding keeps order, so the exact minimum has the least float,
+    and a probability of 0 the float 0); only those are made exact, so a click on a large board
+    costs a few Fractions, not one a cell.
+    """
+    import numpy as np
+
+    width = board.width
+    floats = analysis.to_numpy().ravel()
+    hidden = np.array(board.cells) == HIDDEN
+    elsewhere = hidden.copy()
+    for r, c in opens:
+        elsewhere[r * width + c] = False
+    safe = [divmod(int(i), width) for i in np.flatnonzero(elsewhere & (floats == 0))]
+    safe = [cell for cell in safe if analysis.probability(*cell) == 0]
+    if not hidden.any():
+        return safe, _ZERO, ()
+    lowest = floats[hidden].min()
+    near = [divmod(int(i), width) for i in np.flatnonzero(hidden & (floats == lowest))]
+    exact = {cell: analysis.probability(*cell) for cell in near}
+    safest = min(exact.values())
+    return safe, safest, tuple(cell for cell in near if exact[cell] == safest)[:SAFEST_LISTED]
 
 
 def _sync_flags(game: Any, before: tuple[str, ...]) -> None:
