@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev,bench,replays,notebooks,distributed,progress,browser]"
+	$(BIN)/python -m pip install --quiet -e ".[dev,bench,replays,notebooks,distributed,progress,browser,widget]"
 	$(BIN)/analyzer warmup
 	touch $(STAMP)
 

@@ -33,6 +33,7 @@ from analyzer.errors import (
 
 if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
     from analyzer import examples
+    from analyzer.interactive import widget
     from analyzer.play import metrics
     from analyzer.play.exact import ExactWinRate, exact_win_rate
     from analyzer.play.game import FirstClickRule, Game
@@ -75,6 +76,7 @@ _LAZY = {
     "PLACEMENT_METHODS": "analyzer.play.placement",
     "read_replay": "analyzer.replays.read",
     "analyse_replay": "analyzer.replays.analyse",
+    "widget": "analyzer.interactive",
 }
 #: Submodules reachable as attributes (``analyzer.metrics``, ``analyzer.examples``).
 _SUBMODULES = {"examples": "analyzer.examples", "metrics": "analyzer.play.metrics"}
@@ -120,6 +122,7 @@ __all__ = [
     "ReplayError",
     "read_replay",
     "analyse_replay",
+    "widget",
 ]
 
 

@@ -648,6 +648,27 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def _cmd_web(args: argparse.Namespace) -> int:
+    from analyzer.interactive.session import Session
+    from analyzer.interactive.web import serve
+
+    source: object = args.source
+    session = Session(source, time_limit=args.time_limit, seed=args.seed)
+    if source is None:
+        size = PRESETS.get(args.new)
+        if size is None:
+            parts = args.new.lower().split("x")
+            if len(parts) != 3 or not all(p.isdigit() for p in parts):
+                raise _CliError(f"--new {args.new!r}: expected {', '.join(PRESETS)} or WxHxM, e.g. 30x16x99")
+            size = (int(parts[0]), int(parts[1]), int(parts[2]))
+        session.new_game(*size, seed=args.seed)
+    try:
+        serve(session, host=args.host, port=args.port, open_browser=not args.no_browser)
+    except OSError as error:
+        raise _CliError(f"cannot listen on {args.host}:{args.port}: {error.strerror or error}") from None
+    return 0
+
+
 def _print_replay_table(games: list[Any]) -> None:
     header = (
         f"{'file':40} {'result':>10} {'time':>8} {'3BV':>5} {'3BV/s':>6}"
@@ -880,6 +901,37 @@ def _parser() -> argparse.ArgumentParser:
         help="progress bar for many files (default: on a terminal)",
     )
     replay.set_defaults(run=_cmd_replay)
+
+    web = sub.add_parser(
+        "web", help="the interactive board in a browser: edit a position, play, step through a replay"
+    )
+    web.add_argument(
+        "source",
+        nargs="?",
+        default=None,
+        metavar="FILE",
+        help="a .mine board (edit mode) or a replay file (replay mode); default: a new game",
+    )
+    web.add_argument(
+        "--new",
+        default="beginner",
+        metavar="SIZE",
+        help="without FILE, the new game: beginner, intermediate, expert or WxHxM (default: beginner)",
+    )
+    web.add_argument("--seed", type=int, default=0, help="seed of the first new game (default: 0)")
+    web.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
+    web.add_argument(
+        "--port", type=_at_least(0), default=8765, help="port (default: 8765; 0 takes a free one)"
+    )
+    web.add_argument("--no-browser", action="store_true", help="print the address without opening a browser")
+    web.add_argument(
+        "--time-limit",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="seconds an exact solve may take before CP-SAT's certain cells are shown instead (default: 10)",
+    )
+    web.set_defaults(run=_cmd_web)
 
     warmup = sub.add_parser(
         "warmup", help="compile every numba kernel now (the set-up does it; later runs load them cached)"

@@ -31,9 +31,11 @@ __all__ = [
     "text_colour",
     "SAFE_MARK",
     "MINE_MARK",
+    "NUMBER_COLOURS",
+    "exact_or_rounded",
 ]
 
-_NUMBER_COLOURS = (
+NUMBER_COLOURS = (  # the colour of each revealed number, 0-8, as the classic game draws them
     "#999",
     "#0000ff",
     "#007b00",
@@ -118,7 +120,7 @@ def _table(rows: list[list[tuple[str, str, str]]], caption: str) -> str:
 
 def _revealed(value: int) -> tuple[str, str, str]:
     title = "revealed 0" if value == 0 else f"revealed {value}"
-    return ("" if value == 0 else str(value), f"background:#ddd;color:{_NUMBER_COLOURS[value]}", title)
+    return ("" if value == 0 else str(value), f"background:#ddd;color:{NUMBER_COLOURS[value]}", title)
 
 
 def _hidden_or_flag(value: int) -> tuple[str, str, str]:
@@ -179,7 +181,7 @@ def analysis_html(analysis: Analysis, *, best: tuple[int, int] | None = None) ->
                 continue
             background = probability_colour(float(p))
             style = f"background:{background};color:{text_colour(background)}"
-            title = f"P(mine) = {_exact_or_rounded(p)}"
+            title = f"P(mine) = {exact_or_rounded(p)}"
             if p == 0:
                 title = "certainly safe"
             elif p == 1:
@@ -194,7 +196,7 @@ def analysis_html(analysis: Analysis, *, best: tuple[int, int] | None = None) ->
     return _table(rows, caption)
 
 
-def _exact_or_rounded(p: Fraction) -> str:
+def exact_or_rounded(p: Fraction) -> str:
     """The fraction itself when short; past 40 digits its value and the sizes of its terms."""
     if digit_count(p.denominator) <= 40:
         return fraction_text(p)

@@ -81,6 +81,7 @@ def test_lower_layers_do_not_import_higher_ones() -> None:
         "analyzer.solver",
         "analyzer.play",
         "analyzer.replays",
+        "analyzer.interactive",
         "analyzer.warmup",
         "analyzer.cli",
     ]

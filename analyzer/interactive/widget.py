@@ -1,0 +1,141 @@
+"""The interactive board in Jupyter: an anywidget (JupyterLab, Notebook 7, VS Code; nothing to install).
+
+>>> from analyzer.interactive.widget import BoardWidget   # doctest: +SKIP
+>>> w = BoardWidget("4x3x4\\nHHHH\\nFHHH\\n2H2H\\n")       # doctest: +SKIP
+>>> w                                                     # doctest: +SKIP
+
+The front end (``static/board.js``) sends each click as a small dict; the
+widget applies it to its :class:`~analyzer.interactive.session.Session` in a
+worker thread, so a long solve does not block the kernel: the board shows that
+it is working and keeps the last answer until the new one arrives.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from typing import TYPE_CHECKING, Any
+
+import anywidget
+import traitlets
+
+from analyzer.interactive.session import DEFAULT_TIME_LIMIT, Session
+from analyzer.interactive.web import static_text
+
+if TYPE_CHECKING:
+    from analyzer.board.board import Board
+    from analyzer.play.game import Game
+    from analyzer.replays.analyse import ReplayAnalysis
+    from analyzer.solver.analysis import Analysis
+
+__all__ = ["BoardWidget"]
+
+
+class BoardWidget(anywidget.AnyWidget):
+    """The interactive board: edit a position, play a game or step through a replay.
+
+    Parameters
+    ----------
+    source : Board, Game, Replay, ReplayAnalysis, str or None
+        As :class:`~analyzer.interactive.session.Session` takes it.
+    time_limit : float
+        Seconds the exact solve of a position may take.
+    seed : int
+        Seed of the first new game.
+
+    Attributes
+    ----------
+    board : Board
+        The position shown; assign a :class:`Board` to edit it.
+    analysis : Analysis or None
+        Its exact analysis.
+    game : Game or None
+        The game in play mode; assign a :class:`Game` to play it.
+    """
+
+    _esm = static_text("board.js")
+    _css = static_text("board.css")
+    view = traitlets.Dict().tag(sync=True)
+    busy = traitlets.Bool(False).tag(sync=True)
+
+    def __init__(self, source: object = None, *, time_limit: float = DEFAULT_TIME_LIMIT, seed: int = 0):
+        super().__init__()
+        self.session = Session(source, time_limit=time_limit, seed=seed)
+        self._actions: queue.Queue[dict[str, Any]] = queue.Queue()
+        self._worker: threading.Thread | None = None
+        self._guard = threading.Lock()
+        self._publish()
+        self.on_msg(self._receive)
+
+    # -------------------------------------------------------------- values
+    @property
+    def board(self) -> Board:
+        return self.session.board
+
+    @board.setter
+    def board(self, board: Board) -> None:
+        from analyzer.board.board import Board
+
+        self.session.set_board(Board.coerce(board, "BoardWidget.board"))
+        self._publish()
+
+    @property
+    def analysis(self) -> Analysis | None:
+        return self.session.analysis
+
+    @property
+    def game(self) -> Game | None:
+        return self.session.game if self.session.mode == "play" else None
+
+    @game.setter
+    def game(self, game: Game) -> None:
+        self.session.load(game)
+        self._publish()
+
+    @property
+    def replay(self) -> ReplayAnalysis | None:
+        return self.session.replay
+
+    def act(self, action: dict[str, Any]) -> None:
+        """Apply an action as a click would (see :meth:`Session.act`) and redraw; waits for the answer."""
+        self.session.act(action)
+        self._publish()
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Block until the clicks sent from the page so far are answered."""
+        with self._guard:
+            worker = self._worker
+        if worker is not None:
+            worker.join(timeout)
+
+    # -------------------------------------------------------------- plumbing
+    def _publish(self) -> None:
+        self.view = self.session.view(best=False)
+        if self.view.get("best_pending"):
+            self.view = self.session.view(best=True)
+
+    def _receive(self, _widget: object, content: object, _buffers: object) -> None:
+        if not isinstance(content, dict):
+            return
+        with self._guard:
+            self._actions.put(content)
+            if self._worker is None:
+                self._worker = threading.Thread(target=self._work, name="analyzer-widget", daemon=True)
+                self.busy = True
+                self._worker.start()
+
+    def _work(self) -> None:
+        while True:
+            with self._guard:
+                if self._actions.empty():
+                    self._worker = None
+                    self.busy = False
+                    return
+                action = self._actions.get_nowait()
+            try:
+                self.session.act(action)
+                self.view = self.session.view(best=False)
+                if self._actions.empty() and self.view.get("best_pending"):
+                    self.view = self.session.view(best=True)
+            except Exception as error:  # pragma: no cover - shown on the board, never lost in a thread
+                self.view = dict(self.view, note=f"internal error: {type(error).__name__}: {error}")
