@@ -330,15 +330,17 @@ def certain_text(
 
 
 def explanation_text(explanation: Explanation) -> str:
-    """The board with the explanation's clues in brackets and the cell explained as ``S`` or ``M``.
+    """The board in the notation of :func:`analysis_text`, the explanation's clues marked ``<n>``.
 
-    Other numbers show bare (``.`` for 0), hidden cells as ``#``, flags as ``F``.
+    Revealed numbers show in brackets (``[.]`` for 0), flags as ``F``, other hidden
+    cells as ``#``; the cell explained shows its claim as :func:`analysis_text` would
+    (``-`` safe, ``*`` a mine), and the clues that force it in angle brackets.
 
     >>> from analyzer.solver.explain import explain
     >>> print(explanation_text(explain("4x2x2\\nHHHH\\n1221\\n", (0, 0))))
          0   1   2   3
-    0    S   #   #   #
-    1  [1]   2 [2] [1]
+    0    -   #   #   #
+    1  <1> [2] <2> <1>
     (0, 0) is safe: forced by the clues 1 at (1, 0), 2 at (1, 2), 1 at (1, 3)
     """
     board = explanation.board
@@ -348,14 +350,14 @@ def explanation_text(explanation: Explanation) -> str:
         out = []
         for c, value in enumerate(row):
             if (r, c) == explanation.cell:
-                out.append("M" if explanation.is_mine else "S")
+                out.append("*" if explanation.is_mine else "-")
             elif value == HIDDEN:
                 out.append("#")
             elif value == FLAG:
                 out.append("F")
             else:
                 shown = "." if value == 0 else str(value)
-                out.append(f"[{shown}]" if (r, c) in marked else shown)
+                out.append(f"<{shown}>" if (r, c) in marked else f"[{shown}]")
         rows.append(out)
     return _labelled(rows) + "\n" + explanation.describe()
 

@@ -142,7 +142,8 @@ def test_analysis_explain_agrees_with_the_free_function() -> None:
 def test_explanation_pictures() -> None:
     explanation = explain("4x2x2\nHHHH\n1221\n", (0, 1))
     text = str(explanation)
-    assert "[2]" in text and "[1]" in text and " M" in text
+    # The notation of analyzer solve: numbers in brackets, the claim as - or *; the clues <n>.
+    assert text.splitlines()[1:3] == ["0    #   *   #   #", "1  [1] [2] <2> <1>"]
     assert text.splitlines()[-1] == explanation.describe()
     html = explanation._repr_html_()
     assert html.count("in the explanation") == 2 and "certain mine" in html
