@@ -586,8 +586,11 @@ def _cmd_play(args: argparse.Namespace) -> int:
     print(f"{game.width}x{game.height}, {mines}; player {args.player}, seed {args.seed}")
     guesses = 0
     last = None
+    layout = game.mines
+    played = []
     for move in replay(game, args.player, seed=args.seed, first_cell=first):
         last = move
+        played.append(move)
         action = move.action
         p = move.probability
         label = "flag  " if action.kind == "flag" else "reveal"
@@ -603,6 +606,19 @@ def _cmd_play(args: argparse.Namespace) -> int:
     status = game.status if last is None else last.status
     moves = plural(0 if last is None else last.number, "move")
     print(f"{status} after {moves}, {plural(guesses, 'guess')}")
+    if args.evf:
+        from analyzer.replays.write import game_actions, write_evf
+
+        written = write_evf(
+            args.evf,
+            game.width,
+            game.height,
+            layout or game.mines or (),
+            game_actions(played),
+            player=f"analyzer {args.player} seed {args.seed}",
+            cursor_step=args.cursor_step,
+        )
+        print(f"wrote {written}")
     return 0
 
 
@@ -825,6 +841,19 @@ def _parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--first-cell", default=None, metavar="R,C", help="reveal this cell first")
     play.add_argument("--seed", type=int, default=0, help="the player's randomness")
+    play.add_argument(
+        "--evf",
+        default=None,
+        metavar="FILE",
+        help="also write the game as an EVF replay (read by analyzer replay)",
+    )
+    play.add_argument(
+        "--cursor-step",
+        type=_at_least(0),
+        default=8,
+        metavar="PIXELS",
+        help="with --evf, record the cursor's path between clicks in steps of this many pixels (0: none)",
+    )
     play.set_defaults(run=_cmd_play)
 
     best = sub.add_parser("optimal", help="exact win probability under perfect play on a small board")
