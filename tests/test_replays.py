@@ -312,3 +312,150 @@ def test_cli_parquet_without_pyarrow_is_one_clear_line(
     assert capsys.readouterr().err.strip() == (
         "analyzer: error: writing Parquet needs pyarrow (pip install pyarrow); --csv needs nothing more"
     )
+
+
+# ------------------------------------------------------------------ our games as files, and back
+@settings(max_examples=15, deadline=None)
+@given(
+    width=st.integers(2, 5),
+    height=st.integers(2, 4),
+    data=st.data(),
+    player=st.sampled_from(["probabilistic", "random", "local"]),
+    seed=st.integers(0, 2**16),
+)
+def test_a_written_game_reads_back_with_each_clicks_brute_force_odds(
+    width: int,
+    height: int,
+    data: st.DataObject,
+    player: str,
+    seed: int,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    from bruteforce import brute_force
+
+    from analyzer import Game
+    from analyzer.play.replay import replay
+    from analyzer.replays.write import game_actions, write_evf
+
+    cells = [(r, c) for r in range(height) for c in range(width)]
+    mines = data.draw(st.integers(1, min(4, len(cells) - 1)), label="mines")
+    layout = sorted(data.draw(st.lists(st.sampled_from(cells), min_size=mines, max_size=mines, unique=True)))
+    game = Game.from_layout(width, height, layout)
+    positions = []
+    moves = []
+    for move in replay(game, player, seed=seed):
+        moves.append(move)
+    # The positions the player saw before each reveal, played again on a fresh game.
+    again = Game.from_layout(width, height, layout)
+    for move in moves:
+        if move.action.kind == "reveal":
+            positions.append(again.board)
+            again.reveal(move.action.row, move.action.col)
+        else:
+            again.flag(move.action.row, move.action.col)
+    path = write_evf(tmp_path_factory.mktemp("evf") / "game", width, height, layout, game_actions(moves))
+    read = read_replay(path)
+    assert (read.width, read.height, read.mines, read.layout) == (width, height, mines, frozenset(layout))
+    assert read.is_completed == (game.status == "won")
+    analysed = analyse_replay(read)
+    reveals = [m for m in moves if m.action.kind == "reveal"]
+    assert [c.cell for c in analysed.clicks] == [(m.action.row, m.action.col) for m in reveals]
+    assert analysed.result == game.status
+    for click, board in zip(analysed.clicks, positions, strict=True):
+        oracle = brute_force(board, trust_flags=False)
+        assert click.mine_probability == oracle.probability(*click.cell)
+        assert click.mine_probability == solve(board, trust_flags=False).probability(*click.cell)
+
+
+def test_a_written_game_with_chords_flags_and_cursor_moves(tmp_path: Path) -> None:
+    from analyzer.replays.write import write_evf
+
+    # 5x3, mines at (0, 0), (0, 4), (2, 4): reveal the 1 at (1, 1), flag (0, 0), chord the 1
+    # (it opens all but the right column), unflag, then reveal (1, 4), the last safe cell.
+    layout = [(0, 0), (0, 4), (2, 4)]
+    actions = [
+        ("reveal", (1, 1)),
+        ("flag", (0, 0)),
+        ("chord", (1, 1)),
+        ("unflag", (0, 0)),
+        ("reveal", (1, 4)),
+    ]
+    path = write_evf(tmp_path / "chords.evf", 5, 3, layout, actions, player="test", cursor_step=3)
+    read = read_replay(path)
+    kinds = [(a.kind, a.cell) for a in read.actions]
+    assert kinds == actions
+    assert read.fields["player"] == "test" and read.fields["software"] == "analyzer"
+    assert read.events > 2 * len(actions)  # the cursor's path was recorded too
+    analysed = analyse_replay(read)
+    assert [c.kind for c in analysed.clicks] == ["reveal", "chord", "reveal"]
+    assert analysed.result == "won"
+    # The flag was a guess (one 1 says little): the chord risked whatever its 7 cells hold.
+    chord = analysed.clicks[1]
+    before = Board.from_text("5x3x3\nFHHHH\nH1HHH\nHHHHH\n")
+    layouts = _layouts(before)
+    safe = sum(1 for layout in layouts if not layout & set(chord.opens))
+    assert len(chord.opens) == 7 and chord.mine_probability == 1 - Fraction(safe, len(layouts))
+    assert chord.is_guess
+
+
+def test_writing_refuses_bad_actions(tmp_path: Path) -> None:
+    from analyzer.replays.write import write_evf
+
+    with pytest.raises(ReplayError, match="off the 4x3 board"):
+        write_evf(tmp_path / "x", 4, 3, [(0, 0)], [("reveal", (5, 5))])
+    with pytest.raises(ReplayError, match="cannot record a 'jump'"):
+        write_evf(tmp_path / "x", 4, 3, [(0, 0)], [("jump", (1, 1))])
+    with pytest.raises(ReplayError, match="no folder"):
+        write_evf(tmp_path / "missing" / "x", 4, 3, [(0, 0)], [("reveal", (2, 2))])
+
+
+def test_ms_toollibs_remarks_are_asked_for_on_boards_up_to_expert_size(tmp_path: Path) -> None:
+    import math
+
+    path = Path(str(example_path("beginner_8x8_10.avf")))
+    default = read_replay(path)
+    without = read_replay(path, peer_remarks=False)
+    assert any(a.comments for a in default.actions) and not math.isnan(default.actions[-1].pluck)
+    assert all(a.comments == "" and math.isnan(a.pluck) for a in without.actions)
+    # The exact analysis does not depend on them.
+    assert [c.mine_probability for c in analyse_replay(without).clicks] == [
+        c.mine_probability for c in analyse_replay(default).clicks
+    ]
+
+
+def test_cli_play_writes_an_evf_that_replay_reads(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    layout = tmp_path / "layout.txt"
+    layout.write_text("*....\n.....\n...*.\n")
+    evf = tmp_path / "game.evf"
+    assert main(["play", "--layout", str(layout), "--player", "probabilistic", "--evf", str(evf)]) == 0
+    played = capsys.readouterr().out
+    assert f"wrote {evf}" in played
+    assert main(["replay", str(evf), "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    reveals = [line.split()[2:4] for line in played.splitlines() if line.split()[1:2] == ["reveal"]]
+    assert [c["cell"] for c in record["clicks"]] == [
+        [int(r.strip("(,")), int(c.strip(")"))] for r, c in reveals
+    ]
+    assert record["game"]["player"] == "analyzer probabilistic seed 0"
+
+
+SWEEPING_VIEW = Path(__file__).resolve().parent / "replays" / "sweeping_view"
+
+
+@pytest.mark.parametrize(
+    "name", ["test_subject.avf", "test_subject.evf", "test_subject.rmv", "test_subject_2.rmv"]
+)
+def test_sweeping_views_games_read_as_its_own_parser_reads_them(name: str) -> None:
+    """Layouts, players, the EVF's 3BV and time, as sweeping-view (independent of ms-toollib) reads them."""
+    expected = json.loads((SWEEPING_VIEW / "expected.json").read_text())[name]
+    replay = read_replay(SWEEPING_VIEW / name)
+    origin = expected["origin"]
+    assert replay.layout == frozenset((r - origin, c - origin) for r, c in expected["mines"])
+    assert replay.mines == len(expected["mines"])
+    assert replay.fields["player"] == expected["player"]
+    if "bbbv" in expected:
+        assert (replay.bbbv, replay.time) == (expected["bbbv"], expected["time"])
+    analysed = analyse_replay(replay)
+    assert analysed.result == "won"
+    # The exact luck against ms-toollib's float pluck, as on the bundled games.
+    assert abs(float(analysed.luck) - 10**-analysed.pluck) < 1e-9

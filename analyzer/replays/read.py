@@ -10,6 +10,7 @@ naming the file, never a crash of the caller.
 
 from __future__ import annotations
 
+import math
 import multiprocessing
 import os
 import tempfile
@@ -27,6 +28,9 @@ FORMATS = {"avf": "AvfVideo", "rmv": "RmvVideo", "evf": "EvfVideo", "mvf": "MvfV
 
 MAX_REPLAY_BYTES = 20 * 1024 * 1024
 """The largest replay file read (the largest real ones are well under a megabyte)."""
+
+PEER_REMARKS_MAX_CELLS = 30 * 16
+"""Boards up to this many cells get ms-toollib's own remarks by default (see :func:`read_replay`)."""
 
 PARSE_SECONDS = 60.0
 """How long the child process may take to parse one file."""
@@ -107,8 +111,17 @@ class Replay:
         )
 
 
-def read_replay(path: str | os.PathLike[str], *, format: str | None = None) -> Replay:
+def read_replay(
+    path: str | os.PathLike[str], *, format: str | None = None, peer_remarks: bool | None = None
+) -> Replay:
     """Read a replay file; the format comes from its extension unless ``format`` names it.
+
+    ``peer_remarks`` asks ms-toollib for its own remarks on each click (``needless_guess``,
+    ``high_risk_guess``) and its running ``pluck``, from its float probabilities. They are
+    for comparison only (the analysis is ours, exact) and ms-toollib computes them slowly on
+    large boards (22 s for a 60x36 game of 1,100 clicks), so by default (``None``) they are
+    asked for on boards of at most :data:`PEER_REMARKS_MAX_CELLS` cells; without them
+    ``comments`` are empty and ``pluck`` is NaN.
 
     Raises
     ------
@@ -145,7 +158,7 @@ def read_replay(path: str | os.PathLike[str], *, format: str | None = None) -> R
         import ms_toollib  # noqa: F401
     except ImportError:  # pragma: no cover - the replays extra is installed with the project
         raise ReplayError("reading replays needs ms-toollib: pip install 'analyzer[replays]'") from None
-    values = _parse_in_child(str(path.resolve()), kind)
+    values = _parse_in_child(str(path.resolve()), kind, peer_remarks)
     return _replay(str(path), kind, values)
 
 
@@ -167,16 +180,16 @@ def _warm_parser() -> None:
         _warm = True
 
 
-def _parse_in_child(path: str, kind: str) -> dict[str, Any]:
+def _parse_in_child(path: str, kind: str, remarks: bool | None = None) -> dict[str, Any]:
     _warm_parser()
     with tempfile.TemporaryDirectory(prefix="analyzer-replay-") as folder:
-        return _parse_in_folder(path, kind, folder)
+        return _parse_in_folder(path, kind, folder, remarks)
 
 
-def _parse_in_folder(path: str, kind: str, folder: str) -> dict[str, Any]:
+def _parse_in_folder(path: str, kind: str, folder: str, remarks: bool | None = None) -> dict[str, Any]:
     context = multiprocessing.get_context("fork")
     receive, send = context.Pipe(duplex=False)
-    child = context.Process(target=_child, args=(path, kind, send, folder), daemon=True)
+    child = context.Process(target=_child, args=(path, kind, send, folder, remarks), daemon=True)
     child.start()
     send.close()
     try:
@@ -200,7 +213,9 @@ def _parse_in_folder(path: str, kind: str, folder: str) -> dict[str, Any]:
     return outcome  # type: ignore[no-any-return]
 
 
-def _child(path: str, kind: str, send: Any, folder: str) -> None:  # pragma: no cover - in the child
+def _child(
+    path: str, kind: str, send: Any, folder: str, remarks: bool | None = None
+) -> None:  # pragma: no cover - in the child
     import faulthandler
 
     try:
@@ -210,7 +225,7 @@ def _child(path: str, kind: str, send: Any, folder: str) -> None:  # pragma: no 
         faulthandler.disable()
         quiet = os.open(os.devnull, os.O_WRONLY)
         os.dup2(quiet, 2)
-        send.send(_extract(path, kind))
+        send.send(_extract(path, kind, remarks))
     except Exception as error:  # ms-toollib raises plain exceptions for some files
         send.send({"error": str(error) or type(error).__name__})
     finally:
@@ -221,15 +236,18 @@ _STATS = ("bbbv", "rtime", "bbbv_s", "cl", "cl_s", "ce", "ce_s", "ioe", "corr", 
 _FIELDS = ("software", "player_identifier", "country", "race_identifier", "unique_identifier")
 
 
-def _extract(path: str, kind: str) -> dict[str, Any]:  # pragma: no cover - runs in the child
+def _extract(path: str, kind: str, remarks: bool | None = True) -> dict[str, Any]:  # pragma: no cover - child
     """Everything the analysis needs, as plain values (the child's answer)."""
     import ms_toollib
 
     video = getattr(ms_toollib, FORMATS[kind])(path)
     video.parse()
     video.analyse()
-    video.analyse_for_features(["needless_guess", "high_risk_guess", "pluck"])
     width, height, pixel = video.column, video.row, video.pix_size
+    if remarks is None:
+        remarks = width * height <= PEER_REMARKS_MAX_CELLS
+    if remarks:
+        video.analyse_for_features(["needless_guess", "high_risk_guess", "pluck"])
     if not (width > 0 and height > 0 and pixel > 0):
         return {"error": f"a {width}x{height} board"}
     layout = [(r, c) for r, row in enumerate(video.board) for c, v in enumerate(row) if v == -1]
@@ -264,8 +282,8 @@ def _extract(path: str, kind: str) -> dict[str, Any]:  # pragma: no cover - runs
                 float(event.time),
                 before,
                 revealed,
-                event.key_dynamic_params.pluck,
-                event.comments,
+                event.key_dynamic_params.pluck if remarks else math.nan,
+                event.comments if remarks else "",
             )
         )
     video.current_time = 1e9  # the statistics of the whole game, not of the playback's start
