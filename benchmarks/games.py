@@ -12,6 +12,17 @@
     (3, 3)). The peer runs when the environment variable ``MSP_BINARY`` names a
     built ``MineSweeperSolver`` (built by whoever runs the benchmark; nothing of
     it is kept here); its CPU time is that of its worker process.
+``race-minesolve``
+    Win rate and CPU milliseconds per game of a player against minesolve
+    (totte174/minesolve, C, depth-d game-tree search), side by side in the same
+    run on expert. minesolve chooses its own first click (on the empty expert
+    board it names (0, 0), which the benchmark checks) and, when a mine is
+    there, moves it to a random other cell: uniform over the layouts with (0, 0)
+    safe, which is our ``safe`` rule with the first click at (0, 0). The binary
+    is named by ``MINESOLVE_BINARY`` (built by whoever runs the benchmark from
+    the public repository with ``cmake -B build && make -C build``; nothing of
+    it is kept here); its CPU time is that of its process, and its games come
+    from its own C ``rand()``, seeded from the clock.
 ``reproduce``
     The three studies of ``docs/win_rates.md``, written there as Markdown
     tables (and ``docs/win_rates_4x4.png``):
@@ -573,6 +584,81 @@ def race(
     return rows
 
 
+def minesolve_first_click(binary: str) -> tuple[int, int]:
+    """The cell minesolve opens first on an empty expert board."""
+    import re
+    import subprocess
+
+    empty = ("." * 30 + "\n") * 16
+    done = subprocess.run(
+        [binary, "--config=expert", "--depth=1"], input=empty, capture_output=True, text=True, timeout=60
+    )
+    found = re.search(r"\((\d+), (\d+)\)", done.stdout)
+    if done.returncode != 0 or found is None:
+        raise RuntimeError(
+            f"{binary} gave no first move: {done.stdout.strip()[:200]} {done.stderr.strip()[:200]}"
+        )
+    return int(found.group(1)), int(found.group(2))
+
+
+def run_minesolve(binary: str, depth: int, games: int) -> tuple[int, float]:
+    """minesolve's ``--simulate`` on expert at ``depth``: (wins, CPU seconds of its process)."""
+    import resource
+    import subprocess
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run(
+        [binary, "--config=expert", f"--depth={depth}", f"--simulate={games}"],
+        capture_output=True,
+        text=True,
+        timeout=24 * 3600,
+    )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise RuntimeError(f"{binary} exited {done.returncode}: {done.stderr.strip()[:200]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return int(done.stdout.strip().splitlines()[-1]), cpu
+
+
+def _wilson(wins: int, games: int) -> str:
+    """The win rate in percent with its 95 % Wilson interval."""
+    if games == 0:
+        return "-"
+    z = 1.959963984540054
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * ((p * (1 - p) / games + z * z / (4 * games * games)) ** 0.5) / (1 + z * z / games)
+    return f"{100 * p:.2f} ({100 * (centre - half):.2f}-{100 * (centre + half):.2f})"
+
+
+def race_minesolve(
+    player: str, games: int, depths: Sequence[int], *, seed: int = 0, binary: str | None = None
+) -> str:
+    """Expert, safe first click at (0, 0): ``player`` and minesolve at each depth, one process each."""
+    width, height, mines = PRESETS["expert"]
+    simulate(width, height, mines, player, 2, first_click="safe", first_cell=(0, 0), seed=seed)  # compile
+    start = time.process_time()
+    ours = simulate(width, height, mines, player, games, first_click="safe", first_cell=(0, 0), seed=seed)
+    our_ms = 1000 * (time.process_time() - start) / games
+    lines = [
+        "| player | games | win % (95 % interval) | CPU ms/game | ratio to ours |",
+        "|---|---:|---:|---:|---:|",
+        f"| ours: {player} | {games} | {_wilson(ours.wins, games)} | {our_ms:.2f} | 1.00x |",
+    ]
+    if binary:
+        first = minesolve_first_click(binary)
+        if first != (0, 0):
+            lines.insert(0, f"(minesolve opens {first} first, not (0, 0): its setup differs from ours)")
+        for depth in depths:
+            wins, cpu = run_minesolve(binary, depth, games)
+            ms = 1000 * cpu / games
+            lines.append(
+                f"| minesolve depth {depth} | {games} | {_wilson(wins, games)} | {ms:.2f}"
+                f" | {ms / our_ms:.2f}x |"
+            )
+    return "\n".join(lines)
+
+
 def race_table(rows: Sequence[RaceRow], strategy: str) -> str:
     """The race as a Markdown table."""
     lines = [
@@ -608,6 +694,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     rc.add_argument("--games", default="beginner=20000,intermediate=5000,expert=1000")
     rc.add_argument("--repeats", type=int, default=3)
     rc.add_argument("--seed", type=int, default=0)
+    rm = sub.add_parser(
+        "race-minesolve", help="win rate and CPU ms per game against minesolve (set MINESOLVE_BINARY)"
+    )
+    rm.add_argument("--player", default="expert")
+    rm.add_argument("--games", type=int, default=1000)
+    rm.add_argument("--depths", default="1,2", help="minesolve's search depths (default 1,2)")
+    rm.add_argument("--seed", type=int, default=0)
     sm = sub.add_parser("summarize", help="the runs of scripts/fast_win_rates.sh against PSEQ's table")
     sm.add_argument("--player", default="probabilistic")
     sm.add_argument("--players", help="comma-separated: one compact row a setup for all of them")
@@ -654,6 +747,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.player, games, repeats=args.repeats, seed=args.seed, peer=peer, strategy=args.strategy
         )
         print(race_table(rows, args.strategy))
+        return 0
+
+    if args.command == "race-minesolve":
+        import os
+
+        binary = os.environ.get("MINESOLVE_BINARY")
+        print(
+            f"Expert 30x16/99, safe first click at (0, 0), {args.games} games each, one process each"
+            + (f"; minesolve {binary}" if binary else "; MINESOLVE_BINARY not set: ours only")
+        )
+        depths = [int(d) for d in args.depths.split(",") if d]
+        print(race_minesolve(args.player, args.games, depths, seed=args.seed, binary=binary))
         return 0
 
     if args.command == "speed":
