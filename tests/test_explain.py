@@ -163,3 +163,23 @@ def test_cli_explain(tmp_path, capsys) -> None:  # noqa: ANN001
     assert "outside" in capsys.readouterr().err
     assert main(["explain", str(path), "--cell", "1,1"]) == 1
     assert "revealed" in capsys.readouterr().err
+
+
+def test_ctrl_c_after_cp_sat_is_still_a_keyboard_interrupt() -> None:
+    """CP-SAT's SIGINT handler outlived its solve: Ctrl+C (a Jupyter interrupt) then killed the process."""
+    import subprocess
+    import sys
+
+    code = (
+        "import os, signal, time\n"
+        "from analyzer import certain_cells, explain\n"
+        "explain('4x2x2\\nHHHH\\n1221\\n', (0, 0))\n"
+        "certain_cells('4x2x2\\nHHHH\\n1221\\n')\n"
+        "try:\n"
+        "    os.kill(os.getpid(), signal.SIGINT)\n"
+        "    time.sleep(5)\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout) == (0, "interrupted\n"), done.stderr

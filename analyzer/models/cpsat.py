@@ -68,6 +68,9 @@ class _Collector(cp_model.CpSolverSolutionCallback):
 def _solver(deadline: float | None) -> cp_model.CpSolver:
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
+    # CP-SAT's own SIGINT handler would outlive the solve: afterwards Ctrl+C (or a Jupyter
+    # kernel interrupt) killed the process instead of raising KeyboardInterrupt.
+    solver.parameters.catch_sigint_signal = False
     if deadline is not None:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
