@@ -298,3 +298,30 @@ def test_cli_web_refuses_a_bad_size_and_a_taken_port(capsys: pytest.CaptureFixtu
         port = server.httpd.server_address[1]
         assert main(["web", "--port", str(port), "--no-browser"]) == 1
     assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
+
+
+def test_cli_web_serves_a_board_file_until_stopped(tmp_path: Any) -> None:
+    import signal
+    import subprocess
+    import sys
+
+    path = tmp_path / "board.mine"
+    path.write_text(BOARD)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "analyzer", "web", str(path), "--no-browser", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        line = server.stdout.readline() if server.stdout else ""
+        assert line.startswith("analyzer web: http://127.0.0.1:") and "Ctrl+C" in line
+        url = line.split()[2]
+        status, view = _request(url + "api/view")
+        assert status == 200 and view["mode"] == "edit"
+        assert fractions(view) == expected(Board.from_text(BOARD))
+    finally:
+        server.send_signal(signal.SIGINT)
+        _, err = server.communicate(timeout=30)
+    assert server.returncode == 0, err
+    assert "Traceback" not in err

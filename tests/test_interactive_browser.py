@@ -309,3 +309,27 @@ def test_widget_in_jupyterlab(tmp_path: Path) -> None:
             lab.wait(10)
         except subprocess.TimeoutExpired:
             lab.kill()
+
+
+def test_a_slow_solve_shows_working_and_keeps_the_last_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+
+    solve_module = importlib.import_module("analyzer.solver.solve")  # the module, not the function
+    board = Board.from_text("5x4x4\nHHHHH\nH211H\nH1H1H\nHHHHH\n")
+    with opened(board) as (tab, _):
+        before = shown(tab)
+        real = solve_module.solve
+
+        def slow(*args: Any, **kwargs: Any) -> Any:
+            time.sleep(1.5)
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(solve_module, "solve", slow)
+        tab.click('.mz-cell[data-cell="0,0"]', button="right")
+        tab.wait_for_selector(".mz-root.mz-working")
+        assert tab.is_visible(".mz-busy")
+        during = shown(tab)
+        assert {c: v["p"] for c, v in during.items()} == {c: v["p"] for c, v in before.items()}
+        idle(tab)
+        assert_probabilities_match(tab, board.replace({(0, 0): -2}))
+        assert not tab.is_visible(".mz-busy")
