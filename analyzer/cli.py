@@ -939,7 +939,8 @@ def _parser() -> argparse.ArgumentParser:
         nargs="?",
         default=None,
         metavar="FILE",
-        help="a .mine board (edit mode) or a replay file (replay mode); default: a new game",
+        help="a .mine board (edit mode), an .mbf layout (play mode) or a replay file (replay mode);"
+        " default: a new game",
     )
     web.add_argument(
         "--new",

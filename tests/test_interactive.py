@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from analyzer import Board, Game, OptionError, certain_cells, solve
+from analyzer import Board, Game, GameError, OptionError, certain_cells, solve
 from analyzer.cli import main
 from analyzer.interactive.session import Session
 from analyzer.interactive.web import WebServer
@@ -325,3 +325,16 @@ def test_cli_web_serves_a_board_file_until_stopped(tmp_path: Any) -> None:
         _, err = server.communicate(timeout=30)
     assert server.returncode == 0, err
     assert "Traceback" not in err
+
+
+def test_an_mbf_layout_opens_in_play_mode(tmp_path: Any) -> None:
+    game = Game.from_layout(9, 9, [(0, 0), (4, 4), (8, 8)])
+    path = tmp_path / "layout.mbf"
+    path.write_bytes(game.to_mbf())
+    session = Session(str(path))
+    assert session.mode == "play" and session.game is not None
+    assert session.game.mines == frozenset({(0, 0), (4, 4), (8, 8)})
+    session.act({"type": "cell", "cell": [0, 8]})
+    assert session.board.is_revealed(0, 8)
+    with pytest.raises(GameError, match="cannot read"):
+        Session(str(tmp_path / "missing.mbf"))

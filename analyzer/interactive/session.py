@@ -72,8 +72,9 @@ class Session:
     ----------
     source : Board, Game, Replay, ReplayAnalysis, str, or None
         What to open: a position (edit mode), a game (play mode), a recorded game
-        (replay mode), the text or path of a ``.mine`` board, or the path of a
-        replay file. ``None`` starts a new beginner game.
+        (replay mode), the text or path of a ``.mine`` board, the path of an
+        ``.mbf`` layout (play mode) or of a replay file. ``None`` starts a new
+        beginner game.
     time_limit : float
         Seconds the exact solve may take (then the certain cells come from CP-SAT).
     seed : int, optional
@@ -136,6 +137,10 @@ class Session:
                 from analyzer.replays.read import read_replay
 
                 self._open_replay(read_replay(source))
+                return
+            if isinstance(source, str) and "\n" not in source and source.lower().endswith(".mbf"):
+                self._game = Game.from_mbf(_read_bytes(source))
+                self._set_mode("play")
                 return
             board = Board.coerce(source, "the interactive board")
             self.set_board(board)
@@ -669,6 +674,14 @@ def _around(replay: Replay, index: int) -> int:
         for c in range(col - 1, col + 2)
         if (r, c) != (row, col)
     )
+
+
+def _read_bytes(path: str) -> bytes:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(1 << 20)
+    except OSError as error:
+        raise GameError(f"cannot read {path!r}: {error.strerror or error}") from None
 
 
 def _looks_like_replay(text: str) -> bool:
