@@ -313,3 +313,31 @@ def test_board_checks_fail_without_a_solver():
         assert not result.holds
         assert result.method == "exact check on 0 boards"
         assert "no solver yet" in result.steps[0].description
+
+
+def test_the_proofs_hold_with_python_flint_installed() -> None:
+    """sympy picks python-flint's ground types when it is installed; its Gosper summation then failed."""
+    import os
+    import subprocess
+    import sys
+
+    pytest.importorskip("flint", reason="needs python-flint installed (pip install python-flint)")
+    env = {k: v for k, v in os.environ.items() if k != "SYMPY_GROUND_TYPES"}
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "analyzer",
+            "verify",
+            "--check",
+            "placement_marginal",
+            "--check",
+            "placement_uniform",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr

@@ -43,12 +43,21 @@ safe_first_move_prior  yes    symbolic proof  binomial(N - 2, M - 1)/binomial(N 
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 
-import sympy as sp
+# With python-flint installed, sympy's default ground types are flint's, and its Gosper
+# summation then fails on the placement proofs ("fmpq_poly divmod by 0"). Its pure-Python
+# ground types give the same exact answers; they are chosen here only when sympy is not
+# loaded yet and the user has not chosen (SYMPY_GROUND_TYPES).
+if "sympy" not in sys.modules:
+    os.environ.setdefault("SYMPY_GROUND_TYPES", "python")
 
-from analyzer.verify.binomials import (
+import sympy as sp  # noqa: E402
+
+from analyzer.verify.binomials import (  # noqa: E402
     STRATEGIES_6_3,
     check_binomial_ratio,
     check_safe_first_move_prior,
