@@ -11,7 +11,6 @@ total; the result is an :class:`~analyzer.solver.analysis.Analysis`.
 from __future__ import annotations
 
 import contextlib
-import math
 import os
 import time
 from collections.abc import Sequence
@@ -25,7 +24,7 @@ from analyzer.board.board import FLAG, Board
 from analyzer.board.topology import neighbour_array
 from analyzer.errors import InconsistentBoardError, SolverTimeoutError
 from analyzer.jit import interpreted_if_small
-from analyzer.limits import check_binomial_time, flag, positive_seconds
+from analyzer.limits import binomial, check_binomial_time, flag, positive_seconds
 from analyzer.solver.analysis import Analysis, ComponentSummary
 from analyzer.solver.combination import Combined, Joined, combine, join
 from analyzer.solver.constraints import ConstraintSystem, Group, build_constraints
@@ -208,6 +207,21 @@ def _solve_general(
     )
 
 
+def _cells_without_clues(cells: Sequence[int], p: Fraction, flagged: bool) -> tuple[Fraction | None, ...]:
+    """A clueless board's probabilities: ``p`` everywhere, 1 on the flags when ``flagged`` (trusted ones)."""
+    if flagged:
+        return tuple(_ONE if value == FLAG else p for value in cells)
+    return (p,) * len(cells)
+
+
+def _floats_without_clues(cells: Sequence[int], p: float, trust_flags: bool) -> np.ndarray:
+    """A clueless board's probabilities as floats: ``p`` everywhere, 1 on trusted flags."""
+    values = np.full(len(cells), p)
+    if trust_flags:
+        values[np.asarray(cells) == FLAG] = 1.0
+    return values
+
+
 #: Search nodes each component, and the board, may take in the compiled path while the
 #: kernels run interpreted (:func:`analyzer.jit.interpreted_if_small`).
 INTERPRETED_NODE_BUDGET = 2_000
@@ -354,22 +368,18 @@ def _without_clues(board: Board, engine: str, trust_flags: bool, deadline: float
     left = board.mines - flags
     check_binomial_time(unknown, left, deadline, "the number of layouts")
     p = Fraction(left, unknown) if unknown else _ZERO
-    cell_p: tuple[Fraction | None, ...]
-    if flags:
-        cell_p = tuple(_ONE if value == FLAG else p for value in board.cells)
-    else:
-        cell_p = (p,) * len(board.cells)
     return Analysis(
         board=board,
-        total=math.comb(unknown, left),
+        total=binomial(unknown, left),
         mines_left=left,
         background_size=unknown,
         components=(),
         mine_count_distribution={0: _ONE},
         trust_flags=trust_flags,
-        cell_probabilities=cell_p,
+        cell_probabilities=partial(_cells_without_clues, board.cells, p, flags > 0),
         layout_counter=partial(count_layouts, trust_flags=trust_flags, engine=engine),
         solver=partial(solve, trust_flags=trust_flags, engine=engine),
+        floats=partial(_floats_without_clues, board.cells, float(p), trust_flags),
     )
 
 
