@@ -12,7 +12,13 @@ from strategies import problems
 from analyzer.solver.combination import combine
 from analyzer.solver.counting import count_enumerate
 from analyzer.solver.decomposition import ComponentProblem
-from analyzer.solver.polynomials import poly_mul, product_tree, products_of_others, weights_of_others
+from analyzer.solver.polynomials import (
+    convolve,
+    poly_mul,
+    product_tree,
+    products_of_others,
+    weights_of_others,
+)
 
 
 def _solutions(problem: ComponentProblem) -> list[tuple[int, ...]]:
@@ -82,10 +88,12 @@ def test_weights_of_others_are_the_weighted_products_of_all_but_one(
     polys: list[list[int]], limit: int, weight: list[int]
 ) -> None:
     # The product tree top down against the products of all the others, one by one.
-    levels = product_tree(polys, limit)
+    tree = product_tree(polys, limit)
     full, others = products_of_others(polys, limit)
-    assert levels[-1] == [full]
-    vectors = weights_of_others(levels, weight)
+    while full and not full[-1]:
+        full = full[:-1]  # the tree keeps no zero past the highest term
+    assert tree.root.dense() == full
+    vectors = weights_of_others(tree, weight)
     assert len(vectors) == len(polys)
     for p, vector, other in zip(polys, vectors, others, strict=True):
         padded = weight[: limit + 1] + [0] * (len(p) + len(other))  # no weight past the limit
@@ -121,3 +129,55 @@ def test_combination_of_many_components_equals_enumeration(
                 numerators[i][g] += weight * x
     assert combined.total == total
     assert [list(row) for row in combined.group_numerators] == numerators
+
+
+def _spanned(zeros: int, middle: list[int]) -> list[int]:
+    """A polynomial with ``zeros`` leading zeros, as a component with that many decided mines."""
+    return [0] * zeros + middle
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.integers(0, 2**200), min_size=1, max_size=90),
+    st.lists(st.integers(0, 2**70), min_size=1, max_size=90),
+)
+def test_convolve_equals_the_term_by_term_product(a: list[int], b: list[int]) -> None:
+    # Long lists of large counts go through one big-integer product (Kronecker substitution).
+    assert convolve(a, b) == poly_mul(a, b, limit=len(a) + len(b))
+
+
+@given(st.integers(1, 300), st.integers(1, 300), st.integers(5, 120), st.integers(5, 120))
+def test_convolve_of_the_largest_coefficients_overflows_no_slot(
+    bits_a: int, bits_b: int, n: int, m: int
+) -> None:
+    # Every coefficient at its largest: each product coefficient reaches the most a slot must hold.
+    a, b = [2**bits_a - 1] * n, [2**bits_b - 1] * m
+    assert convolve(a, b) == poly_mul(a, b, limit=n + m)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 40), st.lists(st.integers(0, 2**90), min_size=1, max_size=40)),
+        min_size=1,
+        max_size=7,
+    ),
+    st.integers(0, 300),
+    st.lists(st.integers(0, 10**40), min_size=1, max_size=400),
+)
+def test_weights_of_others_on_long_shifted_polynomials(
+    parts: list[tuple[int, list[int]]], limit: int, weight: list[int]
+) -> None:
+    # Components whose fewest mines are far above 0, with long spans of large counts:
+    # the tree stores and multiplies spans only, and still equals all-but-one products.
+    polys = [_spanned(zeros, middle) for zeros, middle in parts]
+    tree = product_tree(polys, limit)
+    full, others = products_of_others(polys, limit)
+    while full and not full[-1]:
+        full = full[:-1]
+    assert tree.root.dense() == full
+    vectors = weights_of_others(tree, weight)
+    for p, vector, other in zip(polys, vectors, others, strict=True):
+        padded = weight[: limit + 1] + [0] * (len(p) + len(other))
+        expected = [sum(o * padded[m + j] for j, o in enumerate(other)) if p[m] else 0 for m in range(len(p))]
+        assert vector == expected[: len(vector)] and len(vector) == min(len(p), limit + 1)

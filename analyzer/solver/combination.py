@@ -10,9 +10,13 @@ weights ``C(B, L - M)``.
 The numerator of a group of component ``i`` needs, for each of its mine counts
 ``m``, what every *other* component and the background make of it:
 ``sum_j others_i[j] C(B, L - m - j)``. A balanced product tree gives all of
-those top down (:func:`~analyzer.solver.polynomials.weights_of_others`), for
-about the square of the total degree in multiplications, where products of all
-the others for each component would cost that square once per component.
+those top down (:func:`~analyzer.solver.polynomials.weights_of_others`). Its
+polynomials are stored over their spans (fewest to most mines: a component
+whose cells are mostly decided has a long run of zeros below its fewest mines),
+and long products are one big-integer product each, so the join grows with the
+spans, not with the number of cells: on a 300x300 mid-game (887 components,
+18,305 constrained cells but spans summing to 520) it takes 0.13 s where the
+dense tree took 0.68 s.
 """
 
 from __future__ import annotations
@@ -85,24 +89,30 @@ def join(
     """
     until = Deadline.of(deadline)
     until.check("the combination of the components")
-    levels = product_tree(polys, mines_left, until)
-    full = levels[-1][0]
+    tree = product_tree(polys, mines_left, until)
+    root = tree.root
     # Only C(B, j) for j = L - m with m a possible constrained mine count are
     # needed: one comb, then the ratio C(B, j + 1) = C(B, j) (B - j) / (j + 1).
-    # The tree stops at degree L, so every j lies in low..L.
-    low = max(0, mines_left - (len(full) - 1))
-    bg = binomial_row(background, low, mines_left, until)
-    top = mines_left - low
-    weight = [bg[top - m] if q else 0 for m, q in enumerate(full)]
-    constrained = {m: q * w for m, (q, w) in enumerate(zip(full, weight, strict=True)) if w and q}
+    # The root's terms run from degree s to s + w - 1 <= L (its span), so j runs
+    # over L - s - w + 1 .. L - s.
+    span = len(root.coeffs)
+    low = mines_left - root.shift - span + 1
+    bg = binomial_row(background, low, mines_left - root.shift, until)
+    # weight[k]: the background's layouts when the constrained cells hold root.shift + k mines.
+    weight = [bg[span - 1 - k] if q else 0 for k, q in enumerate(root.coeffs)]
+    constrained = {
+        root.shift + k: q * w for k, (q, w) in enumerate(zip(root.coeffs, weight, strict=True)) if w and q
+    }
     # A component's mine count m weighs what the others and the background make of it:
     # sum_j others[j] * C(B, L - m - j), from the product tree top down.
-    others = weights_of_others(levels, weight, until)
+    others = weights_of_others(tree, weight, until, offset=root.shift)
     background_numerator = 0
     if background:
         # C(B - 1, j - 1) = C(B, j) j / B (exactly): from the row above, no new binomial.
-        pairs = enumerate(zip(full, weight, strict=True))
-        background_numerator = sum([q * (w * (mines_left - m) // background) for m, (q, w) in pairs if q])
+        pairs = enumerate(zip(root.coeffs, weight, strict=True))
+        background_numerator = sum(
+            [q * (w * (mines_left - root.shift - k) // background) for k, (q, w) in pairs if q]
+        )
     return Joined(sum(constrained.values()), others, background_numerator, constrained)
 
 

@@ -2,16 +2,35 @@
 
 Shared by the counting engines and the combination over components: kept below
 both so neither imports the other.
+
+The join of many components works on :class:`Shifted` polynomials: a component's
+layouts are 0 below its fewest mines (a component of 11,000 cells whose cells
+are all decided has one term, at 11,000 mines), so only the span between its
+fewest and most mines is stored and multiplied. Products of long polynomials go
+through one big-integer product (Kronecker substitution), with GMP's
+multiplication when ``gmpy2`` is installed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from math import comb
+from dataclasses import dataclass
 
-from analyzer.limits import Deadline, check_binomial_time
+from analyzer.limits import Deadline, binomial, check_binomial_time, gmpy2_module
 
-__all__ = ["poly_mul", "products_of_others", "product_tree", "weights_of_others", "binomial_row"]
+__all__ = [
+    "poly_mul",
+    "convolve",
+    "products_of_others",
+    "Shifted",
+    "ProductTree",
+    "product_tree",
+    "weights_of_others",
+    "binomial_row",
+]
+
+#: Below this many coefficient products a product is done term by term.
+_SCHOOLBOOK_PRODUCTS = 1024
 
 
 def poly_mul(a: list[int], b: list[int], limit: int) -> list[int]:
@@ -32,6 +51,36 @@ def poly_mul(a: list[int], b: list[int], limit: int) -> list[int]:
             if bj:
                 out[i + j] += ai * bj
     return out
+
+
+def convolve(a: Sequence[int], b: Sequence[int]) -> list[int]:
+    """The full product of two polynomials with no negative coefficient.
+
+    Short ones term by term; long ones as one big-integer product (Kronecker
+    substitution): each list is packed into an integer, ``s`` bytes a
+    coefficient, ``s`` wide enough for any coefficient of the product, so one
+    multiplication of two integers (GMP's, near-linear, when gmpy2 is there)
+    gives every coefficient at once.
+
+    >>> convolve([1, 2], [3, 0, 1])
+    [3, 6, 1, 2]
+    >>> a, b = list(range(1, 60)), [7**k for k in range(40)]
+    >>> convolve(a, b) == poly_mul(a, b, limit=len(a) + len(b))
+    True
+    """
+    if not a or not b:
+        return []
+    if len(a) * len(b) <= _SCHOOLBOOK_PRODUCTS or min(len(a), len(b)) <= 4:
+        return poly_mul(list(a), list(b), len(a) + len(b))
+    bits = max(a).bit_length() + max(b).bit_length() + min(len(a), len(b)).bit_length()
+    width = (bits + 7) // 8
+    x = int.from_bytes(b"".join([c.to_bytes(width, "little") for c in a]), "little")
+    y = int.from_bytes(b"".join([c.to_bytes(width, "little") for c in b]), "little")
+    gmpy2 = gmpy2_module()
+    product = x * y if gmpy2 is None else int(gmpy2.mpz(x) * gmpy2.mpz(y))
+    size = len(a) + len(b) - 1
+    data = product.to_bytes(width * size, "little")
+    return [int.from_bytes(data[i : i + width], "little") for i in range(0, width * size, width)]
 
 
 def products_of_others(
@@ -62,39 +111,112 @@ def products_of_others(
     return prefix[-1], others
 
 
+@dataclass(frozen=True, slots=True)
+class Shifted:
+    """``x^shift * (coeffs[0] + coeffs[1] x + ...)``: a polynomial stored from its lowest term.
+
+    ``coeffs`` has no zero at either end; the zero polynomial is ``Shifted(0, ())``.
+
+    >>> p = Shifted.of([0, 0, 3, 0, 1, 0])
+    >>> p
+    Shifted(shift=2, coeffs=(3, 0, 1))
+    >>> p.dense(), p.degree
+    ([0, 0, 3, 0, 1], 4)
+    """
+
+    shift: int
+    coeffs: tuple[int, ...]
+
+    @classmethod
+    def of(cls, dense: Sequence[int], limit: int | None = None) -> Shifted:
+        """From a dense coefficient list, dropping degrees past ``limit``."""
+        end = len(dense) if limit is None else min(len(dense), limit + 1)
+        while end and not dense[end - 1]:
+            end -= 1
+        start = 0
+        while start < end and not dense[start]:
+            start += 1
+        if start == end:
+            return cls(0, ())
+        return cls(start, tuple(dense[start:end]))
+
+    @property
+    def degree(self) -> int:
+        """The highest degree with a term (``-1`` for zero)."""
+        return self.shift + len(self.coeffs) - 1 if self.coeffs else -1
+
+    def dense(self) -> list[int]:
+        """Coefficients from degree 0 to :attr:`degree`."""
+        return [0] * self.shift + list(self.coeffs) if self.coeffs else []
+
+    def times(self, other: Shifted, limit: int) -> Shifted:
+        """The product, degrees past ``limit`` dropped."""
+        if not self.coeffs or not other.coeffs:
+            return Shifted(0, ())
+        shift = self.shift + other.shift
+        if shift > limit:
+            return Shifted(0, ())
+        room = limit - shift + 1
+        a, b = self.coeffs[:room], other.coeffs[:room]
+        return Shifted.of(convolve(a, b), room - 1).moved(shift)
+
+    def moved(self, by: int) -> Shifted:
+        return Shifted(self.shift + by, self.coeffs) if self.coeffs else self
+
+
+@dataclass(frozen=True, slots=True)
+class ProductTree:
+    """The levels of a balanced product tree of polynomials, degrees past ``limit`` dropped.
+
+    ``levels[0]`` holds the polynomials (as :class:`Shifted`); each next level the
+    products of neighbouring pairs (an odd last one moves up as it is); the last
+    level one polynomial, the product of all (``1`` for none). ``lengths`` are
+    the dense lengths of level 0, truncated at ``limit``.
+    """
+
+    levels: tuple[tuple[Shifted, ...], ...]
+    lengths: tuple[int, ...]
+    limit: int
+
+    @property
+    def root(self) -> Shifted:
+        """The product of all the polynomials."""
+        return self.levels[-1][0]
+
+
 def product_tree(
-    polys: list[list[int]], limit: int, deadline: Deadline | float | None = None
-) -> list[list[list[int]]]:
-    """The levels of a balanced product tree, truncated past degree ``limit``.
+    polys: Sequence[Sequence[int]], limit: int, deadline: Deadline | float | None = None
+) -> ProductTree:
+    """The balanced product tree of ``polys`` (coefficient lists), truncated past degree ``limit``.
 
-    Level 0 holds ``polys`` (truncated too); each next level the products of neighbouring
-    pairs (an odd last one moves up as it is); the last level one polynomial,
-    the product of all (``[1]`` for none). With :func:`weights_of_others` it
-    replaces the prefix and suffix products where what is wanted of "all the
-    others" is a weighted sum: the multiplications then cost the square of the
-    total degree once, not once per polynomial.
+    With :func:`weights_of_others` it replaces the prefix and suffix products
+    where what is wanted of "all the others" is a weighted sum. Each product
+    costs its polynomials' spans (fewest to most mines), not their degrees.
 
-    >>> product_tree([[1, 1], [1, 2], [0, 1]], limit=10)
+    >>> tree = product_tree([[1, 1], [1, 2], [0, 1]], limit=10)
+    >>> [[p.dense() for p in level] for level in tree.levels]
     [[[1, 1], [1, 2], [0, 1]], [[1, 3, 2], [0, 1]], [[0, 1, 3, 2]]]
     """
     until = Deadline.of(deadline)
-    levels = [[list(p[: limit + 1]) for p in polys]]
-    while len(levels[-1]) > 1:
-        level = levels[-1]
+    lengths = tuple(min(len(p), limit + 1) for p in polys)
+    level = tuple(Shifted.of(p, limit) for p in polys)
+    levels = [level]
+    while len(level) > 1:
         up = []
         for i in range(0, len(level) - 1, 2):
             until.check("the combination of the components")
-            up.append(poly_mul(level[i], level[i + 1], limit))
+            up.append(level[i].times(level[i + 1], limit))
         if len(level) % 2:
             up.append(level[-1])
-        levels.append(up)
-    if not levels[-1]:
-        levels.append([[1]])
-    return levels
+        level = tuple(up)
+        levels.append(level)
+    if not level:
+        levels.append((Shifted(0, (1,)),))
+    return ProductTree(tuple(levels), lengths, limit)
 
 
 def weights_of_others(
-    levels: list[list[list[int]]], weight: Sequence[int], deadline: Deadline | float | None = None
+    tree: ProductTree, weight: Sequence[int], deadline: Deadline | float | None = None, *, offset: int = 0
 ) -> list[list[int]]:
     """For each polynomial ``p_i`` of the tree's level 0, ``R_i[m] = sum_j others_i[j] * weight[m + j]``.
 
@@ -102,51 +224,61 @@ def weights_of_others(
     negative coefficient (counts).
 
     ``others_i`` is the product of all the other polynomials; ``weight[t]`` is
-    0 past its end and past the tree's ``limit`` (the degrees it dropped); ``m``
-    runs over ``0..len(p_i) - 1`` (``p_i`` as the tree holds it, truncated).
-    Top down: the root's vector is ``weight``; a child's is its parent's
-    correlated with its sibling (``R_a[x] = sum_y sibling[y] * R_parent[x + y]``),
-    which costs the product of their lengths, and a lone child takes its parent's.
+    the weight of degree ``offset + t``, 0 outside the list and past the
+    tree's ``limit`` (the degrees it dropped); ``m`` runs over
+    ``0..len(p_i) - 1`` (``p_i`` as the tree holds it, truncated). Top down:
+    the root's vector is ``weight``; a child's is its parent's correlated with
+    its sibling (``R_a[x] = sum_y sibling[y] * R_parent[x + y]``: one product of
+    the parent's vector with the sibling reversed, over their spans), and a lone
+    child takes its parent's. A vector is only read where its node has a term
+    (coefficients are counts, never negative, so a term of a leaf lands where
+    every ancestor has one).
 
     >>> polys = [[1, 1], [1, 2], [0, 1]]
     >>> weights_of_others(product_tree(polys, limit=10), [1, 10, 100, 1000])
     [[210, 2100], [110, 1100], [0, 2310]]
     """
     until = Deadline.of(deadline)
+    levels = tree.levels
     top = len(levels) - 1
     root = levels[top][0]
-    padded = list(weight[: len(root)]) + [0] * len(root)
-    vectors = [[w if c else 0 for w, c in zip(padded, root, strict=False)]]
+
+    def weight_at(m: int) -> int:
+        t = m - offset
+        return weight[t] if 0 <= t < len(weight) and m <= tree.limit else 0
+
+    # Each vector is stored over its node's span: entry k is degree node.shift + k.
+    vectors: list[list[int]] = [[weight_at(root.shift + k) for k in range(len(root.coeffs))]]
     for depth in range(top - 1, -1, -1):
         level = levels[depth]
-        below = []
+        below: list[list[int]] = []
         for i, node in enumerate(level):
             until.check("the combination of the components")
             parent = vectors[i // 2]
             sibling_index = i ^ 1
             if sibling_index >= len(level):
-                below.append((parent + [0] * len(node))[: len(node)])
+                below.append(parent)  # a lone child: the same node one level down
                 continue
-            # Sparse both ways: only the sibling's nonzero terms, and only where the node
-            # has a term (coefficients are counts, never negative, so a term of a leaf
-            # below lands where its ancestors have one).
-            terms = [(y, c) for y, c in enumerate(level[sibling_index]) if c]
-            room = len(parent)
-            out = [0] * len(node)
-            for x, own in enumerate(node):
-                if not own:
-                    continue
-                if x & 255 == 255:
-                    until.check("the combination of the components")
-                total = 0
-                for y, c in terms:
-                    if x + y >= room:
-                        break
-                    total += c * parent[x + y]
-                out[x] = total
+            sibling = level[sibling_index].coeffs
+            if not node.coeffs or not sibling:
+                below.append([0] * len(node.coeffs))
+                continue
+            # R_node[k] = sum_t sibling[t] * parent[k + t] (both relative to their shifts,
+            # as the parent's shift is the sum of theirs): a middle product.
+            full = convolve(parent, sibling[::-1])
+            lead = len(sibling) - 1
+            out = full[lead : lead + len(node.coeffs)]
+            out += [0] * (len(node.coeffs) - len(out))
             below.append(out)
         vectors = below
-    return vectors
+    result = []
+    for leaf, vector, length in zip(levels[0], vectors, tree.lengths, strict=True):
+        dense = [0] * length
+        for k, (c, r) in enumerate(zip(leaf.coeffs, vector, strict=True)):
+            if c:
+                dense[leaf.shift + k] = r
+        result.append(dense)
+    return result
 
 
 def binomial_row(n: int, low: int, high: int, deadline: Deadline | float | None = None) -> list[int]:
@@ -158,7 +290,7 @@ def binomial_row(n: int, low: int, high: int, deadline: Deadline | float | None 
     if high < low:
         return []
     check_binomial_time(n, low, deadline, "the count of background layouts")
-    row = [comb(n, low)]
+    row = [binomial(n, low)]
     for j in range(low, high):
         row.append(row[-1] * (n - j) // (j + 1))
     return row
