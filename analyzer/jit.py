@@ -32,6 +32,7 @@ __all__ = [
     "is_active",
     "interpreted",
     "interpreted_if_small",
+    "runs_interpreted",
     "uncached_kernels",
     "LazyKernel",
     "INTERPRETED_MAX_CELLS",
@@ -162,6 +163,11 @@ def interpreted() -> Iterator[None]:
         yield
     finally:
         _STATE.interpreted = before
+
+
+def runs_interpreted() -> bool:
+    """Whether a kernel called now, in this thread, would run as plain Python (see :func:`interpreted`)."""
+    return not _ACTIVE and getattr(_STATE, "interpreted", False)
 
 
 @contextlib.contextmanager

@@ -206,8 +206,8 @@ def check_binomial_time(n: int, k: int, deadline: Deadline | float | None, what:
     ... except SolverTimeoutError as error:
     ...     for part in str(error).split(": "):
     ...         print(part)
-    the count has about 14,118,171 digits
-    computing it exactly would take about 0.7 s or more, past the time limit (without one, it waits)
+    the count has about 14,118,170 digits
+    computing it exactly would take about 0.71 s or more, past the time limit (without one, it waits)
     >>> check_binomial_time(10**8, 10**7, None, "the count")  # no limit: no refusal
     """
     remaining = Deadline.of(deadline).remaining

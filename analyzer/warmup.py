@@ -18,13 +18,17 @@ __all__ = ["STAGES", "warm_up"]
 
 
 def _solver() -> None:
-    from analyzer.play.positions import mid_game
+    from analyzer.play.positions import clue_lattice, mid_game
+    from analyzer.solver.counting.frontier import count_frontier_compiled
+    from analyzer.solver.decomposition import ComponentProblem
     from analyzer.solver.solve import solve
 
     for seed in range(3):
         for flags in (True, False):
             solve(mid_game(30, 16, 99, seed=seed), trust_flags=flags).to_numpy()
     solve("4x3x4\nHHHH\nFHHH\n2H2H\n").to_numpy()
+    solve(clue_lattice(4, seed=0)).to_numpy()  # a tangled component: the compiled frontier programme
+    count_frontier_compiled(ComponentProblem((1, 2), (((0, 1), 1),)))  # the same, called on its own
 
 
 def _players() -> None:

@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 from analyzer.board.board import Board
 from analyzer.board.topology import neighbour_array
 from analyzer.errors import InconsistentBoardError
-from analyzer.play.positions import chain, clue_lattice, mid_game
-from analyzer.solver.kernels import BOARD_TOO_LARGE, board_counts
+from analyzer.play.positions import chain, clue_lattice, mid_game, reveal_true_numbers
+from analyzer.solver.kernels import BOARD_COUNTED, BOARD_TOO_LARGE, board_counts
 from analyzer.solver.solve import _compiled_counts, _solve_general, count_layouts, solve
 from tests.bruteforce import brute_force
 from tests.strategies import game_boards, numbered_boards
@@ -84,15 +84,37 @@ def test_compiled_equals_general_on_preset_positions(seed: int) -> None:
             _same(solve(board, trust_flags=trust), _general(board, trust))
 
 
-def test_large_components_take_the_general_path() -> None:
-    """A 9x9 lattice of 3s leaves a component of more than 59 cells and 20,000 search nodes:
-    the kernel declines it, and the general pipeline's frontier programme counts it."""
+def test_tangled_components_are_swept_by_the_compiled_frontier_programme() -> None:
+    """A 9x9 lattice of 3s leaves a component of more than 59 cells and 20,000 search nodes: past the
+    enumerator's budget. Without frontier states the kernel declines it (the general pipeline counts
+    it); with them, the compiled frontier programme counts it, and the answer is the general one."""
     board = clue_lattice(4, seed=0)
     values = np.array(board.cells, dtype=np.int8)
     around = neighbour_array(board.topology, board.width, board.height)
-    assert board_counts(values, around, True, 1_000, 1_000_000, 20_000, 2_000_000)[0] == BOARD_TOO_LARGE
-    assert _compiled_counts(board, True) is None
+    assert board_counts(values, around, True, 1_000, 1_000_000, 20_000, 2_000_000, 0, 0)[0] == BOARD_TOO_LARGE
+    status, _ = board_counts(values, around, True, 1_000, 1_000_000, 20_000, 2_000_000, 10**6, 10**7)
+    assert status == BOARD_COUNTED
+    assert _compiled_counts(board, True) is not None
     _same(solve(board), _general(board))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_compiled_equals_general_on_mid_games_with_tangled_components(seed: int) -> None:
+    """Random half-revealed 60x60 boards: many components, one or two past the enumerator's budget."""
+    rng = np.random.default_rng(seed)
+    mines = rng.random((60, 60)) < 0.16
+    shown = (rng.random((60, 60)) < 0.5) & ~mines
+    board = reveal_true_numbers(
+        60,
+        60,
+        [tuple(c) for c in np.argwhere(mines).tolist()],
+        [tuple(c) for c in np.argwhere(shown).tolist()],
+    )
+    assert _compiled_counts(board, True) is not None
+    for trust in (True, False):
+        general = _general(board, trust)
+        _same(solve(board, trust_flags=trust), general)
+        assert any(c.engine == "frontier" for c in general.components)  # a component past the budget
 
 
 def test_components_past_the_cell_cap_are_declined_at_once() -> None:
@@ -100,8 +122,8 @@ def test_components_past_the_cell_cap_are_declined_at_once() -> None:
     board = clue_lattice(20, seed=0)
     values = np.array(board.cells, dtype=np.int8)
     around = neighbour_array(board.topology, board.width, board.height)
-    assert board_counts(values, around, True, 1_000, 10**9, 10**9, 10**9)[0] == BOARD_TOO_LARGE
-    assert board_counts(values, around, True, 10**6, 0, 0, 0)[0] == BOARD_TOO_LARGE  # the budget, too
+    assert board_counts(values, around, True, 1_000, 10**9, 10**9, 10**9, 10**9, 10**9)[0] == BOARD_TOO_LARGE
+    assert board_counts(values, around, True, 10**6, 0, 0, 0, 0, 0)[0] == BOARD_TOO_LARGE  # the budget, too
 
 
 def test_the_compiled_path_is_taken_on_chains(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -150,11 +172,12 @@ def test_the_board_wide_node_budget_hands_the_board_on() -> None:
     board = mid_game(30, 16, 99, progress=0.5, seed=6)
     values = np.array(board.cells, dtype=np.int8)
     around = neighbour_array(board.topology, board.width, board.height)
-    assert board_counts(values, around, True, 1_000, 1_000_000, 20_000, 1_000_000)[0] == 0
-    assert board_counts(values, around, True, 1_000, 1_000_000, 20_000, 1)[0] == BOARD_TOO_LARGE
+    assert board_counts(values, around, True, 1_000, 1_000_000, 20_000, 1_000_000, 0, 0)[0] == 0
+    assert board_counts(values, around, True, 1_000, 1_000_000, 20_000, 1, 0, 0)[0] == BOARD_TOO_LARGE
     module = importlib.import_module("analyzer.solver.solve")
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(module, "COMPILED_BOARD_NODE_BUDGET", 1)
+        patch.setattr(module, "COMPILED_NODES_PER_CELL", 0)
         assert _compiled_counts(board, True) is None
         handed_on = solve(board)
     assert handed_on == solve(board)

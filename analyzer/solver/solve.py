@@ -29,6 +29,7 @@ from analyzer.solver.analysis import Analysis, ComponentSummary
 from analyzer.solver.combination import Combined, Joined, combine, join
 from analyzer.solver.constraints import ConstraintSystem, Group, build_constraints
 from analyzer.solver.counting import ENGINES, ComponentCounts, count_component
+from analyzer.solver.counting.frontier import COMPILED_FRONTIER_COEFFICIENTS
 from analyzer.solver.decomposition import Component, ComponentProblem, components
 from analyzer.solver.deduction import Deduced, deduce
 from analyzer.solver.kernels import (
@@ -49,12 +50,22 @@ _COMPILED_PATH = True  # likewise
 #: The search nodes a component may take in the compiled path before the board goes
 #: to the general pipeline (whose frontier programme counts tangled components);
 #: a component of more than 59 cells (mostly tangled ones); all the components of
-#: a board together (the kernel has no deadline: this bounds its time, to some
-#: tens of milliseconds past its linear work). Measured on the lattices of
+#: a board together, at least, or so many a cell on a large board (the kernel has
+#: no deadline: this bounds its time to about as much as its linear work, and
+#: under a time limit to what is left of it). Measured on the lattices of
 #: ``python -m benchmarks.solve solve``: about 22 ns a node.
 COMPILED_NODE_BUDGET = 200_000
 COMPILED_LARGE_NODE_BUDGET = 20_000
 COMPILED_BOARD_NODE_BUDGET = 1_000_000
+COMPILED_NODES_PER_CELL = 50
+_COMPILED_NODES_PER_SECOND = 20_000_000  # optimistic for the time left: half the measured rate
+#: States the compiled frontier programme may make in one board, at least, or so
+#: many a cell (about a million a second here: a 300x300 mid-game takes some
+#: 70,000), each component within
+#: :data:`~analyzer.solver.counting.frontier.COMPILED_FRONTIER_COEFFICIENTS` counts.
+COMPILED_BOARD_FRONTIER_STATES = 2_000_000
+COMPILED_FRONTIER_STATES_PER_CELL = 20
+_COMPILED_FRONTIER_STATES_PER_SECOND = 500_000
 
 
 def solve(
@@ -231,17 +242,34 @@ def _interpreted_if_tiny(board: Board) -> contextlib.AbstractContextManager[bool
     return interpreted_if_small(len(board.cells))
 
 
-def _compiled_counts(board: Board, trust_flags: bool, tiny: bool = False) -> BoardCounts | None:
+def _compiled_counts(
+    board: Board, trust_flags: bool, tiny: bool = False, deadline: float | None = None
+) -> BoardCounts | None:
     """:func:`~analyzer.solver.kernels.board_counts` of a board; ``None`` where the general path must go.
 
-    ``tiny``: the kernels run interpreted (:func:`_interpreted_if_tiny`), with a small node budget.
+    ``tiny``: the kernels run interpreted (:func:`_interpreted_if_tiny`), with a small node
+    budget and no frontier programme. The compiled frontier programme cannot be
+    interrupted: its states are what the time left allows (about a million a second).
     """
     values = np.array(board.cells, dtype=np.int8)
     around = neighbour_array(board.topology, board.width, board.height)
     if tiny:
-        budgets = (INTERPRETED_NODE_BUDGET,) * 3
+        budgets = (INTERPRETED_NODE_BUDGET,) * 3 + (0, 0)
     else:
-        budgets = (COMPILED_NODE_BUDGET, COMPILED_LARGE_NODE_BUDGET, COMPILED_BOARD_NODE_BUDGET)
+        cells = len(board.cells)
+        nodes = max(COMPILED_BOARD_NODE_BUDGET, COMPILED_NODES_PER_CELL * cells)
+        states = max(COMPILED_BOARD_FRONTIER_STATES, COMPILED_FRONTIER_STATES_PER_CELL * cells)
+        if deadline is not None:
+            left = max(0.0, deadline - time.monotonic())
+            nodes = min(nodes, int(left * _COMPILED_NODES_PER_SECOND))
+            states = min(states, int(left * _COMPILED_FRONTIER_STATES_PER_SECOND))
+        budgets = (
+            COMPILED_NODE_BUDGET,
+            COMPILED_LARGE_NODE_BUDGET,
+            nodes,
+            states,
+            COMPILED_FRONTIER_COEFFICIENTS,
+        )
     status, packed = board_counts(values, around, trust_flags, MAX_ENUMERATION_CELLS, *budgets)
     return unpack_board_counts(packed) if status == BOARD_COUNTED else None
 
@@ -270,7 +298,7 @@ def _solve_compiled(
     summaries by the general path), so a solve that only reads a few cells pays
     for those.
     """
-    counted = _compiled_counts(board, trust_flags, tiny)
+    counted = _compiled_counts(board, trust_flags, tiny, deadline)
     if counted is None:
         return None
     found = _join_compiled(board, counted, deadline)

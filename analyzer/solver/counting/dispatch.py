@@ -18,10 +18,15 @@ import time
 from functools import partial
 
 from analyzer.errors import SolverTimeoutError
+from analyzer.jit import runs_interpreted
 from analyzer.names import ENGINES
 from analyzer.solver.counting.cache import CACHE, CacheInfo
 from analyzer.solver.counting.enumerate import count_enumerate, count_enumerate_compiled
-from analyzer.solver.counting.frontier import count_frontier
+from analyzer.solver.counting.frontier import (
+    COMPILED_FRONTIER_STATES,
+    count_frontier,
+    count_frontier_compiled,
+)
 from analyzer.solver.counting.split import count_split, find_separator
 from analyzer.solver.counting.types import BudgetExceeded, ComponentCounts
 from analyzer.solver.decomposition import ComponentProblem
@@ -82,6 +87,19 @@ def clear_cache() -> None:
     CACHE.clear()
 
 
+def _compiled_frontier_states(deadline: float | None) -> int:
+    """The compiled frontier programme's state budget: its default, or what the time left allows.
+
+    It cannot be interrupted; it makes about a million states a second here
+    (``clue_lattice`` components of 45 to 105 groups), so half that rate is
+    what the budget assumes.
+    """
+    if deadline is None:
+        return COMPILED_FRONTIER_STATES
+    left = deadline - time.monotonic()
+    return max(0, min(COMPILED_FRONTIER_STATES, int(left * 500_000)))
+
+
 def _count(problem: ComponentProblem, engine: str, deadline: float | None) -> ComponentCounts:
     if engine == "enumerate":
         return count_enumerate(problem, deadline=deadline)
@@ -97,6 +115,13 @@ def _count(problem: ComponentProblem, engine: str, deadline: float | None) -> Co
             return count_enumerate(problem, deadline=deadline, max_nodes=AUTO_ENUMERATE_NODE_BUDGET)
         except BudgetExceeded:
             pass
+        # A tangled component: the frontier programme, compiled while its counts fit
+        # 64 bits and its sweep a budget that the time left allows (interpreted, as on
+        # a tiny board before numba loads, the Python programme is the faster one).
+        if not runs_interpreted():
+            swept = count_frontier_compiled(problem, max_states=_compiled_frontier_states(deadline))
+            if swept is not None:
+                return swept
     if engine == "split":
         cut = find_separator(problem)
         if cut is not None:

@@ -146,18 +146,28 @@ def count_enumerate_compiled(problem: ComponentProblem, *, max_nodes: int) -> Co
     sizes = problem.sizes
     if max(sizes, default=0) > 8 or sum(sizes) > MAX_ENUMERATION_CELLS:
         return None  # a group larger than a neighbourhood (the binomials stop at 8), or too many cells
+    nodes, solutions, layouts, group_mines = enumerate_component(*problem_arrays(problem), max_nodes)
+    if nodes == ENUMERATION_OVERFLOW:
+        return None
+    if nodes < 0:
+        raise BudgetExceeded
+    return counts_from_arrays(layouts, group_mines, int(solutions), "enumerate")
+
+
+def problem_arrays(problem: ComponentProblem) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A component as the compiled engines take it: sizes, equation offsets, groups, right-hand sides."""
     equations = problem.equations
     eq_off = np.zeros(len(equations) + 1, np.int64)
     np.cumsum([len(groups) for groups, _ in equations], out=eq_off[1:])
     eq_groups = np.fromiter((g for groups, _ in equations for g in groups), np.int64, count=int(eq_off[-1]))
     rhs = np.fromiter((value for _, value in equations), np.int64, count=len(equations))
-    nodes, solutions, layouts, group_mines = enumerate_component(
-        np.array(sizes, np.int64), eq_off, eq_groups, rhs, max_nodes
-    )
-    if nodes == ENUMERATION_OVERFLOW:
-        return None
-    if nodes < 0:
-        raise BudgetExceeded
+    return np.array(problem.sizes, np.int64), eq_off, eq_groups, rhs
+
+
+def counts_from_arrays(
+    layouts: np.ndarray, group_mines: np.ndarray, solutions: int, engine: str
+) -> ComponentCounts:
+    """A compiled engine's counts (``layouts[m]``, ``group_mines[g, m]``) as :class:`ComponentCounts`."""
     counts = layouts.tolist()
     low = next((m for m, value in enumerate(counts) if value), 0)
     rows: list[tuple[int, ...]] = []
@@ -169,7 +179,7 @@ def count_enumerate_compiled(problem: ComponentProblem, *, max_nodes: int) -> Co
     return ComponentCounts(
         layouts=tuple(counts),
         solutions=solutions,
-        engine="enumerate",
+        engine=engine,
         group_mines=tuple(rows),
         group_low=low,
     )

@@ -24,11 +24,49 @@ from math import comb
 
 from analyzer.errors import SolverTimeoutError
 from analyzer.limits import check_memory
+from analyzer.solver.counting.enumerate import counts_from_arrays, problem_arrays
 from analyzer.solver.counting.order import search_order
 from analyzer.solver.counting.types import ComponentCounts
 from analyzer.solver.decomposition import ComponentProblem
+from analyzer.solver.kernels import MAX_ENUMERATION_CELLS, frontier_component
 
-__all__ = ["count_frontier"]
+__all__ = ["count_frontier", "count_frontier_compiled"]
+
+#: The compiled frontier programme's budget in ``auto``: states, and counts kept
+#: (8 bytes each: 32 MB), past which the Python programme (with its deadline and
+#: memory checks, and integers of any size) takes the component.
+COMPILED_FRONTIER_STATES = 400_000
+COMPILED_FRONTIER_COEFFICIENTS = 40_000_000
+
+
+def count_frontier_compiled(
+    problem: ComponentProblem,
+    *,
+    max_states: int = COMPILED_FRONTIER_STATES,
+    max_coefficients: int = COMPILED_FRONTIER_COEFFICIENTS,
+) -> ComponentCounts | None:
+    """:func:`count_frontier` compiled, exact in 64 bits; ``None`` for a component it does not take.
+
+    The same counts (and the same sweep), with each group's mines kept by mine
+    count as the enumerators keep them, for a component in groups of at most 8
+    cells, of at most :data:`~analyzer.solver.kernels.MAX_ENUMERATION_CELLS`
+    cells, whose counts fit 64 bits and whose sweep stays within ``max_states``
+    states and ``max_coefficients`` counts (``None`` otherwise: the Python
+    programme takes it). It has no deadline of its own: the budget bounds it.
+
+    >>> problem = ComponentProblem((1, 2, 1), (((0, 1), 1), ((1, 2), 2)))
+    >>> count_frontier_compiled(problem).layouts == count_frontier(problem).layouts
+    True
+    """
+    sizes = problem.sizes
+    if max(sizes, default=0) > 8 or sum(sizes) > MAX_ENUMERATION_CELLS:
+        return None
+    states, solutions, layouts, group_mines = frontier_component(
+        *problem_arrays(problem), max_states, max_coefficients
+    )
+    if states < 0:
+        return None
+    return counts_from_arrays(layouts, group_mines, int(solutions), "frontier")
 
 
 class _Sweep:
