@@ -5,10 +5,13 @@ from __future__ import annotations
 import itertools
 from math import comb
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import problems
 
+from analyzer.errors import SolverTimeoutError
+from analyzer.limits import Deadline
 from analyzer.solver.combination import combine
 from analyzer.solver.counting import count_enumerate
 from analyzer.solver.decomposition import ComponentProblem
@@ -181,3 +184,11 @@ def test_weights_of_others_on_long_shifted_polynomials(
         padded = weight[: limit + 1] + [0] * (len(p) + len(other))
         expected = [sum(o * padded[m + j] for j, o in enumerate(other)) if p[m] else 0 for m in range(len(p))]
         assert vector == expected[: len(vector)] and len(vector) == min(len(p), limit + 1)
+
+
+def test_a_product_that_would_run_past_the_time_limit_is_refused_before_it_starts() -> None:
+    # One big-integer product cannot be interrupted: its cost is estimated from its bits first.
+    a, b = [2**5000 - 1] * 400, [2**4000 - 1] * 300
+    with pytest.raises(SolverTimeoutError, match=r"components: its next product of [\d,]+ bits"):
+        convolve(a, b, Deadline.after(1e-6))
+    assert convolve(a, b, Deadline.after(60.0)) == convolve(a, b)  # time enough: the same product

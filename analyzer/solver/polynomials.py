@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from analyzer.errors import SolverTimeoutError
 from analyzer.limits import Deadline, binomial, check_binomial_time, gmpy2_module
 
 __all__ = [
@@ -31,6 +32,11 @@ __all__ = [
 
 #: Below this many coefficient products a product is done term by term.
 _SCHOOLBOOK_PRODUCTS = 1024
+
+#: Bits of the two factors that one big-integer product handles in a second here (GMP:
+#: 230 Mbit in 0.99 s; set optimistic). One product cannot be interrupted, so under a
+#: time limit a product that would clearly run past it is refused before it starts.
+_PRODUCT_BITS_PER_SECOND = 400_000_000
 
 
 def poly_mul(a: list[int], b: list[int], limit: int) -> list[int]:
@@ -53,7 +59,7 @@ def poly_mul(a: list[int], b: list[int], limit: int) -> list[int]:
     return out
 
 
-def convolve(a: Sequence[int], b: Sequence[int]) -> list[int]:
+def convolve(a: Sequence[int], b: Sequence[int], deadline: Deadline | float | None = None) -> list[int]:
     """The full product of two polynomials with no negative coefficient.
 
     Short ones term by term; long ones as one big-integer product (Kronecker
@@ -74,6 +80,12 @@ def convolve(a: Sequence[int], b: Sequence[int]) -> list[int]:
         return poly_mul(list(a), list(b), len(a) + len(b))
     bits = max(a).bit_length() + max(b).bit_length() + min(len(a), len(b)).bit_length()
     width = (bits + 7) // 8
+    remaining = Deadline.of(deadline).remaining
+    if remaining is not None and 8 * width * (len(a) + len(b)) > remaining * _PRODUCT_BITS_PER_SECOND:
+        raise SolverTimeoutError(
+            "time limit reached during the combination of the components: its next product"
+            f" of {8 * width * (len(a) + len(b)):,} bits would run past it"
+        )
     x = int.from_bytes(b"".join([c.to_bytes(width, "little") for c in a]), "little")
     y = int.from_bytes(b"".join([c.to_bytes(width, "little") for c in b]), "little")
     gmpy2 = gmpy2_module()
@@ -149,7 +161,7 @@ class Shifted:
         """Coefficients from degree 0 to :attr:`degree`."""
         return [0] * self.shift + list(self.coeffs) if self.coeffs else []
 
-    def times(self, other: Shifted, limit: int) -> Shifted:
+    def times(self, other: Shifted, limit: int, deadline: Deadline | float | None = None) -> Shifted:
         """The product, degrees past ``limit`` dropped."""
         if not self.coeffs or not other.coeffs:
             return Shifted(0, ())
@@ -158,7 +170,7 @@ class Shifted:
             return Shifted(0, ())
         room = limit - shift + 1
         a, b = self.coeffs[:room], other.coeffs[:room]
-        return Shifted.of(convolve(a, b), room - 1).moved(shift)
+        return Shifted.of(convolve(a, b, deadline), room - 1).moved(shift)
 
     def moved(self, by: int) -> Shifted:
         return Shifted(self.shift + by, self.coeffs) if self.coeffs else self
@@ -205,7 +217,7 @@ def product_tree(
         up = []
         for i in range(0, len(level) - 1, 2):
             until.check("the combination of the components")
-            up.append(level[i].times(level[i + 1], limit))
+            up.append(level[i].times(level[i + 1], limit, until))
         if len(level) % 2:
             up.append(level[-1])
         level = tuple(up)
@@ -265,7 +277,7 @@ def weights_of_others(
                 continue
             # R_node[k] = sum_t sibling[t] * parent[k + t] (both relative to their shifts,
             # as the parent's shift is the sum of theirs): a middle product.
-            full = convolve(parent, sibling[::-1])
+            full = convolve(parent, sibling[::-1], until)
             lead = len(sibling) - 1
             out = full[lead : lead + len(node.coeffs)]
             out += [0] * (len(node.coeffs) - len(out))
