@@ -14,7 +14,7 @@ multiplication when ``gmpy2`` is installed.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from analyzer.errors import SolverTimeoutError
 from analyzer.limits import Deadline, binomial, check_binomial_time, gmpy2_module
@@ -39,7 +39,7 @@ _SCHOOLBOOK_PRODUCTS = 1024
 _PRODUCT_BITS_PER_SECOND = 400_000_000
 
 
-def poly_mul(a: list[int], b: list[int], limit: int) -> list[int]:
+def poly_mul(a: Sequence[int], b: Sequence[int], limit: int) -> list[int]:
     """Product of two polynomials (coefficient lists), truncated past degree ``limit``.
 
     >>> poly_mul([1, 1], [1, 2, 1], limit=10)
@@ -77,7 +77,7 @@ def convolve(a: Sequence[int], b: Sequence[int], deadline: Deadline | float | No
     if not a or not b:
         return []
     if len(a) * len(b) <= _SCHOOLBOOK_PRODUCTS or min(len(a), len(b)) <= 4:
-        return poly_mul(list(a), list(b), len(a) + len(b))
+        return poly_mul(a, b, len(a) + len(b))
     bits = max(a).bit_length() + max(b).bit_length() + min(len(a), len(b)).bit_length()
     width = (bits + 7) // 8
     remaining = Deadline.of(deadline).remaining
@@ -123,8 +123,7 @@ def products_of_others(
     return prefix[-1], others
 
 
-@dataclass(frozen=True, slots=True)
-class Shifted:
+class Shifted(NamedTuple):
     """``x^shift * (coeffs[0] + coeffs[1] x + ...)``: a polynomial stored from its lowest term.
 
     ``coeffs`` has no zero at either end; the zero polynomial is ``Shifted(0, ())``.
@@ -142,15 +141,15 @@ class Shifted:
     @classmethod
     def of(cls, dense: Sequence[int], limit: int | None = None) -> Shifted:
         """From a dense coefficient list, dropping degrees past ``limit``."""
-        end = len(dense) if limit is None else min(len(dense), limit + 1)
+        end = len(dense) if limit is None or limit >= len(dense) else limit + 1
         while end and not dense[end - 1]:
             end -= 1
+        if not end:
+            return _ZERO_POLY
         start = 0
-        while start < end and not dense[start]:
+        while not dense[start]:
             start += 1
-        if start == end:
-            return cls(0, ())
-        return cls(start, tuple(dense[start:end]))
+        return tuple.__new__(cls, (start, tuple(dense[start:end])))
 
     @property
     def degree(self) -> int:
@@ -164,20 +163,27 @@ class Shifted:
     def times(self, other: Shifted, limit: int, deadline: Deadline | float | None = None) -> Shifted:
         """The product, degrees past ``limit`` dropped."""
         if not self.coeffs or not other.coeffs:
-            return Shifted(0, ())
+            return _ZERO_POLY
         shift = self.shift + other.shift
         if shift > limit:
-            return Shifted(0, ())
+            return _ZERO_POLY
         room = limit - shift + 1
-        a, b = self.coeffs[:room], other.coeffs[:room]
-        return Shifted.of(convolve(a, b, deadline), room - 1).moved(shift)
+        a, b = self.coeffs, other.coeffs
+        if len(a) * len(b) <= _SCHOOLBOOK_PRODUCTS:
+            product = poly_mul(a, b, room - 1)
+        else:
+            product = convolve(a[:room], b[:room], deadline)[:room]
+        if len(a) + len(b) - 1 <= room:
+            # Nothing dropped, and the ends are products of nonzero ends: no zero to trim.
+            return tuple.__new__(Shifted, (shift, tuple(product)))
+        trimmed = Shifted.of(product)
+        return Shifted(trimmed.shift + shift, trimmed.coeffs) if trimmed.coeffs else trimmed
 
-    def moved(self, by: int) -> Shifted:
-        return Shifted(self.shift + by, self.coeffs) if self.coeffs else self
+
+_ZERO_POLY = Shifted(0, ())
 
 
-@dataclass(frozen=True, slots=True)
-class ProductTree:
+class ProductTree(NamedTuple):
     """The levels of a balanced product tree of polynomials, degrees past ``limit`` dropped.
 
     ``levels[0]`` holds the polynomials (as :class:`Shifted`); each next level the
@@ -210,8 +216,10 @@ def product_tree(
     [[[1, 1], [1, 2], [0, 1]], [[1, 3, 2], [0, 1]], [[0, 1, 3, 2]]]
     """
     until = Deadline.of(deadline)
-    lengths = tuple(min(len(p), limit + 1) for p in polys)
-    level = tuple(Shifted.of(p, limit) for p in polys)
+    top = limit + 1
+    lengths = tuple([len(p) if len(p) <= top else top for p in polys])
+    of = Shifted.of
+    level = tuple([of(p, limit) for p in polys])
     levels = [level]
     while len(level) > 1:
         up = []
@@ -255,12 +263,12 @@ def weights_of_others(
     top = len(levels) - 1
     root = levels[top][0]
 
-    def weight_at(m: int) -> int:
-        t = m - offset
-        return weight[t] if 0 <= t < len(weight) and m <= tree.limit else 0
-
-    # Each vector is stored over its node's span: entry k is degree node.shift + k.
-    vectors: list[list[int]] = [[weight_at(root.shift + k) for k in range(len(root.coeffs))]]
+    # Each vector is stored over its node's span: entry k is degree node.shift + k. The root's
+    # degrees are within the limit; a degree outside the weights' list weighs 0.
+    start = root.shift - offset
+    vectors: list[list[int]] = [
+        [weight[t] if 0 <= t < len(weight) else 0 for t in range(start, start + len(root.coeffs))]
+    ]
     for depth in range(top - 1, -1, -1):
         level = levels[depth]
         below: list[list[int]] = []
@@ -277,19 +285,36 @@ def weights_of_others(
                 continue
             # R_node[k] = sum_t sibling[t] * parent[k + t] (both relative to their shifts,
             # as the parent's shift is the sum of theirs): a middle product.
-            full = convolve(parent, sibling[::-1], until)
-            lead = len(sibling) - 1
-            out = full[lead : lead + len(node.coeffs)]
-            out += [0] * (len(node.coeffs) - len(out))
+            own = node.coeffs
+            if len(parent) * len(sibling) <= _SCHOOLBOOK_PRODUCTS:
+                # Term by term, only where the node has a term.
+                room = len(parent)
+                terms = [(t, c) for t, c in enumerate(sibling) if c]
+                out = [0] * len(own)
+                for k, term in enumerate(own):
+                    if term:
+                        total = 0
+                        for t, c in terms:
+                            if k + t >= room:
+                                break
+                            total += c * parent[k + t]
+                        out[k] = total
+            else:
+                full = convolve(parent, sibling[::-1], until)
+                lead = len(sibling) - 1
+                out = [r if c else 0 for c, r in zip(own, full[lead : lead + len(own)], strict=False)]
+                out += [0] * (len(own) - len(out))
             below.append(out)
         vectors = below
+    # Zero where a leaf has no term (a lone leaf kept its parent's vector: its own terms
+    # are where the root's are, but a zero inside its span may weigh something).
     result = []
-    for leaf, vector, length in zip(levels[0], vectors, tree.lengths, strict=True):
-        dense = [0] * length
-        for k, (c, r) in enumerate(zip(leaf.coeffs, vector, strict=True)):
-            if c:
-                dense[leaf.shift + k] = r
-        result.append(dense)
+    for (shift, coeffs), vector, length in zip(levels[0], vectors, tree.lengths, strict=True):
+        if 0 in coeffs:
+            vector = [r if c else 0 for c, r in zip(coeffs, vector, strict=True)]
+        if shift or len(vector) != length:
+            vector = [0] * shift + vector + [0] * (length - shift - len(vector))
+        result.append(vector)
     return result
 
 
