@@ -172,13 +172,18 @@ def binomial(n: int, k: int) -> int:
     """
     if k < 0 or k > n:
         return 0
-    big = gmpy2_module() if n >= 4096 else None
+    big = gmpy2_module() if n >= _GMP_FROM else None
     return math.comb(n, k) if big is None else int(big.comb(n, k))
 
 
-def binomial_seconds(digits: float) -> float:
-    """About how long :func:`binomial` takes for a count of ``digits`` digits (optimistic)."""
-    if gmpy2_module() is not None:
+#: From this many cells on, :func:`binomial` asks GMP (below, the count has at most
+#: 1,233 digits and :func:`math.comb` is as quick, without importing gmpy2).
+_GMP_FROM = 4096
+
+
+def binomial_seconds(digits: float, n: int) -> float:
+    """About how long :func:`binomial` takes for ``C(n, k)`` of ``digits`` digits (optimistic)."""
+    if n >= _GMP_FROM and gmpy2_module() is not None:
         return digits / _GMP_COMB_DIGITS_PER_SECOND
     return (digits / _COMB_DIGITS_PER_SECOND) ** 2
 
@@ -214,7 +219,7 @@ def check_binomial_time(n: int, k: int, deadline: Deadline | float | None, what:
     if remaining is None:
         return
     digits = binomial_digits(n, k)
-    seconds = binomial_seconds(digits)
+    seconds = binomial_seconds(digits, n)
     if seconds > remaining:
         raise SolverTimeoutError(
             f"{what} has about {digits:,.0f} digits: computing it exactly would take about"

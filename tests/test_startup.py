@@ -14,7 +14,18 @@ from analyzer import jit, names
 from analyzer.play.positions import mid_game
 
 ROOT = Path(__file__).resolve().parent.parent
-HEAVY = ("numba", "ortools", "networkx", "sympy", "dask", "distributed", "matplotlib", "scipy", "pandas")
+HEAVY = (
+    "numba",
+    "ortools",
+    "networkx",
+    "sympy",
+    "dask",
+    "distributed",
+    "matplotlib",
+    "scipy",
+    "pandas",
+    "gmpy2",
+)
 
 
 def _loaded_after(code: str) -> set[str]:
@@ -42,6 +53,11 @@ def test_the_probe_sees_a_heavy_import() -> None:
 def test_a_small_solve_loads_neither_numba_nor_cp_sat() -> None:
     code = "import analyzer; a = analyzer.solve(analyzer.examples.read('cs70_4x3_4.mine')); a.probabilities"
     assert _loaded_after(code) == set()
+    # Under a time limit (the CLI's default) too: its counts are small, GMP is not asked.
+    timed = code.replace(".mine'))", ".mine'), time_limit=60)")
+    assert "time_limit" in timed and _loaded_after(timed) == set()
+    hidden = "import analyzer; analyzer.solve('90x90x900\\n' + ('H' * 90 + '\\n') * 90)"
+    assert _loaded_after(hidden) == {"gmpy2"}  # a count of 1,235 digits: GMP's
 
 
 def test_lazy_names_resolve_and_are_listed() -> None:
