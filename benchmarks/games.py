@@ -550,6 +550,8 @@ def race(
     """
     rows = []
     for preset, rule, cell in RACE_SETUPS:
+        if preset not in games:
+            continue  # a preset left out of --games is not raced
         width, height, mines = PRESETS[preset]
         n = games[preset]
         ours, our_wins = [], 0
@@ -659,6 +661,23 @@ def race_minesolve(
     return "\n".join(lines)
 
 
+def _games_per_preset(text: str) -> dict[str, int]:
+    """``beginner=N,intermediate=N,expert=N`` (any of the three) as a dict; a usage error otherwise.
+
+    >>> _games_per_preset("beginner=30,expert=2")
+    {'beginner': 30, 'expert': 2}
+    """
+    games: dict[str, int] = {}
+    for part in text.split(","):
+        name, _, count = part.partition("=")
+        if name.strip() not in ("beginner", "intermediate", "expert") or not count.strip().isdigit():
+            raise argparse.ArgumentTypeError(
+                f"{part!r}: expected preset=games, e.g. beginner=20000,intermediate=5000,expert=1000"
+            )
+        games[name.strip()] = int(count)
+    return games
+
+
 def race_table(rows: Sequence[RaceRow], strategy: str) -> str:
     """The race as a Markdown table."""
     lines = [
@@ -691,7 +710,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     rc = sub.add_parser("race", help="CPU ms per game against MineSweeperProb (set MSP_BINARY)")
     rc.add_argument("--player", default="probabilistic")
     rc.add_argument("--strategy", default="PSEQ", help="the peer's strategy string (PSEQ, PSEQ-D16, ...)")
-    rc.add_argument("--games", default="beginner=20000,intermediate=5000,expert=1000")
+    rc.add_argument(
+        "--games",
+        type=_games_per_preset,
+        default="beginner=20000,intermediate=5000,expert=1000",
+        help="games per preset, as beginner=N,intermediate=N,expert=N",
+    )
     rc.add_argument("--repeats", type=int, default=3)
     rc.add_argument("--seed", type=int, default=0)
     rm = sub.add_parser(
@@ -737,7 +761,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "race":
         import os
 
-        games = {k: int(v) for k, v in (part.split("=") for part in args.games.split(","))}
+        games = args.games
         peer = os.environ.get("MSP_BINARY")
         print(
             f"CPU ms per game, one process each, median of {args.repeats} runs"
