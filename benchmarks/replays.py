@@ -50,20 +50,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.generated:
         return _generated(args.generated, args.workers, args.repeat)
 
-    from analyzer.replays import analyse_replay, example_names, example_path, read_replay
+    from analyzer.replays import example_names, example_path
     from analyzer.replays.batch import analyse_files
 
     print(f"{'replay':24} {'events':>7} {'clicks':>7} {'read':>9} {'analyse':>9} {'total':>9}")
     for name in example_names():
-        reads, analyses = [], []
-        for _ in range(args.repeat):
-            start = time.perf_counter()
-            replay = read_replay(example_path(name))
-            middle = time.perf_counter()
-            game = analyse_replay(replay)
-            reads.append(middle - start)
-            analyses.append(time.perf_counter() - middle)
-        read, analyse = statistics.median(reads), statistics.median(analyses)
+        replay, game, read, analyse = _timed(example_path(name), args.repeat)
         print(
             f"{name:24} {replay.events:>7} {len(game.clicks):>7} {1000 * read:>7.0f} ms"
             f" {1000 * analyse:>7.0f} ms {1000 * (read + analyse):>7.0f} ms",
@@ -122,27 +114,33 @@ def _oracle_actions(
     return game, actions
 
 
+def _timed(path: Any, repeat: int) -> tuple[Any, Any, float, float]:
+    """The replay at ``path`` read and analysed ``repeat`` times: the last of each, and the median seconds."""
+    from analyzer.replays import analyse_replay, read_replay
+
+    reads, analyses = [], []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        replay = read_replay(path)
+        middle = time.perf_counter()
+        game = analyse_replay(replay)
+        reads.append(middle - start)
+        analyses.append(time.perf_counter() - middle)
+    return replay, game, statistics.median(reads), statistics.median(analyses)
+
+
 def _generated(count: int, workers: int, repeat: int) -> int:
     from tqdm import tqdm
 
     from analyzer import Game
     from analyzer.play.replay import replay
-    from analyzer.replays import analyse_replay, read_replay
     from analyzer.replays.batch import analyse_files
     from analyzer.replays.write import game_actions, write_evf
 
     with tempfile.TemporaryDirectory() as folder:
         big, actions = _oracle_actions(60, 36, 540, 0, (18, 30))
         path = write_evf(Path(folder) / "big", 60, 36, big.mines or (), actions, cursor_step=2)
-        reads, analyses = [], []
-        for _ in range(repeat):
-            start = time.perf_counter()
-            read = read_replay(path)
-            middle = time.perf_counter()
-            analysed = analyse_replay(read)
-            reads.append(middle - start)
-            analyses.append(time.perf_counter() - middle)
-        read_s, analyse_s = statistics.median(reads), statistics.median(analyses)
+        read, analysed, read_s, analyse_s = _timed(path, repeat)
         print(
             f"60x36/540 oracle game: 3BV {read.bbbv}, {read.events:,} mouse events,"
             f" {len(analysed.clicks)} clicks,"

@@ -340,6 +340,30 @@ _OVERFLOW_GUARD = float(2**59)
 
 
 @njit(cache=True)
+def _small_binomials() -> np.ndarray:
+    """``C(a, b)`` for ``0 <= b <= a <= 8`` (a group has at most 8 cells), 0 elsewhere."""  # pragma: no cover
+    binom = np.zeros((9, 9), np.int64)
+    for a in range(9):
+        binom[a, 0] = 1
+        for b in range(1, a + 1):
+            binom[a, b] = binom[a - 1, b - 1] + (binom[a - 1, b] if b <= a - 1 else 0)
+    return binom
+
+
+@njit(cache=True)
+def _count_arrays(sizes: np.ndarray) -> tuple:  # type: ignore[type-arg]
+    """A component's empty ``layouts[m]`` and ``group_mines[g, m]`` (one layout of no mines when it has
+    no group), ``m`` up to its cells."""  # pragma: no cover - compiled
+    top = 0
+    for g in range(sizes.shape[0]):
+        top += sizes[g]
+    layouts = np.zeros(top + 1, np.int64)
+    if sizes.shape[0] == 0:
+        layouts[0] = 1
+    return layouts, np.zeros((sizes.shape[0], top + 1), np.int64)
+
+
+@njit(cache=True)
 def enumerate_component(
     sizes: np.ndarray, eq_off: np.ndarray, eq_groups: np.ndarray, rhs: np.ndarray, max_nodes: int
 ) -> tuple:  # type: ignore[type-arg]
@@ -361,21 +385,12 @@ def enumerate_component(
     """  # pragma: no cover - compiled
     n = sizes.shape[0]
     n_eqs = rhs.shape[0]
-    top = 0
-    for g in range(n):
-        top += sizes[g]
-    layouts = np.zeros(top + 1, np.int64)
-    group_mines = np.zeros((n, top + 1), np.int64)
+    layouts, group_mines = _count_arrays(sizes)
     if n == 0:
-        layouts[0] = 1
         return 1, 1, layouts, group_mines
     of_off, of_eqs = _transpose(n, eq_off, eq_groups)
     order = component_order(n, eq_off, eq_groups)
-    binom = np.zeros((9, 9), np.int64)
-    for a in range(9):
-        binom[a, 0] = 1
-        for b in range(1, a + 1):
-            binom[a, b] = binom[a - 1, b - 1] + (binom[a - 1, b] if b <= a - 1 else 0)
+    binom = _small_binomials()
     need = rhs.copy()
     room = np.zeros(n_eqs, np.int64)
     for e in range(n_eqs):
@@ -554,13 +569,8 @@ def frontier_component(
     """  # pragma: no cover - compiled
     n = sizes.shape[0]
     n_eqs = rhs.shape[0]
-    top = 0
-    for g in range(n):
-        top += sizes[g]
-    layouts = np.zeros(top + 1, np.int64)
-    group_mines = np.zeros((n, top + 1), np.int64)
+    layouts, group_mines = _count_arrays(sizes)
     if n == 0:
-        layouts[0] = 1
         return 1, 1, layouts, group_mines
     of_off, of_eqs = _transpose(n, eq_off, eq_groups)
     order = component_order(n, eq_off, eq_groups)
@@ -604,11 +614,7 @@ def frontier_component(
                 mult[t] = mult[t - 1] * (rhs[opened[t - 1]] + 1)
             worth *= rhs[opened[t]] + 1
     place = np.full(n_eqs, -1, np.int64)  # an equation's index in the current layer
-    binom = np.zeros((9, 9), np.int64)
-    for a in range(9):
-        binom[a, 0] = 1
-        for b in range(1, a + 1):
-            binom[a, b] = binom[a - 1, b - 1] + (binom[a - 1, b] if b <= a - 1 else 0)
+    binom = _small_binomials()
     # room_after[t] for the t-th (group, equation) pair of of_eqs: the equation's cells
     # in groups after this one in the sweep.
     room_after = np.zeros(of_eqs.shape[0], np.int64)

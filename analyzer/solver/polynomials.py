@@ -131,8 +131,8 @@ class Shifted(NamedTuple):
     >>> p = Shifted.of([0, 0, 3, 0, 1, 0])
     >>> p
     Shifted(shift=2, coeffs=(3, 0, 1))
-    >>> p.dense(), p.degree
-    ([0, 0, 3, 0, 1], 4)
+    >>> p.dense()
+    [0, 0, 3, 0, 1]
     """
 
     shift: int
@@ -151,13 +151,8 @@ class Shifted(NamedTuple):
             start += 1
         return tuple.__new__(cls, (start, tuple(dense[start:end])))
 
-    @property
-    def degree(self) -> int:
-        """The highest degree with a term (``-1`` for zero)."""
-        return self.shift + len(self.coeffs) - 1 if self.coeffs else -1
-
     def dense(self) -> list[int]:
-        """Coefficients from degree 0 to :attr:`degree`."""
+        """Coefficients from degree 0 to the highest term."""
         return [0] * self.shift + list(self.coeffs) if self.coeffs else []
 
     def times(self, other: Shifted, limit: int, deadline: Deadline | float | None = None) -> Shifted:

@@ -29,7 +29,7 @@ from analyzer.solver.analysis import Analysis, ComponentSummary
 from analyzer.solver.combination import Combined, Joined, combine, join
 from analyzer.solver.constraints import ConstraintSystem, Group, build_constraints
 from analyzer.solver.counting import ENGINES, ComponentCounts, count_component
-from analyzer.solver.counting.frontier import COMPILED_FRONTIER_COEFFICIENTS
+from analyzer.solver.counting.frontier import COMPILED_FRONTIER_COEFFICIENTS, compiled_frontier_states
 from analyzer.solver.decomposition import Component, ComponentProblem, components
 from analyzer.solver.deduction import Deduced, deduce
 from analyzer.solver.kernels import (
@@ -65,7 +65,6 @@ _COMPILED_NODES_PER_SECOND = 20_000_000  # optimistic for the time left: half th
 #: :data:`~analyzer.solver.counting.frontier.COMPILED_FRONTIER_COEFFICIENTS` counts.
 COMPILED_BOARD_FRONTIER_STATES = 2_000_000
 COMPILED_FRONTIER_STATES_PER_CELL = 20
-_COMPILED_FRONTIER_STATES_PER_SECOND = 500_000
 
 
 def solve(
@@ -258,11 +257,12 @@ def _compiled_counts(
     else:
         cells = len(board.cells)
         nodes = max(COMPILED_BOARD_NODE_BUDGET, COMPILED_NODES_PER_CELL * cells)
-        states = max(COMPILED_BOARD_FRONTIER_STATES, COMPILED_FRONTIER_STATES_PER_CELL * cells)
-        if deadline is not None:
-            left = max(0.0, deadline - time.monotonic())
+        left = None if deadline is None else max(0.0, deadline - time.monotonic())
+        if left is not None:
             nodes = min(nodes, int(left * _COMPILED_NODES_PER_SECOND))
-            states = min(states, int(left * _COMPILED_FRONTIER_STATES_PER_SECOND))
+        states = compiled_frontier_states(
+            left, max(COMPILED_BOARD_FRONTIER_STATES, COMPILED_FRONTIER_STATES_PER_CELL * cells)
+        )
         budgets = (
             COMPILED_NODE_BUDGET,
             COMPILED_LARGE_NODE_BUDGET,

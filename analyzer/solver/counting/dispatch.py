@@ -23,7 +23,7 @@ from analyzer.names import ENGINES
 from analyzer.solver.counting.cache import CACHE, CacheInfo
 from analyzer.solver.counting.enumerate import count_enumerate, count_enumerate_compiled
 from analyzer.solver.counting.frontier import (
-    COMPILED_FRONTIER_STATES,
+    compiled_frontier_states,
     count_frontier,
     count_frontier_compiled,
 )
@@ -87,17 +87,8 @@ def clear_cache() -> None:
     CACHE.clear()
 
 
-def _compiled_frontier_states(deadline: float | None) -> int:
-    """The compiled frontier programme's state budget: its default, or what the time left allows.
-
-    It cannot be interrupted; it makes about a million states a second here
-    (``clue_lattice`` components of 45 to 105 groups), so half that rate is
-    what the budget assumes.
-    """
-    if deadline is None:
-        return COMPILED_FRONTIER_STATES
-    left = deadline - time.monotonic()
-    return max(0, min(COMPILED_FRONTIER_STATES, int(left * 500_000)))
+def _seconds_left(deadline: float | None) -> float | None:
+    return None if deadline is None else deadline - time.monotonic()
 
 
 def _count(problem: ComponentProblem, engine: str, deadline: float | None) -> ComponentCounts:
@@ -119,7 +110,9 @@ def _count(problem: ComponentProblem, engine: str, deadline: float | None) -> Co
         # 64 bits and its sweep a budget that the time left allows (interpreted, as on
         # a tiny board before numba loads, the Python programme is the faster one).
         if not runs_interpreted():
-            swept = count_frontier_compiled(problem, max_states=_compiled_frontier_states(deadline))
+            swept = count_frontier_compiled(
+                problem, max_states=compiled_frontier_states(_seconds_left(deadline))
+            )
             if swept is not None:
                 return swept
     if engine == "split":

@@ -30,13 +30,24 @@ from analyzer.solver.counting.types import ComponentCounts
 from analyzer.solver.decomposition import ComponentProblem
 from analyzer.solver.kernels import MAX_ENUMERATION_CELLS, frontier_component
 
-__all__ = ["count_frontier", "count_frontier_compiled"]
+__all__ = ["count_frontier", "count_frontier_compiled", "compiled_frontier_states"]
 
 #: The compiled frontier programme's budget in ``auto``: states, and counts kept
 #: (8 bytes each: 32 MB), past which the Python programme (with its deadline and
 #: memory checks, and integers of any size) takes the component.
 COMPILED_FRONTIER_STATES = 400_000
 COMPILED_FRONTIER_COEFFICIENTS = 40_000_000
+#: States it makes a second (about a million here, on clue-lattice components of 45 to 105
+#: groups), halved: it cannot be interrupted, so under a time limit its budget is what the
+#: time left allows at this rate.
+COMPILED_FRONTIER_STATES_PER_SECOND = 500_000
+
+
+def compiled_frontier_states(seconds_left: float | None, default: int = COMPILED_FRONTIER_STATES) -> int:
+    """The compiled programme's state budget: ``default``, or less when only ``seconds_left`` remain."""
+    if seconds_left is None:
+        return default
+    return max(0, min(default, int(seconds_left * COMPILED_FRONTIER_STATES_PER_SECOND)))
 
 
 def count_frontier_compiled(
