@@ -1,9 +1,15 @@
-"""Compiled kernels (numba) of the exact pipeline's fixed cost: integer arrays in, integer arrays out.
+"""The compiled core (numba) that the exact solve and the players share: integer arrays in, arrays out.
 
 They do the per-cell work that does not need Python's exact numbers, so that a
 small board's solve is not spent in Python loops over its cells: the caller
 turns the arrays into the stage's objects. Every count stays a Python ``int``
-outside them.
+outside them. The players' float probabilities
+(:func:`analyzer.play.fast.kernels.probabilities`) are built from the same
+kernels: :func:`constraint_arrays` for the clues and groups,
+:func:`split_components` for the components and :func:`search_component`, the
+one enumerator, which counts in exact 64-bit integers for the solve and in
+float64 (with exact feasibility flags) for play. A change to any of them moves
+both.
 
 :func:`constraint_arrays` is :func:`analyzer.solver.constraints.build_constraints`
 on arrays: the clues (revealed numbers with unknown neighbours, in cell order),
@@ -14,6 +20,7 @@ ascending) with the clues they sit in.
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -61,7 +68,6 @@ def constraint_arrays(values: np.ndarray, around: np.ndarray, trust_flags: bool)
             flag[i] = True
             known_mines += 1
     # Clues: revealed numbers with unknown neighbours, numbered in cell order.
-    clue_id = np.full(n, -1, np.int64)
     clue_pos = np.empty(n, np.int64)
     clue_need = np.empty(n, np.int64)
     clue_off = np.zeros(n + 1, np.int64)
@@ -84,7 +90,6 @@ def constraint_arrays(values: np.ndarray, around: np.ndarray, trust_flags: bool)
                 empty = np.zeros(0, np.int64)
                 return (i, f, known_mines, empty, empty, empty, empty, empty, empty, empty, empty, empty)
             continue
-        clue_id[i] = n_clues
         clue_pos[n_clues] = i
         clue_need[n_clues] = v - f
         n_cells += u
@@ -99,9 +104,16 @@ def constraint_arrays(values: np.ndarray, around: np.ndarray, trust_flags: bool)
             if unknown[j]:
                 clue_cells[t] = j
                 t += 1
-    # Groups: an unknown cell's clues are its neighbours that are clues (ascending,
-    # so in clue order); cells with the same clues share the first one, so a
-    # group's other cells are among that clue's neighbours.
+    # Groups: an unknown cell's clues, listed from the clues' side (so ascending);
+    # cells with the same clues share the first one, so a group's other cells
+    # are among that clue's neighbours.
+    n_clues_of = np.zeros(n, np.int64)
+    clues_of = np.empty((n, deg), np.int64)
+    for c in range(n_clues):
+        for t in range(clue_off[c], clue_off[c + 1]):
+            j = clue_cells[t]
+            clues_of[j, n_clues_of[j]] = c
+            n_clues_of[j] += 1
     group_of = np.full(n, -1, np.int64)
     group_off = np.zeros(n + 1, np.int64)
     group_cells = np.empty(n, np.int64)
@@ -112,12 +124,10 @@ def constraint_arrays(values: np.ndarray, around: np.ndarray, trust_flags: bool)
     n_members = 0
     n_sig = 0
     n_background = 0
-    mine = np.empty(deg, np.int64)
-    theirs = np.empty(deg, np.int64)
     for j in range(n):
         if not unknown[j] or group_of[j] >= 0:
             continue
-        m = _clues_of(j, around, clue_id, mine)
+        m = n_clues_of[j]
         if m == 0:
             background[n_background] = j
             n_background += 1
@@ -128,19 +138,23 @@ def constraint_arrays(values: np.ndarray, around: np.ndarray, trust_flags: bool)
         group_cells[n_members] = j
         n_members += 1
         for s in range(m):
-            sig_clues[n_sig] = mine[s]
+            sig_clues[n_sig] = clues_of[j, s]
             n_sig += 1
         sig_off[n_groups] = n_sig
-        first = clue_pos[mine[0]]
+        first = clue_pos[clues_of[j, 0]]
         for k in range(deg):
             other = around[first, k]
-            if other <= j or other >= n or not unknown[other] or group_of[other] >= 0:
-                continue
-            if _clues_of(other, around, clue_id, theirs) != m:
+            if (
+                other <= j
+                or other >= n
+                or not unknown[other]
+                or group_of[other] >= 0
+                or n_clues_of[other] != m
+            ):
                 continue
             same = True
-            for s in range(m):
-                if theirs[s] != mine[s]:
+            for s in range(1, m):
+                if clues_of[other, s] != clues_of[j, s]:
                     same = False
                     break
             if same:
@@ -162,19 +176,6 @@ def constraint_arrays(values: np.ndarray, around: np.ndarray, trust_flags: bool)
         sig_clues[:n_sig],
         background[:n_background],
     )
-
-
-@njit(cache=True)
-def _clues_of(j: int, around: np.ndarray, clue_id: np.ndarray, out: np.ndarray) -> int:  # pragma: no cover
-    """Write the clues around cell ``j`` (ascending) to ``out``; their number."""
-    n = clue_id.shape[0]
-    m = 0
-    for k in range(around.shape[1]):
-        i = around[j, k]
-        if i < n and clue_id[i] >= 0:
-            out[m] = clue_id[i]
-            m += 1
-    return m
 
 
 @njit(cache=True)
@@ -204,7 +205,7 @@ def closure(
     """  # pragma: no cover - compiled
     n_groups = sizes.shape[0]
     n_clues = need.shape[0]
-    clue_off, clue_groups = _transpose(n_clues, group_off, group_clues)  # each clue's groups
+    clue_off, clue_groups = transpose(n_clues, group_off, group_clues)  # each clue's groups
     left = need.copy()
     room = np.zeros(n_clues, np.int64)
     live = np.zeros(n_clues, np.int64)  # free groups a clue still has
@@ -339,15 +340,10 @@ ENUMERATION_BUDGET, ENUMERATION_OVERFLOW = -1, -2
 _OVERFLOW_GUARD = float(2**59)
 
 
-@njit(cache=True)
-def _small_binomials() -> np.ndarray:
-    """``C(a, b)`` for ``0 <= b <= a <= 8`` (a group has at most 8 cells), 0 elsewhere."""  # pragma: no cover
-    binom = np.zeros((9, 9), np.int64)
-    for a in range(9):
-        binom[a, 0] = 1
-        for b in range(1, a + 1):
-            binom[a, b] = binom[a - 1, b - 1] + (binom[a - 1, b] if b <= a - 1 else 0)
-    return binom
+# ``C(a, b)`` for ``0 <= b <= a <= 8`` (a group has at most 8 cells), 0 elsewhere: compiled
+# kernels read module-level arrays as constants, so no call makes the table again.
+BINOMIALS = np.array([[math.comb(a, b) for b in range(9)] for a in range(9)], dtype=np.int64)
+FLOAT_BINOMIALS = BINOMIALS.astype(np.float64)
 
 
 @njit(cache=True)
@@ -384,37 +380,115 @@ def enumerate_component(
     exact.
     """  # pragma: no cover - compiled
     n = sizes.shape[0]
-    n_eqs = rhs.shape[0]
     layouts, group_mines = _count_arrays(sizes)
     if n == 0:
         return 1, 1, layouts, group_mines
-    of_off, of_eqs = _transpose(n, eq_off, eq_groups)
-    order = component_order(n, eq_off, eq_groups)
-    binom = _small_binomials()
-    need = rhs.copy()
+    of_off, of_eqs = transpose(n, eq_off, eq_groups)
+    n_eqs = rhs.shape[0]
+    eq_size = np.empty(n_eqs, np.int64)
     room = np.zeros(n_eqs, np.int64)
     for e in range(n_eqs):
+        eq_size[e] = eq_off[e + 1] - eq_off[e]
         for t in range(eq_off[e], eq_off[e + 1]):
             room[e] += sizes[eq_groups[t]]
-    values = np.zeros(n, np.int64)
-    current = np.zeros(n, np.int64)
-    upper = np.full(n, -1, np.int64)
+    no_flags = np.zeros((0, 0), np.bool_)
+    nodes, solutions = search_component(
+        np.arange(n),
+        sizes,
+        of_off,
+        of_eqs,
+        eq_size,
+        rhs.copy(),
+        room,
+        np.empty(n_eqs, np.int64),
+        max_nodes,
+        BINOMIALS,
+        _OVERFLOW_GUARD,
+        layouts,
+        group_mines,
+        no_flags,
+        no_flags,
+    )
+    return nodes, solutions, layouts, group_mines
+
+
+@njit(cache=True)
+def search_component(
+    groups: np.ndarray,
+    sizes: np.ndarray,
+    of_off: np.ndarray,
+    of_eqs: np.ndarray,
+    eq_size: np.ndarray,
+    need: np.ndarray,
+    room: np.ndarray,
+    remaining: np.ndarray,
+    max_nodes: int,
+    binom: np.ndarray,
+    guard: float,
+    layouts: np.ndarray,
+    group_mines: np.ndarray,
+    some_mine: np.ndarray,
+    some_safe: np.ndarray,
+) -> tuple:  # type: ignore[type-arg]
+    """The search of :func:`enumerate_component` over one component of a board's groups, in place.
+
+    The one enumerator of the exact solve and of the players. ``groups``
+    (ascending) are the component's groups among the board's: group ``g`` has
+    ``sizes[g]`` cells and sits in equations ``of_eqs[of_off[g]:of_off[g + 1]]``;
+    equation ``e`` holds ``eq_size[e]`` groups, still needs ``need[e]`` mines
+    and has ``room[e]`` cells (both left as they were when the search ends;
+    ``remaining`` is scratch of one slot per equation). Counts go, added, into
+    ``layouts[m]`` and ``group_mines[t, m]`` (``t`` the group's index in
+    ``groups``) in ``binom``'s type: ``int64`` (exact; the search stops with
+    :data:`ENUMERATION_OVERFLOW` once the layouts counted so far, followed in
+    floating point, reach ``guard``) or ``float64`` (``guard`` infinite). When
+    ``some_mine`` is not empty, ``some_mine[t, m]`` (``some_safe[t, m]``) is
+    set when a layout of ``m`` mines puts a mine in (leaves a cell safe in) the
+    group: exact feasibility beside floats that round. Returns ``(nodes,
+    solutions)``; ``nodes`` is :data:`ENUMERATION_BUDGET` past ``max_nodes``.
+    """  # pragma: no cover - compiled
+    n = groups.shape[0]
+    if n == 0:  # one layout, of no mines
+        layouts[0] += binom[0, 0]
+        return 1, 1
+    flags = some_mine.shape[0] > 0
+    if n == 1:  # one node: every equation holds just this group (common in play)
+        g = groups[0]
+        x = need[of_eqs[of_off[g]]]
+        for t in range(of_off[g], of_off[g + 1]):
+            if need[of_eqs[t]] != x:
+                return 1, 0
+        if x < 0 or x > sizes[g]:
+            return 1, 0
+        layouts[x] += binom[sizes[g], x]
+        group_mines[0, x] += binom[sizes[g], x] * x
+        if flags:
+            some_mine[0, x] = some_mine[0, x] or x > 0
+            some_safe[0, x] = some_safe[0, x] or x < sizes[g]
+        return 1, 1
+    order = _search_order(groups, of_off, of_eqs, eq_size, remaining)
+    work = np.zeros(3 * n, np.int64)
+    values = work[:n]
+    current = work[n : 2 * n]
+    upper = work[2 * n :]
     nodes = 0
     solutions = 0
     counted = 0.0
     k = 0
     entering = True
     while k >= 0:
-        g = order[k]
+        t = order[k]
+        g = groups[t]
         size = sizes[g]
         if entering:
             nodes += 1
             if nodes & 1023 == 0 and nodes > max_nodes:
-                return ENUMERATION_BUDGET, 0, layouts, group_mines
+                _undo(k - 1, order, groups, sizes, of_off, of_eqs, current, need, room)
+                return ENUMERATION_BUDGET, 0
             lo = 0
             hi = size
-            for t in range(of_off[g], of_off[g + 1]):
-                e = of_eqs[t]
+            for u in range(of_off[g], of_off[g + 1]):
+                e = of_eqs[u]
                 if need[e] < hi:
                     hi = need[e]
                 if need[e] - (room[e] - size) > lo:
@@ -423,8 +497,8 @@ def enumerate_component(
                 k -= 1
                 entering = False
                 continue
-            for t in range(of_off[g], of_off[g + 1]):
-                e = of_eqs[t]
+            for u in range(of_off[g], of_off[g + 1]):
+                e = of_eqs[u]
                 room[e] -= size
                 need[e] -= lo
             current[k] = lo
@@ -432,43 +506,71 @@ def enumerate_component(
         else:
             x = current[k]
             if x >= upper[k]:
-                for t in range(of_off[g], of_off[g + 1]):
-                    e = of_eqs[t]
+                for u in range(of_off[g], of_off[g + 1]):
+                    e = of_eqs[u]
                     need[e] += x
                     room[e] += size
-                values[g] = 0
+                values[t] = 0
                 k -= 1
                 continue
-            for t in range(of_off[g], of_off[g + 1]):
-                need[of_eqs[t]] -= 1
+            for u in range(of_off[g], of_off[g + 1]):
+                need[of_eqs[u]] -= 1
             current[k] = x + 1
-        values[g] = current[k]
+        values[t] = current[k]
         if k + 1 == n:
-            weight = 1
+            weight = binom[0, 0]
             approximate = 1.0
             mines = 0
             for h in range(n):
-                b = binom[sizes[h], values[h]]
+                b = binom[sizes[groups[h]], values[h]]
                 weight *= b
                 approximate *= b
                 mines += values[h]
             counted += approximate
-            if counted >= _OVERFLOW_GUARD:  # before any integer below could wrap
-                return ENUMERATION_OVERFLOW, 0, layouts, group_mines
+            if counted >= guard:  # before any integer below could wrap
+                _undo(k, order, groups, sizes, of_off, of_eqs, current, need, room)
+                return ENUMERATION_OVERFLOW, 0
             layouts[mines] += weight
             for h in range(n):
                 if values[h]:
                     group_mines[h, mines] += weight * values[h]
+            if flags:
+                for h in range(n):
+                    if values[h]:
+                        some_mine[h, mines] = True
+                    if values[h] < sizes[groups[h]]:
+                        some_safe[h, mines] = True
             solutions += 1
             entering = False
         else:
             k += 1
             entering = True
-    return nodes, solutions, layouts, group_mines
+    return nodes, solutions
 
 
 @njit(cache=True)
-def _transpose(n: int, off: np.ndarray, items: np.ndarray) -> tuple:  # type: ignore[type-arg]
+def _undo(
+    k: int,
+    order: np.ndarray,
+    groups: np.ndarray,
+    sizes: np.ndarray,
+    of_off: np.ndarray,
+    of_eqs: np.ndarray,
+    current: np.ndarray,
+    need: np.ndarray,
+    room: np.ndarray,
+) -> None:  # pragma: no cover - compiled
+    """Give back the mines and room of the groups assigned at depths ``0..k`` (a search stopped early)."""
+    for d in range(k, -1, -1):
+        g = groups[order[d]]
+        for u in range(of_off[g], of_off[g + 1]):
+            e = of_eqs[u]
+            need[e] += current[d]
+            room[e] += sizes[g]
+
+
+@njit(cache=True)
+def transpose(n: int, off: np.ndarray, items: np.ndarray) -> tuple:  # type: ignore[type-arg]
     """Rows of items (row ``r``: ``items[off[r]:off[r + 1]]``, items below ``n``) turned into
     each item's rows, in row order, as offsets and a flat array."""  # pragma: no cover - compiled
     rows = off.shape[0] - 1
@@ -496,35 +598,51 @@ def component_order(n: int, eq_off: np.ndarray, eq_groups: np.ndarray) -> np.nda
     the lowest index. (The Python version keeps the keys in a heap; keys only
     fall, so both take the same group at every step.)
     """  # pragma: no cover - compiled
-    of_off, of_eqs = _transpose(n, eq_off, eq_groups)
+    of_off, of_eqs = transpose(n, eq_off, eq_groups)
     n_eqs = eq_off.shape[0] - 1
-    remaining = np.empty(n_eqs, np.int64)
+    eq_size = np.empty(n_eqs, np.int64)
     for e in range(n_eqs):
-        remaining[e] = eq_off[e + 1] - eq_off[e]
+        eq_size[e] = eq_off[e + 1] - eq_off[e]
+    return _search_order(np.arange(n), of_off, of_eqs, eq_size, np.empty(n_eqs, np.int64))
+
+
+@njit(cache=True)
+def _search_order(
+    groups: np.ndarray, of_off: np.ndarray, of_eqs: np.ndarray, eq_size: np.ndarray, remaining: np.ndarray
+) -> np.ndarray:
+    """:func:`component_order` over a component of a board's groups (see :func:`search_component`):
+    indices into ``groups``; ``remaining`` is scratch."""  # pragma: no cover - compiled
+    n = groups.shape[0]
+    for t in range(n):
+        g = groups[t]
+        for u in range(of_off[g], of_off[g + 1]):
+            remaining[of_eqs[u]] = eq_size[of_eqs[u]]
     done = np.zeros(n, np.bool_)
     order = np.empty(n, np.int64)
     for k in range(n):
         best = -1
         best_min = 0
         best_eqs = 0
-        for g in range(n):
-            if done[g]:
+        for t in range(n):
+            if done[t]:
                 continue
+            g = groups[t]
             low = 0
             if of_off[g + 1] > of_off[g]:
                 low = remaining[of_eqs[of_off[g]]]
-                for t in range(of_off[g] + 1, of_off[g + 1]):
-                    if remaining[of_eqs[t]] < low:
-                        low = remaining[of_eqs[t]]
+                for u in range(of_off[g] + 1, of_off[g + 1]):
+                    if remaining[of_eqs[u]] < low:
+                        low = remaining[of_eqs[u]]
             count = of_off[g + 1] - of_off[g]
             if best < 0 or low < best_min or (low == best_min and count > best_eqs):
-                best = g
+                best = t
                 best_min = low
                 best_eqs = count
         done[best] = True
         order[k] = best
-        for t in range(of_off[best], of_off[best + 1]):
-            remaining[of_eqs[t]] -= 1
+        g = groups[best]
+        for u in range(of_off[g], of_off[g + 1]):
+            remaining[of_eqs[u]] -= 1
     return order
 
 
@@ -572,7 +690,7 @@ def frontier_component(
     layouts, group_mines = _count_arrays(sizes)
     if n == 0:
         return 1, 1, layouts, group_mines
-    of_off, of_eqs = _transpose(n, eq_off, eq_groups)
+    of_off, of_eqs = transpose(n, eq_off, eq_groups)
     order = component_order(n, eq_off, eq_groups)
     position = np.empty(n, np.int64)
     for k in range(n):
@@ -614,7 +732,7 @@ def frontier_component(
                 mult[t] = mult[t - 1] * (rhs[opened[t - 1]] + 1)
             worth *= rhs[opened[t]] + 1
     place = np.full(n_eqs, -1, np.int64)  # an equation's index in the current layer
-    binom = _small_binomials()
+    binom = BINOMIALS
     # room_after[t] for the t-th (group, equation) pair of of_eqs: the equation's cells
     # in groups after this one in the sweep.
     room_after = np.zeros(of_eqs.shape[0], np.int64)
@@ -795,6 +913,108 @@ def frontier_component(
     return states, solutions[n][0], layouts, group_mines
 
 
+@njit(cache=True)
+def split_components(
+    sizes: np.ndarray, fixed: np.ndarray, live: np.ndarray, sig_off: np.ndarray, sig_clues: np.ndarray
+) -> tuple:  # type: ignore[type-arg]
+    """The components of the free groups (``fixed[g] < 0``): union-find over clues, joined by the groups.
+
+    Group ``g`` sits in clues ``sig_clues[sig_off[g]:sig_off[g + 1]]``;
+    ``live[c]`` is the number of free groups clue ``c`` holds. Components are
+    numbered by their lowest group. Returns ``(n_comps, comp_of, local, cells,
+    members_off, members, eqs_off, eqs)``: each group's component (``-1`` if
+    fixed) and index among its component's groups; each component's cells; its
+    groups (ascending) ``members[members_off[k]:members_off[k + 1]]`` and its
+    live clues (ascending) likewise in ``eqs``.
+    """  # pragma: no cover - compiled
+    n_groups = sizes.shape[0]
+    n_clues = live.shape[0]
+    parent = np.arange(n_clues)
+    for g in range(n_groups):
+        if fixed[g] >= 0:
+            continue
+        a = find_root(parent, sig_clues[sig_off[g]])
+        for t in range(sig_off[g] + 1, sig_off[g + 1]):
+            b = find_root(parent, sig_clues[t])
+            if a != b:
+                parent[b] = a
+    comp_of = np.full(n_groups, -1, np.int64)
+    comp_of_root = np.full(n_clues, -1, np.int64)
+    n_comps = 0
+    for g in range(n_groups):
+        if fixed[g] >= 0:
+            continue
+        r = find_root(parent, sig_clues[sig_off[g]])
+        if comp_of_root[r] < 0:
+            comp_of_root[r] = n_comps
+            n_comps += 1
+        comp_of[g] = comp_of_root[r]
+    cells = np.zeros(n_comps, np.int64)
+    n_members = np.zeros(n_comps + 1, np.int64)
+    for g in range(n_groups):
+        k = comp_of[g]
+        if k >= 0:
+            cells[k] += sizes[g]
+            n_members[k + 1] += 1
+    # Each component's groups (ascending) and live clues (ascending), by counting sort.
+    for k in range(n_comps):
+        n_members[k + 1] += n_members[k]
+    members = np.empty(n_members[n_comps], np.int64)
+    local = np.empty(n_groups, np.int64)
+    fill = n_members[:-1].copy()
+    for g in range(n_groups):
+        k = comp_of[g]
+        if k >= 0:
+            local[g] = fill[k] - n_members[k]
+            members[fill[k]] = g
+            fill[k] += 1
+    n_eqs = np.zeros(n_comps + 1, np.int64)
+    for c in range(n_clues):
+        if live[c] > 0:
+            n_eqs[comp_of_root[find_root(parent, c)] + 1] += 1
+    for k in range(n_comps):
+        n_eqs[k + 1] += n_eqs[k]
+    eqs = np.empty(n_eqs[n_comps], np.int64)
+    fill = n_eqs[:-1].copy()
+    for c in range(n_clues):
+        if live[c] > 0:
+            k = comp_of_root[find_root(parent, c)]
+            eqs[fill[k]] = c
+            fill[k] += 1
+    return n_comps, comp_of, local, cells, n_members, members, n_eqs, eqs
+
+
+@njit(cache=True)
+def component_equations(
+    clues: np.ndarray,
+    live: np.ndarray,
+    left: np.ndarray,
+    c_off: np.ndarray,
+    c_groups: np.ndarray,
+    fixed: np.ndarray,
+    local: np.ndarray,
+) -> tuple:  # type: ignore[type-arg]
+    """One component's equations over its own groups (``local`` indices), for the engines.
+
+    ``(eq_off, eq_groups, rhs)``: the free groups of each of ``clues`` and the mines they still need.
+    """  # pragma: no cover - compiled
+    eq_off = np.zeros(clues.shape[0] + 1, np.int64)
+    for e in range(clues.shape[0]):
+        eq_off[e + 1] = eq_off[e] + live[clues[e]]
+    eq_groups = np.empty(eq_off[-1], np.int64)
+    rhs = np.empty(clues.shape[0], np.int64)
+    for e in range(clues.shape[0]):
+        c = clues[e]
+        rhs[e] = left[c]
+        t = eq_off[e]
+        for s in range(c_off[c], c_off[c + 1]):
+            g = c_groups[s]
+            if fixed[g] < 0:
+                eq_groups[t] = local[g]
+                t += 1
+    return eq_off, eq_groups, rhs
+
+
 #: :func:`board_counts` statuses: counted, or why the general pipeline must take the board.
 BOARD_COUNTED, BOARD_STUCK, BOARD_CONFLICT, BOARD_TOO_LARGE, BOARD_NO_LAYOUT = 0, 1, 2, 3, 4
 
@@ -865,76 +1085,20 @@ def board_counts(
     if stuck >= 0:
         return BOARD_STUCK, none
     n_groups = group_off.shape[0] - 1
-    n_clues = clue_need.shape[0]
     sizes = np.empty(n_groups, np.int64)
     for g in range(n_groups):
         sizes[g] = group_off[g + 1] - group_off[g]
+    n_clues = clue_need.shape[0]
     fixed = np.full(n_groups, -1, np.int64)
     ok, left, live, c_off, c_groups = closure(sizes, sig_off, sig_clues, clue_need, fixed)
     if not ok:
         return BOARD_CONFLICT, none
-    # Components of the free groups: union-find over the clues that still hold them.
-    parent = np.arange(n_groups)
-    first_free = np.full(n_clues, -1, np.int64)
-    for c in range(n_clues):
-        if live[c] == 0:
-            continue
-        head = -1
-        for t in range(c_off[c], c_off[c + 1]):
-            g = c_groups[t]
-            if fixed[g] >= 0:
-                continue
-            r = find_root(parent, g)
-            if head < 0:
-                head = r
-                first_free[c] = g
-            elif r != head:
-                parent[r] = head
-    comp_of = np.full(n_groups, -1, np.int64)
-    comp_of_root = np.full(n_groups, -1, np.int64)
-    n_comps = 0
+    n_comps, comp_of, local, cells, n_members, members, n_eqs, eqs = split_components(
+        sizes, fixed, live, sig_off, sig_clues
+    )
     for g in range(n_groups):
-        if fixed[g] >= 0:
-            continue
-        r = find_root(parent, g)
-        if comp_of_root[r] < 0:
-            comp_of_root[r] = n_comps
-            n_comps += 1
-        comp_of[g] = comp_of_root[r]
-    cells = np.zeros(n_comps, np.int64)
-    n_members = np.zeros(n_comps + 1, np.int64)
-    for g in range(n_groups):
-        k = comp_of[g]
-        if k >= 0:
-            cells[k] += sizes[g]
-            n_members[k + 1] += 1
-            if sizes[g] > 8 or cells[k] > max_cells:  # no neighbourhood makes a group of 9
-                return BOARD_TOO_LARGE, none
-    # Each component's groups (ascending) and live clues (ascending), by counting sort.
-    for k in range(n_comps):
-        n_members[k + 1] += n_members[k]
-    members = np.empty(n_members[n_comps], np.int64)
-    local = np.empty(n_groups, np.int64)
-    fill = n_members[:-1].copy()
-    for g in range(n_groups):
-        k = comp_of[g]
-        if k >= 0:
-            local[g] = fill[k] - n_members[k]
-            members[fill[k]] = g
-            fill[k] += 1
-    n_eqs = np.zeros(n_comps + 1, np.int64)
-    for c in range(n_clues):
-        if first_free[c] >= 0:
-            n_eqs[comp_of[first_free[c]] + 1] += 1
-    for k in range(n_comps):
-        n_eqs[k + 1] += n_eqs[k]
-    eqs = np.empty(n_eqs[n_comps], np.int64)
-    fill = n_eqs[:-1].copy()
-    for c in range(n_clues):
-        if first_free[c] >= 0:
-            k = comp_of[first_free[c]]
-            eqs[fill[k]] = c
-            fill[k] += 1
+        if comp_of[g] >= 0 and (sizes[g] > 8 or cells[comp_of[g]] > max_cells):
+            return BOARD_TOO_LARGE, none  # no neighbourhood makes a group of 9
     comp_off = np.zeros(n_comps + 1, np.int64)
     for k in range(n_comps):
         comp_off[k + 1] = comp_off[k] + cells[k] + 1
@@ -943,30 +1107,41 @@ def board_counts(
         gm_off[g + 1] = gm_off[g] + (cells[comp_of[g]] + 1 if comp_of[g] >= 0 else 0)
     layouts = np.zeros(comp_off[n_comps], np.int64)
     group_mines = np.zeros(gm_off[n_groups], np.int64)
+    room = np.zeros(n_clues, np.int64)
+    for c in range(n_clues):
+        for t in range(c_off[c], c_off[c + 1]):
+            if fixed[c_groups[t]] < 0:
+                room[c] += sizes[c_groups[t]]
+    scratch = np.empty(n_clues, np.int64)
+    no_flags = np.zeros((0, 0), np.bool_)
     used = 0
     swept = 0
     for k in range(n_comps):
         groups = members[n_members[k] : n_members[k + 1]]
-        clues = eqs[n_eqs[k] : n_eqs[k + 1]]
-        eq_off = np.zeros(clues.shape[0] + 1, np.int64)
-        for e in range(clues.shape[0]):
-            c = clues[e]
-            eq_off[e + 1] = eq_off[e] + live[c]
-        eq_groups = np.empty(eq_off[-1], np.int64)
-        rhs = np.empty(clues.shape[0], np.int64)
-        for e in range(clues.shape[0]):
-            c = clues[e]
-            rhs[e] = left[c]
-            t = eq_off[e]
-            for s in range(c_off[c], c_off[c + 1]):
-                g = c_groups[s]
-                if fixed[g] < 0:
-                    eq_groups[t] = local[g]
-                    t += 1
         budget = min(max_nodes if cells[k] <= MAX_COMPILED_CELLS else max_large_nodes, max_board_nodes - used)
-        nodes, _solutions, lay, gm = enumerate_component(sizes[groups], eq_off, eq_groups, rhs, budget)
+        lay, gm = _count_arrays(sizes[groups])
+        nodes, _solutions = search_component(
+            groups,
+            sizes,
+            sig_off,
+            sig_clues,
+            live,
+            left,
+            room,
+            scratch,
+            budget,
+            BINOMIALS,
+            _OVERFLOW_GUARD,
+            lay,
+            gm,
+            no_flags,
+            no_flags,
+        )
         if nodes == ENUMERATION_BUDGET and swept < max_frontier_states:
             # A tangled component: the frontier programme, within the states the board has left.
+            eq_off, eq_groups, rhs = component_equations(
+                eqs[n_eqs[k] : n_eqs[k + 1]], live, left, c_off, c_groups, fixed, local
+            )
             states, _solutions, lay, gm = frontier_component(
                 sizes[groups], eq_off, eq_groups, rhs, max_frontier_states - swept, max_frontier_coefficients
             )

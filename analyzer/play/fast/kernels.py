@@ -5,12 +5,14 @@ flag (a trusted mine), ``0..8`` a revealed number. Neighbourhoods come from
 :func:`analyzer.board.topology.neighbour_array` (``N`` pads a short row), so
 every topology the board knows works here too.
 
-:func:`probabilities` follows the exact solver's pipeline with floats: each
-number with hidden neighbours is an equation; hidden cells next to the same
-numbers form a group; numbers that share a group form a component; each
-component is enumerated (a backtracking search over its groups' mine counts,
-with the bounds of every equation pruning it) into layouts by mine count and
-mines by group; a dynamic programme over mine counts joins the components with
+:func:`probabilities` runs the exact solve's compiled core
+(:mod:`analyzer.solver.kernels`) with floats: each number with hidden
+neighbours is an equation; hidden cells next to the same numbers form a group
+(:func:`~analyzer.solver.kernels.constraint_arrays`); numbers that share a
+group form a component (:func:`~analyzer.solver.kernels.split_components`);
+each component is enumerated by the solve's own search
+(:func:`~analyzer.solver.kernels.search_component`, counting in float64) into
+layouts by mine count and mines by group; a dynamic programme over mine counts joins the components with
 the background, whose weights ``C(B, L - m)`` are taken in log space and
 rescaled, so 100x100 boards neither overflow nor underflow the totals. Which
 cells are *certainly* safe or mines is decided apart, by exact boolean
@@ -26,24 +28,14 @@ import numpy as np
 
 from analyzer.jit import njit
 from analyzer.play.fast.endgame import endgame_move
-from analyzer.solver.kernels import find_root
+from analyzer.solver.kernels import FLOAT_BINOMIALS as _FLOAT_BINOMIALS
+from analyzer.solver.kernels import constraint_arrays, search_component, split_components
 
 HIDDEN = -1
 FLAG = -2
 SAFE = -3  # internal: a hidden cell the single-number rules proved safe
 DEFAULT_MAX_NODES = 2_000_000
 """Search nodes one probability computation may visit before it gives up (status -1)."""
-_MAXB = 9  # group sizes are at most 8 (a group's cells all touch one number)
-
-
-@njit(cache=True)
-def _binomials() -> np.ndarray:  # pragma: no cover - compiled
-    table = np.zeros((_MAXB + 1, _MAXB + 1))
-    for n in range(_MAXB + 1):
-        table[n, 0] = 1.0
-        for k in range(1, n + 1):
-            table[n, k] = table[n - 1, k - 1] + (table[n - 1, k] if k <= n - 1 else 0.0)
-    return table
 
 
 @njit(cache=True)
@@ -78,20 +70,11 @@ def probabilities(
     state = position.copy()
     if not _closure(state, nbr):
         return 0
-    deg = nbr.shape[1]
-    binom = _binomials()
-    for i in range(n):
-        prob[i] = -1.0
-    # ---- equations (clues with hidden neighbours) and each hidden cell's clues
-    clue_cell = np.empty(n, np.int64)
-    need = np.empty(n, np.int64)
-    cell_clues = np.full((n, deg), -1, np.int64)
-    cell_nclues = np.zeros(n, np.int64)
-    n_clues = 0
     flags = 0
     hidden = 0
     for i in range(n):
         v = state[i]
+        prob[i] = -1.0
         if v == FLAG:
             flags += 1
             prob[i] = 1.0
@@ -99,167 +82,78 @@ def probabilities(
             prob[i] = 0.0
         elif v == HIDDEN:
             hidden += 1
-        elif v >= 0:
-            h = 0
-            f = 0
-            for k in range(deg):
-                j = nbr[i, k]
-                if j < n:
-                    if state[j] == HIDDEN:
-                        h += 1
-                    elif state[j] == FLAG:
-                        f += 1
-            r = v - f
-            if r < 0 or r > h:
-                return 0
-            if h > 0:
-                clue_cell[n_clues] = i
-                need[n_clues] = r
-                for k in range(deg):
-                    j = nbr[i, k]
-                    if j < n and state[j] == HIDDEN:
-                        cell_clues[j, cell_nclues[j]] = n_clues
-                        cell_nclues[j] += 1
-                n_clues += 1
     mines_left = total_mines - flags
     if mines_left < 0 or mines_left > hidden:
         return 0
-    # ---- groups: hidden cells with the same clues (all share their first clue)
-    group_of = np.full(n, -1, np.int64)
-    group_size = np.zeros(n, np.int64)
-    group_clue0 = np.empty(n, np.int64)
-    n_groups = 0
-    frontier = 0
-    for j in range(n):
-        if state[j] != HIDDEN or cell_nclues[j] == 0 or group_of[j] >= 0:
-            continue
-        g = n_groups
-        n_groups += 1
-        group_of[j] = g
-        group_size[g] = 1
-        group_clue0[g] = cell_clues[j, 0]
-        frontier += 1
-        c0 = clue_cell[cell_clues[j, 0]]
-        for k in range(deg):
-            other = nbr[c0, k]
-            if other >= n or other <= j or group_of[other] >= 0 or state[other] != HIDDEN:
-                continue
-            if cell_nclues[other] != cell_nclues[j]:
-                continue
-            same = True
-            for t in range(cell_nclues[j]):
-                if cell_clues[other, t] != cell_clues[j, t]:
-                    same = False
-                    break
-            if same:
-                group_of[other] = g
-                group_size[g] += 1
-                frontier += 1
-    background = hidden - frontier
-    # ---- clue -> groups
-    clue_ngroups = np.zeros(max(n_clues, 1), np.int64)
-    clue_groups = np.empty((max(n_clues, 1), deg), np.int64)
-    group_nclues = np.zeros(max(n_groups, 1), np.int64)
-    group_clues = np.empty((max(n_groups, 1), deg), np.int64)
-    seen_group = np.zeros(max(n_groups, 1), np.bool_)
-    for j in range(n):
-        g = group_of[j]
-        if g < 0 or seen_group[g]:
-            continue
-        seen_group[g] = True
-        for t in range(cell_nclues[j]):
-            c = cell_clues[j, t]
-            clue_groups[c, clue_ngroups[c]] = g
-            clue_ngroups[c] += 1
-            group_clues[g, group_nclues[g]] = c
-            group_nclues[g] += 1
-    # ---- components: union the clues of each group
-    parent = np.arange(max(n_clues, 1))
+    # ---- the shared core: equations, groups, components, each component's counts
+    stuck, _f, _k, _pos, need, _o, _c, group_off, group_cells, sig_off, sig_clues, outside = (
+        constraint_arrays(state, nbr, True)
+    )
+    if stuck >= 0:
+        return 0
+    n_groups = group_off.shape[0] - 1
+    n_clues = need.shape[0]
+    group_size = np.empty(n_groups, np.int64)
     for g in range(n_groups):
-        a = find_root(parent, group_clues[g, 0])
-        for t in range(1, group_nclues[g]):
-            b = find_root(parent, group_clues[g, t])
-            if a != b:
-                parent[b] = a
-    comp_of_root = np.full(max(n_clues, 1), -1, np.int64)
-    n_comps = 0
-    clue_comp = np.empty(max(n_clues, 1), np.int64)
-    for c in range(n_clues):
-        r = find_root(parent, c)
-        if comp_of_root[r] < 0:
-            comp_of_root[r] = n_comps
-            n_comps += 1
-        clue_comp[c] = comp_of_root[r]
-    group_comp = np.empty(max(n_groups, 1), np.int64)
-    comp_ngroups = np.zeros(max(n_comps, 1), np.int64)
-    comp_top = np.zeros(max(n_comps, 1), np.int64)
+        group_size[g] = group_off[g + 1] - group_off[g]
+    live = np.zeros(n_clues, np.int64)  # groups in each clue, and its cells
+    room = np.zeros(n_clues, np.int64)
     for g in range(n_groups):
-        k = clue_comp[group_clues[g, 0]]
-        group_comp[g] = k
-        comp_ngroups[k] += 1
-        comp_top[k] += group_size[g]
-    # groups of each component, local index
-    comp_start = np.zeros(max(n_comps, 1) + 1, np.int64)
-    for k in range(n_comps):
-        comp_start[k + 1] = comp_start[k] + comp_ngroups[k]
-    fill = comp_start[:-1].copy()
-    comp_groups = np.empty(max(n_groups, 1), np.int64)
-    local = np.empty(max(n_groups, 1), np.int64)
-    for g in range(n_groups):
-        k = group_comp[g]
-        comp_groups[fill[k]] = g
-        local[g] = fill[k] - comp_start[k]
-        fill[k] += 1
-    # ---- enumerate each component: layouts and group mines by mine count
+        for t in range(sig_off[g], sig_off[g + 1]):
+            live[sig_clues[t]] += 1
+            room[sig_clues[t]] += group_size[g]
+    free = np.full(n_groups, -1, np.int64)
+    n_comps, _comp_of, _local, comp_top, comp_start, comp_groups, _eqs_off, _eqs = split_components(
+        group_size, free, live, sig_off, sig_clues
+    )
+    rem = need.copy()
+    scratch = np.empty(n_clues, np.int64)
+    frontier = group_off[n_groups]
+    background = outside.shape[0]
     width = frontier + 1
     lay = np.zeros((max(n_comps, 1), width))
     gmines = np.zeros((max(n_groups, 1), width))
-    possible = np.zeros((max(n_comps, 1), width), np.bool_)
     gpos = np.zeros((max(n_groups, 1), width), np.bool_)
     gneg = np.zeros((max(n_groups, 1), width), np.bool_)
-    rem = need.copy()
-    room = np.zeros(max(n_clues, 1), np.int64)
-    for c in range(n_clues):
-        for t in range(clue_ngroups[c]):
-            room[c] += group_size[clue_groups[c, t]]
+    possible = np.zeros((max(n_comps, 1), width), np.bool_)
     nodes_used = 0
     log_scale = 0.0
     for k in range(n_comps):
         s0 = comp_start[k]
-        ng = comp_ngroups[k]
-        order = _order(comp_groups[s0 : s0 + ng], group_nclues, group_clues, clue_ngroups, clue_groups)
-        visited = _enumerate(
-            order,
+        s1 = comp_start[k + 1]
+        visited, _solutions = search_component(
+            comp_groups[s0:s1],
             group_size,
-            group_nclues,
-            group_clues,
+            sig_off,
+            sig_clues,
+            live,
             rem,
             room,
-            binom,
-            lay[k],
-            gmines,
-            possible[k],
-            gpos,
-            gneg,
+            scratch,
             max_nodes - nodes_used,
+            _FLOAT_BINOMIALS,
+            np.inf,
+            lay[k],
+            gmines[s0:s1],
+            gpos[s0:s1],
+            gneg[s0:s1],
         )
         if visited < 0:
             return -1
         nodes_used += visited
-        if not possible[k].any():
-            return 0
         top = 0.0
-        for m in range(width):
+        for m in range(comp_top[k] + 1):
+            possible[k, m] = lay[k, m] > 0.0
             if lay[k, m] > top:
                 top = lay[k, m]
-        if top > 0:
-            log_scale += math.log(top)
+        if top == 0.0:
+            return 0
+        log_scale += math.log(top)
+        for m in range(width):
+            lay[k, m] /= top
+        for t in range(s0, s1):
             for m in range(width):
-                lay[k, m] /= top
-            for t in range(ng):
-                g = comp_groups[s0 + t]
-                for m in range(width):
-                    gmines[g, m] /= top
+                gmines[t, m] /= top
     # ---- combine: prefix/suffix products over components (floats and feasibility)
     full, others, full_ok, others_ok, others_deg = _products(lay, possible, n_comps, comp_top, mines_left)
     fl = full.shape[0]
@@ -296,13 +190,11 @@ def probabilities(
                     any_safe = True
         p = num / total
         p = _clamp(p, any_mine, any_safe)
-        for j in range(n):
-            if state[j] == HIDDEN and cell_nclues[j] == 0:
-                prob[j] = p
+        for t in range(background):
+            prob[outside[t]] = p
     # frontier groups
     weights = np.zeros(width)
     wok = np.zeros(width, np.bool_)
-    gp = np.zeros(max(n_groups, 1))
     for k in range(n_comps):
         top = min(comp_top[k], fl - 1)
         for mi in range(top + 1):
@@ -315,150 +207,20 @@ def probabilities(
                         okm = True
             weights[mi] = acc
             wok[mi] = okm
-        s0 = comp_start[k]
-        for t in range(comp_ngroups[k]):
-            g = comp_groups[s0 + t]
+        for t in range(comp_start[k], comp_start[k + 1]):
+            g = comp_groups[t]
             num = 0.0
             any_mine = False
             any_safe = False
             for mi in range(top + 1):
                 if wok[mi]:
-                    num += gmines[g, mi] * weights[mi]
-                    any_mine = any_mine or gpos[g, mi]
-                    any_safe = any_safe or gneg[g, mi]
-            gp[g] = _clamp(num / (group_size[g] * total), any_mine, any_safe)
-    for j in range(n):
-        if group_of[j] >= 0:
-            prob[j] = gp[group_of[j]]
-        elif state[j] == FLAG:
-            prob[j] = 1.0
+                    num += gmines[t, mi] * weights[mi]
+                    any_mine = any_mine or gpos[t, mi]
+                    any_safe = any_safe or gneg[t, mi]
+            p = _clamp(num / (group_size[g] * total), any_mine, any_safe)
+            for u in range(group_off[g], group_off[g + 1]):
+                prob[group_cells[u]] = p
     return 1
-
-
-@njit(cache=True)
-def _order(
-    groups: np.ndarray,
-    group_nclues: np.ndarray,
-    group_clues: np.ndarray,
-    clue_ngroups: np.ndarray,
-    clue_groups: np.ndarray,
-) -> np.ndarray:  # pragma: no cover - compiled
-    """Groups in an order that closes equations early (most constrained first)."""
-    ng = groups.shape[0]
-    out = np.empty(ng, np.int64)
-    done = np.zeros(ng, np.bool_)
-    # unassigned groups left in each clue (clues are global ids)
-    left = clue_ngroups.copy()
-    for step in range(ng):
-        best = -1
-        best_key0 = 1 << 30
-        best_key1 = 0
-        for t in range(ng):
-            if done[t]:
-                continue
-            g = groups[t]
-            key0 = 1 << 30
-            for u in range(group_nclues[g]):
-                c = group_clues[g, u]
-                if left[c] < key0:
-                    key0 = left[c]
-            key1 = group_nclues[g]
-            if key0 < best_key0 or (key0 == best_key0 and key1 > best_key1):
-                best = t
-                best_key0 = key0
-                best_key1 = key1
-        done[best] = True
-        g = groups[best]
-        out[step] = g
-        for u in range(group_nclues[g]):
-            left[group_clues[g, u]] -= 1
-    return out
-
-
-@njit(cache=True)
-def _enumerate(
-    order: np.ndarray,
-    group_size: np.ndarray,
-    group_nclues: np.ndarray,
-    group_clues: np.ndarray,
-    rem: np.ndarray,
-    room: np.ndarray,
-    binom: np.ndarray,
-    lay: np.ndarray,
-    gmines: np.ndarray,
-    possible: np.ndarray,
-    gpos: np.ndarray,
-    gneg: np.ndarray,
-    max_nodes: int,
-) -> int:  # pragma: no cover - compiled
-    """Backtrack over the groups' mine counts; every leaf is a solution of the equations.
-
-    Returns the search nodes visited, or -1 past ``max_nodes``.
-    """
-    ng = order.shape[0]
-    cur = np.zeros(ng, np.int64)
-    upper = np.zeros(ng, np.int64)
-    nodes = 0
-    k = 0
-    entering = True
-    while k >= 0:
-        g = order[k]
-        size = group_size[g]
-        if entering:
-            nodes += 1
-            if nodes > max_nodes:
-                return -1
-            lo = 0
-            hi = size
-            for u in range(group_nclues[g]):
-                c = group_clues[g, u]
-                if rem[c] < hi:
-                    hi = rem[c]
-                if rem[c] - (room[c] - size) > lo:
-                    lo = rem[c] - (room[c] - size)
-            if lo > hi:
-                k -= 1
-                entering = False
-                continue
-            for u in range(group_nclues[g]):
-                c = group_clues[g, u]
-                room[c] -= size
-                rem[c] -= lo
-            cur[k] = lo
-            upper[k] = hi
-        else:
-            x = cur[k]
-            if x >= upper[k]:
-                for u in range(group_nclues[g]):
-                    c = group_clues[g, u]
-                    rem[c] += x
-                    room[c] += size
-                k -= 1
-                continue
-            for u in range(group_nclues[g]):
-                rem[group_clues[g, u]] -= 1
-            cur[k] = x + 1
-        if k + 1 == ng:
-            weight = 1.0
-            m = 0
-            for t in range(ng):
-                weight *= binom[group_size[order[t]], cur[t]]
-                m += cur[t]
-            lay[m] += weight
-            possible[m] = True
-            for t in range(ng):
-                h = order[t]
-                x = cur[t]
-                if x > 0:
-                    gmines[h, m] += weight * x
-                    gpos[h, m] = True
-                if x < group_size[h]:
-                    gneg[h, m] = True
-            entering = False
-        else:
-            k += 1
-            entering = True
-    return nodes
 
 
 @njit(cache=True)
