@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -161,7 +162,8 @@ def test_fast_and_exact_players_make_the_same_guesses_on_200_games(preset: str) 
 
 def test_simulate_uses_the_fast_form_by_default_and_exact_on_request() -> None:
     assert has_fast_form(make_player("probabilistic")) and has_fast_form(make_player("expert"))
-    assert not has_fast_form(make_player("expert", endgame_layouts=10))
+    assert has_fast_form(make_player("expert", endgame_layouts=10, score="secondary"))
+    assert not has_fast_form(make_player("expert", endgame_layouts=64))  # past the compiled end game
     fast = simulate(9, 9, 10, "probabilistic", 60, first_cell="corner", seed=4)
     exact = simulate(9, 9, 10, "probabilistic", 60, first_cell="corner", seed=4, exact=True)
     assert (fast.wins, fast.guesses) == (exact.wins, exact.guesses)
@@ -224,7 +226,7 @@ def test_compiled_rule_players_play_the_exact_players_games_200(name: str) -> No
 def test_rule_players_have_fast_forms() -> None:
     names = ("random", "local", "subset", "probabilistic", "pseq", "expert")
     assert all(has_fast_form(make_player(name)) for name in names)
-    assert not has_fast_form(make_player("expert", candidates=3))
+    assert not has_fast_form(make_player("expert", endgame_layouts=100))
 
 
 def _torus_position(width: int, height: int, mines: int, *, progress: float, seed: int) -> Board:
@@ -299,7 +301,7 @@ def test_pseq_outlook_equals_the_exact_engine(position) -> None:
         row, col = divmod(i, w)
         shows = exact.number_distribution(row, col)
         safe_p = 1 - p
-        some = expected = Fraction(0)
+        some = expected = secondary = Fraction(0)
         entropy = 0.0
         for v, q in shows.items():
             after = solve(board.replace({(row, col): v}))
@@ -308,10 +310,14 @@ def test_pseq_outlook_equals_the_exact_engine(position) -> None:
             some += share if made else 0
             expected += share * made
             entropy -= float(share) * math.log2(float(share))
-        out = np.zeros(3)
+            # the next guess: none when a cell is proved safe, else the safest one (won if none is left)
+            risks = [r for r in after.cell_probabilities if r is not None and r < 1]
+            secondary += share * (1 if made or not risks else 1 - min(risks))
+        out = np.zeros(4)
         assert kernels._reveal_outlook(known, nbr, board.mines, i, 10**7, out)
         assert abs(out[0] - float(some)) < 1e-9 and abs(out[1] - float(expected)) < 1e-9
         assert abs(out[2] - entropy) < 1e-9
+        assert abs(out[3] - float(secondary)) < 1e-9
 
 
 def _pseq_python_game(setup: Setup, index: int) -> tuple[str, list[int]]:
@@ -397,13 +403,14 @@ def _guess_positions(width: int, height: int, mines: int, count: int, seed: int)
             game.reveal(action.row, action.col)
 
 
+@pytest.mark.parametrize("score", ["progress", "secondary"])
 @pytest.mark.parametrize(("preset", "count"), [("beginner", 40), ("intermediate", 40), ("expert", 20)])
-def test_expert_guess_is_the_exact_players_heuristic(preset: str, count: int) -> None:
+def test_expert_guess_is_the_exact_players_heuristic(preset: str, count: int, score: str) -> None:
     """Outside the end game the compiled guess is the exact player's best_guess (scores within 1e-12)."""
     from analyzer.play.fast import kernels
 
     width, height, mines = PRESETS[preset]
-    player = make_player("expert")
+    player = make_player("expert", score=score)
     nbr = neighbours_of("square", width, height)
     for board, analysis in _guess_positions(width, height, mines, count, seed=7):
         state = np.array(board.cells, dtype=np.int8)
@@ -414,7 +421,18 @@ def test_expert_guess_is_the_exact_players_heuristic(preset: str, count: int) ->
         kernels._closure(known, nbr)
         assert math.isclose(info[0], math.log(analysis.total), rel_tol=1e-12)
         cell = kernels.expert_guess(
-            state, known, nbr, mines, prob, info[0], 0.02, 8, 60, 20_000, kernels.DEFAULT_MAX_NODES
+            state,
+            known,
+            nbr,
+            mines,
+            prob,
+            info[0],
+            0.02,
+            8,
+            60,
+            20_000,
+            kernels.DEFAULT_MAX_NODES,
+            score == "secondary",
         )
         assert cell == player.best_guess(board, analysis), board.to_text()  # type: ignore[attr-defined]
 
@@ -435,6 +453,34 @@ def test_compiled_expert_defaults_are_the_players() -> None:
 def test_fast_and_exact_expert_make_the_same_guesses(preset: str, games: int) -> None:
     _games_agree(preset, "safe", "0,0", games, "expert")
     _games_agree(preset, "opening", "player", max(1, games // 4), "expert")
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"score": "secondary"},
+        {"candidates": 3, "endgame_layouts": 10},
+        {"margin": Fraction(1, 10), "candidates": 12},
+    ],
+)
+def test_expert_players_with_options_play_the_same_games_compiled(options: dict[str, object]) -> None:
+    # Any expert's options reach the compiled policy (and its first move): the same games as the exact player.
+    player = make_player("expert", **options)
+    assert has_fast_form(player)
+    for preset, first_click, first_cell, games in (
+        ("beginner", "safe", "0,0", 12),
+        ("beginner", "opening", "player", 4),
+    ):
+        width, height, mines = PRESETS[preset]
+        setup = Setup(width, height, mines, first_click, first_cell, repr(player), 21)
+        for index in range(games):
+            fast_record = play_indexed_fast(setup, player, index)
+            exact_record = play_indexed(setup, player, index)
+            assert (fast_record.status, fast_record.guesses) == (exact_record.status, exact_record.guesses), (
+                options,
+                preset,
+                index,
+            )
 
 
 @pytest.mark.slow

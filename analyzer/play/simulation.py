@@ -61,8 +61,10 @@ from analyzer.limits import flag, probe_dask_scheduler, quote, whole
 from analyzer.names import BACKENDS, PRESETS
 from analyzer.play import fast
 from analyzer.play.fast import rules
+from analyzer.play.fast.endgame import MAX_LAYOUTS
 from analyzer.play.game import FirstClickRule, Game
 from analyzer.play.players import Player, make_player
+from analyzer.play.players.expert import ExpertPlayer
 
 __all__ = [
     "PRESETS",
@@ -387,15 +389,19 @@ def play_indexed_fast(setup: Setup, player: Player, index: int) -> GameRecord:
         )
         status = "won" if won else "lost"
         return GameRecord(status, int(guesses), int(reveals), int(flags), time.perf_counter() - start)
+    params = fast.expert_params(player) if isinstance(player, ExpertPlayer) else None
     if first is None:
-        cell = fast.first_choice(player.name, "square", width, height, setup.mines)
+        options = () if params is None else tuple(params.tolist())
+        cell = fast.first_choice(player.name, "square", width, height, setup.mines, options)
     else:
         cell = first[0] * width + first[1]
     is_mine = fast.layout_mask(
         width, height, setup.mines, _fast_zone(setup.first_click, width, height, cell), board_rng
     )
     rng = np.random.default_rng(player_seq) if player.name == "pseq" else None
-    played = fast.play_game(player.name, is_mine, nbr, cell, first_is_guess=first_is_guess, rng=rng)
+    played = fast.play_game(
+        player.name, is_mine, nbr, cell, first_is_guess=first_is_guess, rng=rng, params=params
+    )
     if played is None:  # a position too hard to enumerate: the exact engine plays this same game
         return play_indexed(setup, player, index)
     won, guesses, reveals, _ = played
@@ -415,8 +421,16 @@ def _fast_zone(first_click: str, width: int, height: int, cell: int) -> np.ndarr
 
 
 def has_fast_form(player: Player) -> bool:
-    """Whether ``player`` plays through the compiled engine by default (its class and options)."""
-    return player.name in fast.FAST_PLAYERS and repr(player) == repr(make_player(player.name))
+    """Whether ``player`` plays through the compiled engine by default (its class and options).
+
+    The other players have a compiled form with their default options only;
+    ``expert`` with any options whose end game the compiled search holds.
+    """
+    if player.name not in fast.FAST_PLAYERS:
+        return False
+    if isinstance(player, ExpertPlayer) and type(player) is ExpertPlayer:
+        return player.endgame_layouts <= MAX_LAYOUTS
+    return repr(player) == repr(make_player(player.name))
 
 
 def _run_batch(setup: Setup, player: Player, start: int, stop: int, use_fast: bool = False) -> dict[str, Any]:

@@ -27,7 +27,15 @@ from analyzer.board.topology import neighbour_array
 from analyzer.errors import InconsistentBoardError, SolverTimeoutError
 from analyzer.play.fast import kernels
 
-__all__ = ["FAST_PLAYERS", "fast_probabilities", "play_game", "first_choice", "neighbours_of", "layout_mask"]
+__all__ = [
+    "FAST_PLAYERS",
+    "fast_probabilities",
+    "play_game",
+    "first_choice",
+    "neighbours_of",
+    "layout_mask",
+    "expert_params",
+]
 
 FAST_PLAYERS = ("probabilistic", "pseq", "expert", "random", "local", "subset")
 """Players with a compiled form (the others play through the exact engine)."""
@@ -98,11 +106,33 @@ def layout_mask(
     return mask
 
 
+def expert_params(player: object) -> np.ndarray:
+    """An :class:`~analyzer.play.players.expert.ExpertPlayer`'s options as the compiled policy takes them.
+
+    >>> from analyzer.play.players import make_player
+    >>> expert_params(make_player("expert", candidates=4, score="secondary")).tolist()
+    [0.02, 4.0, 60.0, 20000.0, 1.0]
+    """
+    return np.array(
+        [
+            float(player.margin),  # type: ignore[attr-defined]
+            player.candidates,  # type: ignore[attr-defined]
+            player.endgame_layouts,  # type: ignore[attr-defined]
+            player.endgame_nodes,  # type: ignore[attr-defined]
+            1.0 if player.score == "secondary" else 0.0,  # type: ignore[attr-defined]
+        ]
+    )
+
+
 @functools.lru_cache(maxsize=256)
-def first_choice(player: str, topology: str, width: int, height: int, mines: int) -> int:
+def first_choice(
+    player: str, topology: str, width: int, height: int, mines: int, options: tuple[float, ...] = ()
+) -> int:
     """The cell (flat index) ``player`` opens on a board with nothing revealed.
 
-    The same for every game of a setup (no randomness): computed once a setup.
+    ``options``: an ``expert`` player's :func:`expert_params`, as a tuple (its
+    defaults when empty). The same for every game of a setup (no randomness):
+    computed once a setup.
     """
     if player not in _POLICIES:
         raise ValueError(
@@ -118,6 +148,7 @@ def first_choice(player: str, topology: str, width: int, height: int, mines: int
         return int(out[0]) if kept > 0 else 0
     if player == "expert":
         log_total = math.lgamma(n + 1) - math.lgamma(mines + 1) - math.lgamma(n - mines + 1)
+        margin, candidates, layouts, nodes, secondary = options or tuple(kernels.EXPERT_PARAMS.tolist())
         return int(
             kernels.expert_guess(
                 state,
@@ -126,11 +157,12 @@ def first_choice(player: str, topology: str, width: int, height: int, mines: int
                 mines,
                 prob,
                 log_total,
-                kernels.EXPERT_MARGIN,
-                kernels.EXPERT_CANDIDATES,
-                kernels.EXPERT_ENDGAME_LAYOUTS,
-                kernels.EXPERT_ENDGAME_NODES,
+                margin,
+                int(candidates),
+                int(layouts),
+                int(nodes),
                 kernels.DEFAULT_MAX_NODES,
+                secondary != 0.0,
             )
         )
     return int(kernels.lowest_probability_cell(state, nbr, prob))
@@ -145,6 +177,7 @@ def play_game(
     first_is_guess: bool,
     max_nodes: int = kernels.DEFAULT_MAX_NODES,
     rng: np.random.Generator | None = None,
+    params: np.ndarray | None = None,
 ) -> tuple[bool, int, int, list[int]] | None:
     """Play one game from its first click with ``player``'s compiled policy.
 
@@ -154,7 +187,8 @@ def play_game(
     ``max_nodes``: the caller plays that game with the exact engine instead.
     ``rng`` draws among tied guesses (``pseq``): ``integers(ties)`` per tie, as
     the player's Python form draws them (the kernel replays numpy's bounded
-    draw on the generator's 32-bit words, drawn here in advance).
+    draw on the generator's 32-bit words, drawn here in advance). ``params``:
+    an ``expert`` player's options (:func:`expert_params`; its defaults when None).
     """
     if player not in _POLICIES:
         raise ValueError(
@@ -171,7 +205,16 @@ def play_game(
         rands = np.zeros(1, dtype=np.int64)
     policy = _POLICIES[player]
     won, guesses, reveals, traced = kernels.play_policy(
-        policy, mask, nbr, int(mask.sum()), first, first_is_guess, trace, max_nodes, rands
+        policy,
+        mask,
+        nbr,
+        int(mask.sum()),
+        first,
+        first_is_guess,
+        trace,
+        max_nodes,
+        rands,
+        kernels.EXPERT_PARAMS if params is None else params,
     )
     if won == -1:
         return None

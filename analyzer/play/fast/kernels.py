@@ -460,12 +460,16 @@ _TOL = 1e-8  # MineSweeperProb keeps scores within a relative 1e-8 of the best
 def _reveal_outlook(
     known: np.ndarray, nbr: np.ndarray, mines: int, c: int, max_nodes: int, out: np.ndarray
 ) -> bool:  # pragma: no cover - compiled
-    """What revealing safe cell ``c`` would show: out = (P(some new safe cell), E[new safe cells], entropy).
+    """What revealing safe cell ``c`` would show: out = (P(some new safe cell), E[new safe cells], entropy,
+    secondary safety).
 
     For each number ``v`` the cell could show, the position with ``c`` showing
     ``v`` is solved: its weight is its number of layouts, and the cells it
-    proves safe are those other hidden cells of probability exactly 0. All three
-    are conditional on ``c`` being safe. False when a position is too hard.
+    proves safe are those other hidden cells of probability exactly 0. The
+    secondary safety is E[1 if some cell is proved safe, else 1 - the lowest
+    probability among the other hidden cells (1 when none is left but
+    mines)]. All four are conditional on ``c`` being safe. False when a
+    position is too hard.
     """
     n = known.shape[0]
     deg = 0
@@ -477,6 +481,7 @@ def _reveal_outlook(
     info = np.zeros(1)
     logs = np.full(deg + 1, -np.inf)
     counts = np.zeros(deg + 1)
+    next_safety = np.ones(deg + 1)
     for v in range(deg + 1):
         trial[:] = known
         trial[c] = v
@@ -487,10 +492,15 @@ def _reveal_outlook(
             continue
         logs[v] = info[0]
         made = 0
+        lowest = 1.0
         for j in range(n):
-            if j != c and known[j] == HIDDEN and prob[j] == 0.0:
-                made += 1
+            if j != c and known[j] == HIDDEN:
+                if prob[j] == 0.0:
+                    made += 1
+                elif prob[j] < lowest:
+                    lowest = prob[j]
         counts[v] = made
+        next_safety[v] = 1.0 - lowest if lowest < 1.0 else 1.0  # nothing left to guess: won
     top = -np.inf
     for v in range(deg + 1):
         if logs[v] > top:
@@ -502,10 +512,12 @@ def _reveal_outlook(
     some = 0.0
     expected = 0.0
     entropy = 0.0
+    second = 0.0
     for v in range(deg + 1):
         if logs[v] == -np.inf:
             continue
         p = math.exp(logs[v] - top) / total
+        second += p * (1.0 if counts[v] > 0 else next_safety[v])
         if counts[v] > 0:
             some += p
         expected += p * counts[v]
@@ -514,6 +526,7 @@ def _reveal_outlook(
     out[0] = some
     out[1] = expected
     out[2] = entropy
+    out[3] = second
     return True
 
 
@@ -544,6 +557,7 @@ def _outlooks(
     some: np.ndarray,
     expected: np.ndarray,
     entropy: np.ndarray,
+    second: np.ndarray,
 ) -> bool:  # pragma: no cover - compiled
     """:func:`_reveal_outlook` of each of the first ``count`` cells of ``cands``, into the three arrays.
 
@@ -561,8 +575,8 @@ def _outlooks(
                 j = nbr[i, k]
                 if j < n:
                     touches[j] = True
-    cached = np.zeros((deg + 1, 4))  # per neighbourhood size: done, some, expected, entropy
-    outlook = np.zeros(3)
+    cached = np.zeros((deg + 1, 5))  # per neighbourhood size: done, some, expected, entropy, second
+    outlook = np.zeros(4)
     for t in range(count):
         c = cands[t]
         pure = not touches[c]
@@ -575,13 +589,15 @@ def _outlooks(
                     pure = False
         if pure and cached[size, 0] == 1.0:
             some[c], expected[c], entropy[c] = cached[size, 1], cached[size, 2], cached[size, 3]
+            second[c] = cached[size, 4]
             continue
         if not _reveal_outlook(known, nbr, mines, c, max_nodes, outlook):
             return False
-        some[c], expected[c], entropy[c] = outlook[0], outlook[1], outlook[2]
+        some[c], expected[c], entropy[c], second[c] = outlook[0], outlook[1], outlook[2], outlook[3]
         if pure:
             cached[size, 0] = 1.0
-            cached[size, 1], cached[size, 2], cached[size, 3] = outlook[0], outlook[1], outlook[2]
+            cached[size, 1], cached[size, 2], cached[size, 3], cached[size, 4] = outlook
+
     return True
 
 
@@ -620,7 +636,8 @@ def pseq_candidates(
     some = np.empty(n)
     expected = np.empty(n)
     entropy = np.empty(n)
-    if not _outlooks(state, known, nbr, mines, out, count, max_nodes, some, expected, entropy):
+    second = np.empty(n)
+    if not _outlooks(state, known, nbr, mines, out, count, max_nodes, some, expected, entropy, second):
         return -1
     for t in range(count):
         score[out[t]] = (1.0 - prob[out[t]]) * some[out[t]]
@@ -658,6 +675,7 @@ def expert_guess(
     endgame_limit: int,
     endgame_nodes: int,
     max_nodes: int,
+    secondary: bool,
 ) -> int:
     """The ``expert`` player's guess (see :class:`analyzer.play.players.expert.ExpertPlayer`).
 
@@ -667,7 +685,10 @@ def expert_guess(
     cells in the guess order (probability, ties within 1e-12 to fewest
     unrevealed neighbours, then index) whose probability is within ``margin``
     of the lowest are scored ``(1 - p) (1 + P(the number shown proves another
-    cell safe | safe))`` and the best taken (ties within 1e-12 to the earlier).
+    cell safe | safe))``, or with ``secondary`` by their secondary safety
+    ``(1 - p) E[1 if the number shown proves another cell safe, else the
+    safety of the safest next guess | safe]`` (the chance of surviving this
+    guess and the next one), and the best taken (ties within 1e-12 to the earlier).
     Returns -1 when a position was too hard to enumerate or beyond the
     compiled end game (the game is then played by the exact engine).
     """  # pragma: no cover - compiled
@@ -714,13 +735,14 @@ def expert_guess(
     some = np.empty(n)
     expected = np.empty(n)
     entropy = np.empty(n)
-    if not _outlooks(state, known, nbr, mines, cands, count, max_nodes, some, expected, entropy):
+    second = np.empty(n)
+    if not _outlooks(state, known, nbr, mines, cands, count, max_nodes, some, expected, entropy, second):
         return -1
     best = cands[0]
     best_score = -1.0
     for t in range(count):
         c = cands[t]
-        score = (1.0 - prob[c]) * (1.0 + some[c])
+        score = (1.0 - prob[c]) * (second[c] if secondary else 1.0 + some[c])
         if score > best_score + 1e-12:
             best, best_score = c, score
     return best
@@ -729,6 +751,11 @@ def expert_guess(
 PROBABILISTIC = 0
 PSEQ = 1
 EXPERT = 2
+EXPERT_PARAMS = np.array(
+    [EXPERT_MARGIN, EXPERT_CANDIDATES, EXPERT_ENDGAME_LAYOUTS, EXPERT_ENDGAME_NODES, 0.0]
+)
+"""The ``expert`` policy's options as :func:`play_policy` takes them: margin, candidates, end-game
+layouts, end-game nodes, and 1.0 to score guesses by secondary safety (0.0: by progress)."""
 
 
 @njit(cache=True)
@@ -742,6 +769,7 @@ def play_policy(
     trace: np.ndarray,
     max_nodes: int,
     rands: np.ndarray,
+    params: np.ndarray,
 ) -> tuple[int, int, int, int]:
     """Play one game from its first click with the policy of ``probabilistic``, ``expert`` or PSEQ.
 
@@ -750,7 +778,8 @@ def play_policy(
     position before each guess is therefore the same as the exact player's
     (revealing a safe cell never makes another one unsafe). The guess is the
     lowest probability (ties within 1e-12 to fewest unrevealed neighbours, then
-    index) for ``PROBABILISTIC``; :func:`expert_guess` for ``EXPERT``; for
+    index) for ``PROBABILISTIC``; :func:`expert_guess` for ``EXPERT``, with
+    ``params`` its options (:data:`EXPERT_PARAMS`); for
     ``PSEQ`` the survivors of :func:`pseq_candidates`, drawn among as
     ``numpy.random.Generator.integers(survivors)`` draws, from ``rands``: the
     generator's 32-bit words in turn (a game that runs out of them returns -1).
@@ -819,11 +848,12 @@ def play_policy(
                 mines,
                 prob,
                 info[0],
-                EXPERT_MARGIN,
-                EXPERT_CANDIDATES,
-                EXPERT_ENDGAME_LAYOUTS,
-                EXPERT_ENDGAME_NODES,
+                params[0],
+                int(params[1]),
+                int(params[2]),
+                int(params[3]),
                 max_nodes,
+                params[4] != 0.0,
             )
             if cell < 0:
                 return -1, guesses, reveals, traced

@@ -39,7 +39,12 @@ Players
     see whether the revealed ``k`` would leave a certainly safe cell. It plays
     the candidate with the highest ``P(safe) + P(safe and a certainly safe cell
     follows)``: survival first, then the chance that the game moves on without
-    another guess (a one-step look-ahead, a heuristic, not an optimum). When at
+    another guess (a one-step look-ahead, a heuristic, not an optimum). With
+    ``score="secondary"`` it plays the highest secondary safety instead, the
+    chance of surviving this guess and the next: ``P(safe)`` times the
+    expectation, over the numbers shown, of 1 when a certainly safe cell
+    follows and otherwise of the safest next guess (David Hill's measure;
+    ``docs/strongest_player.md`` measures both). When at
     most ``endgame_layouts`` layouts remain it instead searches the end game
     exactly: an expectimax over the remaining layouts (equally likely), reveals
     with their flood fill, that maximises the probability of winning; the

@@ -19,7 +19,11 @@ from analyzer.solver.solve import solve
 __all__ = ["ExpertPlayer"]
 
 
-@dataclass(eq=False)
+SCORES = ("progress", "secondary")
+"""The ways :class:`ExpertPlayer` scores its candidates."""
+
+
+@dataclass(eq=False, repr=False)
 class ExpertPlayer(Player):
     """Safe cells first; guesses weigh survival and progress; the end game searched exactly.
 
@@ -37,6 +41,12 @@ class ExpertPlayer(Player):
         (``0`` never).
     endgame_nodes : int
         Positions the end-game search may evaluate before falling back.
+    score : str
+        How candidates are scored: ``"progress"`` (the default), ``(1 - p) (1 +
+        P(the number shown proves another cell safe | safe))``, or
+        ``"secondary"``, the secondary safety: the chance of surviving this
+        guess and the next, ``(1 - p) E[1 if the number shown proves another
+        cell safe, else the safety of the safest next guess | safe]``.
 
     Examples
     --------
@@ -51,6 +61,7 @@ class ExpertPlayer(Player):
     candidates: int = 8
     endgame_layouts: int = 60
     endgame_nodes: int = 20_000
+    score: str = "progress"
     _last_scores: dict[Cell, Fraction] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -65,6 +76,18 @@ class ExpertPlayer(Player):
                 raise PlayerError(f"{option} must be an integer >= 0, got {value!r}")
         if self.candidates < 1:
             raise PlayerError(f"candidates must be at least 1, got {self.candidates!r}")
+        if self.score not in SCORES:
+            raise PlayerError(f"score must be one of {', '.join(SCORES)}, got {self.score!r}")
+
+    def __repr__(self) -> str:
+        # The default score is left out, so the setups (and results files) of before it stay the same.
+        options = (
+            f"margin={self.margin!r}, candidates={self.candidates!r}, "
+            f"endgame_layouts={self.endgame_layouts!r}, endgame_nodes={self.endgame_nodes!r}"
+        )
+        if self.score != "progress":
+            options += f", score={self.score!r}"
+        return f"ExpertPlayer({options})"
 
     def _think(self, board: Board, rng: np.random.Generator) -> list[Action]:
         analysis = solve(board)
@@ -101,10 +124,15 @@ class ExpertPlayer(Player):
             p = probabilities[i]
             assert p is not None
             progress = Fraction(0)
+            secondary = Fraction(0)
             for outcome in reveal_outcomes(board, analysis, row, col).values():
+                weight = Fraction(outcome.total, analysis.total)  # P(safe and shows this number)
                 if outcome.safe:
-                    progress += Fraction(outcome.total, analysis.total)
-            score = (1 - p) + progress
+                    progress += weight
+                    secondary += weight
+                else:
+                    secondary += weight * _safest_next(outcome)
+            score = secondary if self.score == "secondary" else (1 - p) + progress
             scores[(row, col)] = score
             if score > best_score:
                 best, best_score = i, score
@@ -115,3 +143,9 @@ class ExpertPlayer(Player):
     def last_scores(self) -> dict[Cell, Fraction]:
         """The scores of the candidates of the last heuristic guess."""
         return dict(self._last_scores)
+
+
+def _safest_next(analysis: Analysis) -> Fraction:
+    """The safety of the safest hidden cell that is not a certain mine (1 when only mines are left)."""
+    lowest = min((p for p in analysis.cell_probabilities if p is not None and p < 1), default=None)
+    return Fraction(1) if lowest is None else 1 - lowest
