@@ -72,7 +72,7 @@ def _search(board: tuple, max_nodes: int, exact: bool, flags: tuple | None = Non
     table, guard = (BINOMIALS, float(2**59)) if exact else (FLOAT_BINOMIALS, np.inf)
     nodes, solutions = search_component(
         group_id, sizes, of_off, of_eqs, eq_size, need, room, np.empty_like(need), max_nodes,
-        table, guard, layouts, mines, some_mine, some_safe,
+        table, guard, layouts, mines, some_mine, some_safe, np.zeros(0, np.int64),
     )  # fmt: skip
     return nodes, solutions, layouts, mines
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from strategies import positions
 
 from analyzer import Board, InconsistentBoardError, solve
-from analyzer.play.fast import fast_probabilities, first_choice, neighbours_of, play_game
+from analyzer.play.fast import fast_probabilities, first_choice, layout_mask, neighbours_of, play_game
 from analyzer.play.game import FirstClickRule, Game
 from analyzer.play.players import make_player
 from analyzer.play.positions import mid_game
@@ -178,7 +178,6 @@ def test_first_choice_is_the_exact_players_first_move() -> None:
 
 
 def test_compiled_layouts_are_the_sequential_samplers_layouts() -> None:
-    from analyzer.play.fast import layout_mask
     from analyzer.play.placement import place_mines
 
     for seed in range(200):
@@ -295,9 +294,14 @@ def test_pseq_outlook_equals_the_exact_engine(position) -> None:
     known = state.copy()
     nbr = neighbours_of("square", w, board.height)
     kernels._closure(known, nbr)
-    for i, p in enumerate(exact.cell_probabilities):
-        if p is None or p in (0, 1):
-            continue
+    cells = [i for i, p in enumerate(exact.cell_probabilities) if p is not None and p not in (0, 1)]
+    # all the candidates at once, read from the position's counts where that applies
+    read = [np.full(len(state), np.nan) for _ in range(4)]
+    candidates = np.array(cells, dtype=np.int64)
+    assert kernels._outlooks(state, known, nbr, board.mines, candidates, len(cells), 10**7, *read, False) >= 0
+    for i in cells:
+        p = exact.cell_probabilities[i]
+        assert p is not None
         row, col = divmod(i, w)
         shows = exact.number_distribution(row, col)
         safe_p = 1 - p
@@ -318,6 +322,49 @@ def test_pseq_outlook_equals_the_exact_engine(position) -> None:
         assert abs(out[0] - float(some)) < 1e-9 and abs(out[1] - float(expected)) < 1e-9
         assert abs(out[2] - entropy) < 1e-9
         assert abs(out[3] - float(secondary)) < 1e-9
+        assert abs(read[0][i] - float(some)) < 1e-9 and abs(read[1][i] - float(expected)) < 1e-9
+        assert abs(read[2][i] - entropy) < 1e-9
+
+
+@pytest.mark.parametrize(("preset", "games"), [("beginner", 300), ("intermediate", 60), ("expert", 30)])
+def test_outlooks_read_from_the_counts_equal_a_solve_per_number(preset: str, games: int) -> None:
+    """Every candidate of every guess of real pseq games: the counts' reading against solving each number."""
+    from analyzer.play.fast import kernels
+
+    width, height, mines = PRESETS[preset]
+    n = width * height
+    nbr = neighbours_of("square", width, height)
+    rng = np.random.default_rng(11)
+    read_total = compared = 0
+    for _ in range(games):
+        is_mine = layout_mask(width, height, mines, np.array([0]), rng)
+        count = np.array([sum(is_mine[j] for j in nbr[i] if j < n) for i in range(n)], dtype=np.int8)
+        state = np.full(n, -1, dtype=np.int8)
+        stack = np.empty(n * 9, dtype=np.int64)
+        prob = np.empty(n)
+        revealed = kernels._open(0, is_mine, count, nbr, state, stack)
+        while revealed < n - mines:
+            known = state.copy()
+            kernels._closure(known, nbr)
+            assert kernels.probabilities(known, nbr, mines, prob, kernels.DEFAULT_MAX_NODES, np.zeros(1)) == 1
+            safe = [i for i in range(n) if state[i] == -1 and (known[i] == kernels.SAFE or prob[i] == 0.0)]
+            if not safe:
+                cells = np.array([i for i in range(n) if known[i] == -1 and 0 < prob[i] < 1], dtype=np.int64)
+                read = [np.full(n, np.nan) for _ in range(4)]
+                solved = [np.full(n, np.nan) for _ in range(4)]
+                args = (state, known, nbr, mines, cells, len(cells), kernels.DEFAULT_MAX_NODES)
+                read_total += kernels._outlooks(*args, *read, False)
+                assert kernels._outlooks(*args, *solved, True) == 0
+                for figure in range(3):
+                    assert np.allclose(read[figure][cells], solved[figure][cells], rtol=0, atol=1e-9)
+                compared += len(cells)
+                cell = int(cells[rng.integers(len(cells))])
+                if is_mine[cell]:
+                    break
+                safe = [cell]
+            for i in safe:
+                revealed += kernels._open(i, is_mine, count, nbr, state, stack)
+    assert compared > 0 and read_total > 0  # the reading was used, not only the solve it falls back on
 
 
 def _pseq_python_game(setup: Setup, index: int) -> tuple[str, list[int]]:

@@ -408,6 +408,7 @@ def enumerate_component(
         group_mines,
         no_flags,
         no_flags,
+        np.zeros(0, np.int64),
     )
     return nodes, solutions, layouts, group_mines
 
@@ -429,6 +430,7 @@ def search_component(
     group_mines: np.ndarray,
     some_mine: np.ndarray,
     some_safe: np.ndarray,
+    record: np.ndarray,
 ) -> tuple:  # type: ignore[type-arg]
     """The search of :func:`enumerate_component` over one component of a board's groups, in place.
 
@@ -444,7 +446,10 @@ def search_component(
     floating point, reach ``guard``) or ``float64`` (``guard`` infinite). When
     ``some_mine`` is not empty, ``some_mine[t, m]`` (``some_safe[t, m]``) is
     set when a layout of ``m`` mines puts a mine in (leaves a cell safe in) the
-    group: exact feasibility beside floats that round. Returns ``(nodes,
+    group: exact feasibility beside floats that round. When ``record`` is not
+    empty, solution ``s`` (in the order found) writes its mines by group
+    (indexed as ``groups``) to ``record[s * n : (s + 1) * n]`` while they fit:
+    the play engine reads a position's outlooks from them. Returns ``(nodes,
     solutions)``; ``nodes`` is :data:`ENUMERATION_BUDGET` past ``max_nodes``.
     """  # pragma: no cover - compiled
     n = groups.shape[0]
@@ -465,6 +470,8 @@ def search_component(
         if flags:
             some_mine[0, x] = some_mine[0, x] or x > 0
             some_safe[0, x] = some_safe[0, x] or x < sizes[g]
+        if record.shape[0] > 0:
+            record[0] = x
         return 1, 1
     order = _search_order(groups, of_off, of_eqs, eq_size, remaining)
     work = np.zeros(3 * n, np.int64)
@@ -540,6 +547,8 @@ def search_component(
                         some_mine[h, mines] = True
                     if values[h] < sizes[groups[h]]:
                         some_safe[h, mines] = True
+            if (solutions + 1) * n <= record.shape[0]:
+                record[solutions * n : (solutions + 1) * n] = values
             solutions += 1
             entering = False
         else:
@@ -1114,6 +1123,7 @@ def board_counts(
                 room[c] += sizes[c_groups[t]]
     scratch = np.empty(n_clues, np.int64)
     no_flags = np.zeros((0, 0), np.bool_)
+    no_record = np.zeros(0, np.int64)
     used = 0
     swept = 0
     for k in range(n_comps):
@@ -1136,6 +1146,7 @@ def board_counts(
             gm,
             no_flags,
             no_flags,
+            no_record,
         )
         if nodes == ENUMERATION_BUDGET and swept < max_frontier_states:
             # A tangled component: the frontier programme, within the states the board has left.

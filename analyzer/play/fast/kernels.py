@@ -44,6 +44,125 @@ def _log_comb(n: int, k: int) -> float:  # pragma: no cover - compiled
 
 
 @njit(cache=True)
+def _count_components(state: np.ndarray, nbr: np.ndarray, max_nodes: int, record: np.ndarray) -> tuple:  # type: ignore[type-arg]
+    """The shared core on a position: its groups, components and each component's counts, in float64.
+
+    Returns ``(status, group_off, group_cells, group_size, background,
+    n_comps, comp_of, comp_top, comp_start, comp_groups, layouts, group_mines,
+    some_mine, some_safe, possible, log_scale, n_solutions)``: ``status`` 1,
+    or 0 when no layout fits a number (the rest then describes no
+    component), or -1 past ``max_nodes``. Component ``k``'s groups are
+    ``comp_groups[comp_start[k]:comp_start[k + 1]]``, its layouts by mine count
+    ``layouts[k]`` divided by their largest (``log_scale`` is the sum of the
+    logs divided out), its groups' mines by count in the rows of
+    ``group_mines``, with exact feasibility in ``some_mine``, ``some_safe``
+    and ``possible``. With ``record`` not empty, each component's solutions
+    (mines by group) follow one another in it (see
+    :func:`~analyzer.solver.kernels.search_component`) and ``n_solutions[k]``
+    counts component ``k``'s, -1 for every component once they do not fit.
+    """  # pragma: no cover - compiled
+    stuck, _f, _k, _pos, need, _o, _c, group_off, group_cells, sig_off, sig_clues, outside = (
+        constraint_arrays(state, nbr, True)
+    )
+    status = 1
+    if stuck >= 0:
+        status = 0
+        group_off = np.zeros(1, np.int64)
+        sig_off = np.zeros(1, np.int64)
+    n_groups = group_off.shape[0] - 1
+    n_clues = need.shape[0]
+    group_size = np.empty(n_groups, np.int64)
+    for g in range(n_groups):
+        group_size[g] = group_off[g + 1] - group_off[g]
+    live = np.zeros(n_clues, np.int64)  # groups in each clue, and its cells
+    room = np.zeros(n_clues, np.int64)
+    for g in range(n_groups):
+        for t in range(sig_off[g], sig_off[g + 1]):
+            live[sig_clues[t]] += 1
+            room[sig_clues[t]] += group_size[g]
+    free = np.full(n_groups, -1, np.int64)
+    n_comps, comp_of, _local, comp_top, comp_start, comp_groups, _eqs_off, _eqs = split_components(
+        group_size, free, live, sig_off, sig_clues
+    )
+    rem = need.copy()
+    scratch = np.empty(n_clues, np.int64)
+    width = group_off[n_groups] + 1
+    lay = np.zeros((max(n_comps, 1), width))
+    gmines = np.zeros((max(n_groups, 1), width))
+    gpos = np.zeros((max(n_groups, 1), width), np.bool_)
+    gneg = np.zeros((max(n_groups, 1), width), np.bool_)
+    possible = np.zeros((max(n_comps, 1), width), np.bool_)
+    n_sol = np.zeros(max(n_comps, 1), np.int64)
+    recorded = 0
+    nodes_used = 0
+    log_scale = 0.0
+    for k in range(n_comps):
+        if status <= 0:
+            break
+        s0 = comp_start[k]
+        s1 = comp_start[k + 1]
+        visited, solutions = search_component(
+            comp_groups[s0:s1],
+            group_size,
+            sig_off,
+            sig_clues,
+            live,
+            rem,
+            room,
+            scratch,
+            max_nodes - nodes_used,
+            _FLOAT_BINOMIALS,
+            np.inf,
+            lay[k],
+            gmines[s0:s1],
+            gpos[s0:s1],
+            gneg[s0:s1],
+            record[recorded:],
+        )
+        if visited < 0:
+            status = -1
+            break
+        nodes_used += visited
+        n_sol[k] = solutions
+        recorded += solutions * (s1 - s0)
+        top = 0.0
+        for m in range(comp_top[k] + 1):
+            possible[k, m] = lay[k, m] > 0.0
+            if lay[k, m] > top:
+                top = lay[k, m]
+        if top == 0.0:
+            status = 0
+            break
+        log_scale += math.log(top)
+        for m in range(width):
+            lay[k, m] /= top
+        for t in range(s0, s1):
+            for m in range(width):
+                gmines[t, m] /= top
+    if record.shape[0] == 0 or recorded > record.shape[0]:
+        n_sol[:] = -1
+    return (
+        status,
+        group_off,
+        group_cells,
+        group_size,
+        outside,
+        n_comps,
+        comp_of,
+        comp_top,
+        comp_start,
+        comp_groups,
+        lay,
+        gmines,
+        gpos,
+        gneg,
+        possible,
+        log_scale,
+        n_sol,
+    )
+
+
+@njit(cache=True)
 def probabilities(
     position: np.ndarray,
     nbr: np.ndarray,
@@ -85,75 +204,29 @@ def probabilities(
     mines_left = total_mines - flags
     if mines_left < 0 or mines_left > hidden:
         return 0
-    # ---- the shared core: equations, groups, components, each component's counts
-    stuck, _f, _k, _pos, need, _o, _c, group_off, group_cells, sig_off, sig_clues, outside = (
-        constraint_arrays(state, nbr, True)
-    )
-    if stuck >= 0:
-        return 0
-    n_groups = group_off.shape[0] - 1
-    n_clues = need.shape[0]
-    group_size = np.empty(n_groups, np.int64)
-    for g in range(n_groups):
-        group_size[g] = group_off[g + 1] - group_off[g]
-    live = np.zeros(n_clues, np.int64)  # groups in each clue, and its cells
-    room = np.zeros(n_clues, np.int64)
-    for g in range(n_groups):
-        for t in range(sig_off[g], sig_off[g + 1]):
-            live[sig_clues[t]] += 1
-            room[sig_clues[t]] += group_size[g]
-    free = np.full(n_groups, -1, np.int64)
-    n_comps, _comp_of, _local, comp_top, comp_start, comp_groups, _eqs_off, _eqs = split_components(
-        group_size, free, live, sig_off, sig_clues
-    )
-    rem = need.copy()
-    scratch = np.empty(n_clues, np.int64)
-    frontier = group_off[n_groups]
+    (
+        status,
+        group_off,
+        group_cells,
+        group_size,
+        outside,
+        n_comps,
+        _comp_of,
+        comp_top,
+        comp_start,
+        comp_groups,
+        lay,
+        gmines,
+        gpos,
+        gneg,
+        possible,
+        log_scale,
+        _n_sol,
+    ) = _count_components(state, nbr, max_nodes, np.zeros(0, np.int64))
+    if status <= 0:
+        return status
     background = outside.shape[0]
-    width = frontier + 1
-    lay = np.zeros((max(n_comps, 1), width))
-    gmines = np.zeros((max(n_groups, 1), width))
-    gpos = np.zeros((max(n_groups, 1), width), np.bool_)
-    gneg = np.zeros((max(n_groups, 1), width), np.bool_)
-    possible = np.zeros((max(n_comps, 1), width), np.bool_)
-    nodes_used = 0
-    log_scale = 0.0
-    for k in range(n_comps):
-        s0 = comp_start[k]
-        s1 = comp_start[k + 1]
-        visited, _solutions = search_component(
-            comp_groups[s0:s1],
-            group_size,
-            sig_off,
-            sig_clues,
-            live,
-            rem,
-            room,
-            scratch,
-            max_nodes - nodes_used,
-            _FLOAT_BINOMIALS,
-            np.inf,
-            lay[k],
-            gmines[s0:s1],
-            gpos[s0:s1],
-            gneg[s0:s1],
-        )
-        if visited < 0:
-            return -1
-        nodes_used += visited
-        top = 0.0
-        for m in range(comp_top[k] + 1):
-            possible[k, m] = lay[k, m] > 0.0
-            if lay[k, m] > top:
-                top = lay[k, m]
-        if top == 0.0:
-            return 0
-        log_scale += math.log(top)
-        for m in range(width):
-            lay[k, m] /= top
-        for t in range(s0, s1):
-            for m in range(width):
-                gmines[t, m] /= top
+    width = lay.shape[1]
     # ---- combine: prefix/suffix products over components (floats and feasibility)
     full, others, full_ok, others_ok, others_deg = _products(lay, possible, n_comps, comp_top, mines_left)
     fl = full.shape[0]
@@ -545,6 +618,292 @@ def _keep_best(cands: np.ndarray, count: int, score: np.ndarray) -> int:  # prag
     return kept
 
 
+_RECORD_CAP = 1 << 16
+"""Mines by group of a position's solutions kept for the outlooks (beyond: each number is solved)."""
+_COMBINATIONS_CAP = 1 << 12
+"""Solutions of the components around one candidate read together (beyond: each number is solved)."""
+
+
+@njit(cache=True)
+def _outlook_from_counts(
+    c: int,
+    known: np.ndarray,
+    nbr: np.ndarray,
+    mines_left: int,
+    group_of: np.ndarray,
+    group_size: np.ndarray,
+    comp_of: np.ndarray,
+    comp_start: np.ndarray,
+    comp_groups: np.ndarray,
+    comp_top: np.ndarray,
+    n_comps: int,
+    lay: np.ndarray,
+    possible: np.ndarray,
+    n_sol: np.ndarray,
+    rec_start: np.ndarray,
+    record: np.ndarray,
+    background: int,
+    full: np.ndarray,
+    full_ok: np.ndarray,
+    others: np.ndarray,
+    others_ok: np.ndarray,
+    others_deg: np.ndarray,
+    out: np.ndarray,
+) -> bool:  # pragma: no cover - compiled
+    """:func:`_reveal_outlook`'s first three figures, read from the position's counts (no solve per number).
+
+    The number ``c`` shows is the mines in its neighbourhood: each solution
+    of the components ``c`` touches (mines by group) spreads over the part of
+    each group inside the neighbourhood and the part outside
+    (hypergeometrically, ``c`` itself safe), the background cells around
+    ``c`` take their share, and the other components and the rest of the
+    background weigh each total by their layouts (the position's product of
+    the other components). A part is proved safe by a number when no
+    feasible layout (exact booleans, beside the floats) puts a mine in it.
+    False when this does not apply: the solutions were not kept, too many
+    combine, or a number would restrict the other components' mine counts
+    (and so could prove one of their cells safe); the caller then solves each
+    number.
+    """
+    n = known.shape[0]
+    deg = nbr.shape[1]
+    if deg > 8:
+        return False
+    n_groups = group_size.shape[0]
+    flags_adj = 0
+    b_in = 0
+    inside = np.zeros(max(n_groups, 1), np.int64)
+    touched = np.empty(deg + 1, np.int64)  # the components around c
+    n_touched = 0
+    for k in range(deg + 1):
+        j = nbr[c, k] if k < deg else c
+        if j >= n:
+            continue
+        if known[j] == FLAG:
+            flags_adj += 1
+            continue
+        if known[j] != HIDDEN:
+            continue
+        g = group_of[j]
+        if g < 0:
+            if k < deg:
+                b_in += 1
+            continue
+        if k < deg:
+            inside[g] += 1
+        a = comp_of[g]
+        seen = False
+        for t in range(n_touched):
+            if touched[t] == a:
+                seen = True
+        if not seen:
+            touched[n_touched] = a
+            n_touched += 1
+    own = group_of[c]
+    rest = background - b_in - (1 if own < 0 else 0)  # background cells neither c nor around it
+    combinations = 1
+    for t in range(n_touched):
+        if n_sol[touched[t]] < 0:
+            return False
+        combinations *= n_sol[touched[t]]
+        if combinations > _COMBINATIONS_CAP:
+            return False
+    # The other components' layouts by mine count.
+    size = full.shape[0]
+    if n_touched == 0:
+        pu, pu_ok, pu_deg = full, full_ok, size - 1
+    elif n_touched == 1:
+        a = touched[0]
+        pu, pu_ok, pu_deg = others[a], others_ok[a], others_deg[a]
+    else:
+        pu = np.zeros(size)
+        pu_ok = np.zeros(size, np.bool_)
+        pu[0] = 1.0
+        pu_ok[0] = True
+        pu_deg = 0
+        for k in range(n_comps):
+            skip = False
+            for t in range(n_touched):
+                if touched[t] == k:
+                    skip = True
+            if skip:
+                continue
+            nxt = np.zeros(size)
+            nxt_ok = np.zeros(size, np.bool_)
+            _mul(pu, pu_ok, pu_deg, lay[k], possible[k], comp_top[k], nxt, nxt_ok)
+            pu, pu_ok = nxt, nxt_ok
+            pu_deg = min(pu_deg + comp_top[k], size - 1)
+    # The groups around c: cells in c's neighbourhood and out of it (c itself taken out).
+    n_aff = 0
+    for t in range(n_touched):
+        k = touched[t]
+        n_aff += comp_start[k + 1] - comp_start[k]
+    aff_size = np.empty(n_aff + 1, np.int64)
+    aff_in = np.empty(n_aff + 1, np.int64)
+    aff_rec = np.empty(n_aff, np.int64)  # where its mines sit in the first solution of its component
+    aff_stride = np.empty(n_aff, np.int64)
+    aff_touched = np.empty(n_aff, np.int64)
+    cells_around = b_in
+    i = 0
+    for t in range(n_touched):
+        k = touched[t]
+        width = comp_start[k + 1] - comp_start[k]
+        for u in range(width):
+            g = comp_groups[comp_start[k] + u]
+            aff_size[i] = group_size[g] - (1 if g == own else 0)
+            aff_in[i] = inside[g]
+            aff_rec[i] = rec_start[k] + u
+            aff_stride[i] = width
+            aff_touched[i] = t
+            cells_around += group_size[g]
+            i += 1
+    aff_size[n_aff] = b_in  # the background around c, as one more part (all of it inside)
+    aff_in[n_aff] = b_in
+    # What the rest of the board makes of each total left: weight, feasibility, a mine in the rest.
+    low = max(mines_left - cells_around, 0)
+    span = mines_left - low + 1
+    if span <= 0:
+        return False
+    top_r = min(rest, mines_left)
+    comb = np.zeros(max(top_r, 0) + 1)
+    value = 1.0
+    for r in range(top_r + 1):
+        comb[r] = value
+        value = value * (rest - r) / (r + 1)
+        if value > 1e250:
+            value *= 1e-250
+            for q in range(r + 1):
+                comb[q] *= 1e-250
+    weight_left = np.zeros(span)
+    ok_left = np.zeros(span, np.bool_)
+    mine_left = np.zeros(span, np.bool_)
+    for d in range(span):
+        t_left = low + d
+        for m in range(min(pu_deg, t_left) + 1):
+            r = t_left - m
+            if r <= rest and pu_ok[m]:
+                weight_left[d] += pu[m] * comb[r]
+                ok_left[d] = True
+                if r > 0:
+                    mine_left[d] = True
+    # Every solution of the touched components, spread over the parts.
+    n_values = deg + 1
+    weights = np.zeros(n_values)
+    feasible = np.zeros(n_values, np.bool_)
+    in_mine = np.zeros((n_aff + 1, n_values), np.bool_)
+    out_mine = np.zeros((n_aff + 1, n_values), np.bool_)
+    reached = np.zeros((n_values, span), np.bool_)
+    index = np.zeros(max(n_touched, 1), np.int64)
+    x = np.empty(n_aff + 1, np.int64)
+    lo = np.empty(n_aff + 1, np.int64)
+    hi = np.empty(n_aff + 1, np.int64)
+    s = np.empty(n_aff + 1, np.int64)
+    for _ in range(combinations):
+        base = 1.0
+        mines_x = 0
+        fits = True
+        for i in range(n_aff):
+            xi = record[aff_rec[i] + index[aff_touched[i]] * aff_stride[i]]
+            x[i] = xi
+            mines_x += xi
+            if xi > aff_size[i]:
+                fits = False
+            lo[i] = max(0, xi - (aff_size[i] - aff_in[i]))
+            hi[i] = min(aff_in[i], xi)
+        x[n_aff] = b_in
+        lo[n_aff] = 0
+        hi[n_aff] = b_in
+        if fits:
+            for i in range(n_aff + 1):
+                s[i] = lo[i]
+            while True:
+                factor = base
+                around = flags_adj
+                taken = mines_x
+                for i in range(n_aff):
+                    outside_part = _FLOAT_BINOMIALS[aff_size[i] - aff_in[i], x[i] - s[i]]
+                    factor *= _FLOAT_BINOMIALS[aff_in[i], s[i]] * outside_part
+                    around += s[i]
+                factor *= _FLOAT_BINOMIALS[b_in, s[n_aff]]
+                around += s[n_aff]
+                taken += s[n_aff]
+                d = mines_left - taken - low
+                if 0 <= d < span and ok_left[d]:
+                    weights[around] += factor * weight_left[d]
+                    feasible[around] = True
+                    reached[around, d] = True
+                    for i in range(n_aff):
+                        if s[i] > 0:
+                            in_mine[i, around] = True
+                        if x[i] - s[i] > 0:
+                            out_mine[i, around] = True
+                    if s[n_aff] > 0:
+                        in_mine[n_aff, around] = True
+                # the next spread (an odometer over the parts)
+                i = n_aff
+                while i >= 0 and s[i] >= hi[i]:
+                    s[i] = lo[i]
+                    i -= 1
+                if i < 0:
+                    break
+                s[i] += 1
+        # the next combination of the touched components' solutions
+        t = n_touched - 1
+        while t >= 0:
+            index[t] += 1
+            if index[t] < n_sol[touched[t]]:
+                break
+            index[t] = 0
+            t -= 1
+    total = 0.0
+    for v in range(n_values):
+        total += weights[v]
+    cover = np.zeros(pu_deg + 2, np.int64)
+    some = 0.0
+    expected = 0.0
+    entropy = 0.0
+    for v in range(n_values):
+        if not feasible[v]:
+            continue
+        # the other components keep every mine count they can take, so none of their cells is proved safe
+        cover[:] = 0
+        for d in range(span):
+            if reached[v, d]:
+                first = max(low + d - rest, 0)
+                last = min(low + d, pu_deg)
+                if first <= last:
+                    cover[first] += 1
+                    cover[last + 1] -= 1
+        running = 0
+        for m in range(pu_deg + 1):
+            running += cover[m]
+            if pu_ok[m] and running == 0:
+                return False
+        made = 0
+        for i in range(n_aff + 1):
+            if not in_mine[i, v]:
+                made += aff_in[i]
+            if i < n_aff and not out_mine[i, v]:
+                made += aff_size[i] - aff_in[i]
+        rest_mine = False
+        for d in range(span):
+            if reached[v, d] and mine_left[d]:
+                rest_mine = True
+        if not rest_mine:
+            made += rest
+        p = weights[v] / total if total > 0 else 0.0
+        if made > 0:
+            some += p
+        expected += p * made
+        if p > 0:
+            entropy -= p * math.log2(p)
+    out[0] = some
+    out[1] = expected
+    out[2] = entropy
+    out[3] = np.nan
+    return True
+
+
 @njit(cache=True)
 def _outlooks(
     state: np.ndarray,
@@ -558,12 +917,17 @@ def _outlooks(
     expected: np.ndarray,
     entropy: np.ndarray,
     second: np.ndarray,
-) -> bool:  # pragma: no cover - compiled
-    """:func:`_reveal_outlook` of each of the first ``count`` cells of ``cands``, into the three arrays.
+    with_second: bool,
+) -> int:  # pragma: no cover - compiled
+    """:func:`_reveal_outlook` of each of the first ``count`` cells of ``cands``, into the four arrays.
 
-    Cells whose neighbourhood touches no number are interchangeable, so their
-    outlook is computed once per neighbourhood size. False when a position was
-    too hard to enumerate.
+    The first three figures are read from the position's counts
+    (:func:`_outlook_from_counts`) where that applies; the secondary safety
+    (``with_second``, else NaN) and the other cases solve the position once for
+    each number the cell could show. Cells whose neighbourhood touches no
+    number are interchangeable, so their outlook is computed once per
+    neighbourhood size. Returns how many were read from the counts, or -1 when
+    a position was too hard to enumerate.
     """
     n = state.shape[0]
     deg = nbr.shape[1]
@@ -575,8 +939,45 @@ def _outlooks(
                 j = nbr[i, k]
                 if j < n:
                     touches[j] = True
+    # The position's counts, once for every candidate.
+    record = np.empty(0 if with_second else _RECORD_CAP, np.int64)
+    (
+        status,
+        group_off,
+        group_cells,
+        group_size,
+        outside,
+        n_comps,
+        comp_of,
+        comp_top,
+        comp_start,
+        comp_groups,
+        lay,
+        _gmines,
+        _gpos,
+        _gneg,
+        possible,
+        _log_scale,
+        n_sol,
+    ) = _count_components(known, nbr, max_nodes, record)
+    reuse = status == 1 and not with_second and (n_comps == 0 or n_sol[0] >= 0)
+    mines_left = mines
+    for i in range(n):
+        if known[i] == FLAG:
+            mines_left -= 1
+    group_of = np.full(n, -1, np.int64)
+    rec_start = np.zeros(max(n_comps, 1), np.int64)
+    if reuse:
+        for g in range(group_size.shape[0]):
+            for u in range(group_off[g], group_off[g + 1]):
+                group_of[group_cells[u]] = g
+        for k in range(n_comps - 1):
+            rec_start[k + 1] = rec_start[k] + n_sol[k] * (comp_start[k + 1] - comp_start[k])
+    limit = max(mines_left, 0)
+    full, others, full_ok, others_ok, others_deg = _products(lay, possible, n_comps, comp_top, limit)
     cached = np.zeros((deg + 1, 5))  # per neighbourhood size: done, some, expected, entropy, second
     outlook = np.zeros(4)
+    read = 0
     for t in range(count):
         c = cands[t]
         pure = not touches[c]
@@ -591,14 +992,40 @@ def _outlooks(
             some[c], expected[c], entropy[c] = cached[size, 1], cached[size, 2], cached[size, 3]
             second[c] = cached[size, 4]
             continue
-        if not _reveal_outlook(known, nbr, mines, c, max_nodes, outlook):
-            return False
+        done = reuse and _outlook_from_counts(
+            c,
+            known,
+            nbr,
+            mines_left,
+            group_of,
+            group_size,
+            comp_of,
+            comp_start,
+            comp_groups,
+            comp_top,
+            n_comps,
+            lay,
+            possible,
+            n_sol,
+            rec_start,
+            record,
+            outside.shape[0],
+            full,
+            full_ok,
+            others,
+            others_ok,
+            others_deg,
+            outlook,
+        )
+        if done:
+            read += 1
+        elif not _reveal_outlook(known, nbr, mines, c, max_nodes, outlook):
+            return -1
         some[c], expected[c], entropy[c], second[c] = outlook[0], outlook[1], outlook[2], outlook[3]
         if pure:
             cached[size, 0] = 1.0
             cached[size, 1], cached[size, 2], cached[size, 3], cached[size, 4] = outlook
-
-    return True
+    return read
 
 
 @njit(cache=True)
@@ -637,7 +1064,7 @@ def pseq_candidates(
     expected = np.empty(n)
     entropy = np.empty(n)
     second = np.empty(n)
-    if not _outlooks(state, known, nbr, mines, out, count, max_nodes, some, expected, entropy, second):
+    if _outlooks(state, known, nbr, mines, out, count, max_nodes, some, expected, entropy, second, False) < 0:
         return -1
     for t in range(count):
         score[out[t]] = (1.0 - prob[out[t]]) * some[out[t]]
@@ -736,7 +1163,10 @@ def expert_guess(
     expected = np.empty(n)
     entropy = np.empty(n)
     second = np.empty(n)
-    if not _outlooks(state, known, nbr, mines, cands, count, max_nodes, some, expected, entropy, second):
+    scored = _outlooks(
+        state, known, nbr, mines, cands, count, max_nodes, some, expected, entropy, second, secondary
+    )
+    if scored < 0:
         return -1
     best = cands[0]
     best_score = -1.0

@@ -12,8 +12,11 @@ relative 1e-8 of the best:
 
 and the survivors are drawn among uniformly (``rng.integers(survivors)``,
 which :func:`~analyzer.exact_win_rate` can enumerate). The scores come from the
-compiled engine (:mod:`analyzer.play.fast`): a cell's outlook is computed by solving the
-position once for every number it could show. On a board with nothing
+compiled engine (:mod:`analyzer.play.fast`): a cell's outlook is read from the
+position's counts (each solution of the components around the cell spread over
+its neighbourhood, weighed by the rest of the board), or, where that does not
+apply, computed by solving the position once for every number it could show;
+the tests check both against the exact engine. On a board with nothing
 revealed the first survivor in row-major order is taken (a corner).
 
 Not included: MineSweeperProb's ``-D16`` / ``-D256`` end-game search.
