@@ -69,8 +69,9 @@ def board_for(kind: str, n: int) -> Board:
     raise SystemExit(f"unknown case kind {kind!r}; expected lattice, midgame or hidden")
 
 
-def one(kind: str, n: int, limit: float) -> dict[str, object]:
-    """Run one case in this process: seconds, peak memory and outcome."""
+def one(kind: str, n: int, limit: float, read: bool = False) -> dict[str, object]:
+    """Run one case in this process: seconds, peak memory and outcome (``read``: every cell's
+    probability read as a float, ``Analysis.to_numpy``, inside the time)."""
     import analyzer
     from analyzer.errors import AnalyzerError
     from analyzer.limits import describe_count
@@ -79,6 +80,8 @@ def one(kind: str, n: int, limit: float) -> dict[str, object]:
     start = time.monotonic()
     try:
         analysis = analyzer.solve(text, time_limit=limit or None)
+        if read:
+            analysis.to_numpy()
         seconds = time.monotonic() - start
         outcome = f"answered: {describe_count(analysis.total)} layouts"
         del analysis
@@ -102,17 +105,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--cases", nargs="+", default=list(DEFAULT_CASES), help="KIND:N:SECONDS (0: no limit)"
     )
+    parser.add_argument(
+        "--read", action="store_true", help="read every probability (as floats) inside the time of a case"
+    )
     parser.add_argument("--one", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.one:
         kind, n, limit = args.one.split(":")
-        print(json.dumps(one(kind, int(n), float(limit))))
+        print(json.dumps(one(kind, int(n), float(limit), args.read)))
         return
     print("| case | seconds | past T | memory freed at, s | peak MB | within T+0.5 s, under 4 GB | outcome |")
     print("|---|---:|---:|---:|---:|---|---|")
     for case in args.cases:
         run = subprocess.run(
-            [sys.executable, "-m", "benchmarks.limits", "--one", case], capture_output=True, text=True
+            [sys.executable, "-m", "benchmarks.limits", "--one", case, *(["--read"] if args.read else [])],
+            capture_output=True,
+            text=True,
         )
         if run.returncode:
             print(f"| {case} | | | | | no | crashed: {run.stderr.strip().splitlines()[-1:]} |")

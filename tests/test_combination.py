@@ -12,7 +12,7 @@ from strategies import problems
 
 from analyzer.errors import SolverTimeoutError
 from analyzer.limits import Deadline
-from analyzer.solver.combination import combine
+from analyzer.solver.combination import combine, join
 from analyzer.solver.counting import count_enumerate
 from analyzer.solver.decomposition import ComponentProblem
 from analyzer.solver.polynomials import (
@@ -103,6 +103,41 @@ def test_weights_of_others_are_the_weighted_products_of_all_but_one(
         # Computed where p has a term (a component's mine counts with layouts), 0 elsewhere.
         expected = [sum(o * padded[m + j] for j, o in enumerate(other)) if p[m] else 0 for m in range(len(p))]
         assert vector == expected[: len(vector)] and len(vector) == min(len(p), limit + 1)
+
+
+def _single_or_not() -> st.SearchStrategy[list[int]]:
+    """A component's layouts by mine count: often one term (one possible mine count), else several."""
+    single = st.tuples(st.integers(0, 4), st.integers(1, 6), st.integers(0, 2)).map(
+        lambda t: [0] * t[0] + [t[1]] + [0] * t[2]
+    )
+    return st.one_of(single, st.lists(st.integers(0, 5), min_size=1, max_size=5))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_single_or_not(), min_size=0, max_size=10), st.integers(0, 6), st.integers(0, 20))
+def test_join_equals_the_products_of_all_but_one(
+    polys: list[list[int]], background: int, mines_left: int
+) -> None:
+    # Components of one mine count leave the product tree: the join must not notice.
+    joined = join(polys, background, mines_left)
+    full, others = products_of_others(polys, mines_left)
+
+    def bg(j: int) -> int:
+        return comb(background, j) if 0 <= j <= background else 0
+
+    assert joined.total == sum(q * bg(mines_left - m) for m, q in enumerate(full))
+    expected_background = sum(
+        q * comb(background - 1, mines_left - m - 1)
+        for m, q in enumerate(full)
+        if background and mines_left - m >= 1
+    )
+    assert joined.background_numerator == expected_background
+    for p, vector, other in zip(polys, joined.others, others, strict=True):
+        expected = [
+            sum(o * bg(mines_left - m - j) for j, o in enumerate(other)) if p[m] else 0
+            for m in range(min(len(p), mines_left + 1))
+        ]
+        assert vector == expected
 
 
 @settings(max_examples=60, deadline=None)

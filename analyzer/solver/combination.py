@@ -20,6 +20,7 @@ constrained cells in 887 components, whose spans sum to 520).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from analyzer.limits import Deadline
@@ -82,37 +83,66 @@ def join(
 ) -> Joined:
     """Join component polynomials (layouts by mine count) with ``background`` cells under ``mines_left``.
 
+    A component with one possible mine count (``c x^s``, most of a large
+    mid-game's components) does not enter the product tree: the others'
+    product is ``C x^S`` times the tree's (``C``, ``S`` the product of their
+    ``c`` and the sum of their ``s``), so the tree's vectors are ``C`` times
+    smaller and its levels fewer; such a component's own weight is
+    ``total / c`` (its layouts times it make the total).
+
     >>> joined = join([[0, 1]], background=2, mines_left=2)
     >>> joined.total, joined.others, joined.background_numerator
     (2, [[0, 2]], 1)
+    >>> join([[0, 2], [1, 1]], background=1, mines_left=2).others
+    [[0, 2], [2, 2]]
     """
     until = Deadline.of(deadline)
     until.check("the combination of the components")
-    tree = product_tree(polys, mines_left, until)
+    singles: dict[int, tuple[int, int]] = {}  # component: (its one mine count, its layouts)
+    for i, p in enumerate(polys):
+        terms = [m for m, q in enumerate(p) if q]
+        if len(terms) == 1:
+            singles[i] = (terms[0], p[terms[0]])
+    shift = sum(m for m, _ in singles.values())
+    if shift > mines_left:  # no layout: let the tree find it
+        singles, shift = {}, 0
+    scale = math.prod([q for _, q in singles.values()])
+    rest = [i for i in range(len(polys)) if i not in singles]
+    tree = product_tree([polys[i] for i in rest], mines_left - shift, until)
     root = tree.root
+    at = shift + root.shift  # the fewest constrained mines
     # Only C(B, j) for j = L - m with m a possible constrained mine count are
     # needed: one comb, then the ratio C(B, j + 1) = C(B, j) (B - j) / (j + 1).
     # The root's terms run from degree s to s + w - 1 <= L (its span), so j runs
     # over L - s - w + 1 .. L - s.
     span = len(root.coeffs)
-    low = mines_left - root.shift - span + 1
-    bg = binomial_row(background, low, mines_left - root.shift, until)
-    # weight[k]: the background's layouts when the constrained cells hold root.shift + k mines.
+    low = mines_left - at - span + 1
+    bg = binomial_row(background, low, mines_left - at, until)
+    # weight[k]: the background's layouts when the constrained cells hold at + k mines.
     weight = [bg[span - 1 - k] if q else 0 for k, q in enumerate(root.coeffs)]
     constrained = {
-        root.shift + k: q * w for k, (q, w) in enumerate(zip(root.coeffs, weight, strict=True)) if w and q
+        at + k: scale * q * w for k, (q, w) in enumerate(zip(root.coeffs, weight, strict=True)) if w and q
     }
+    total = sum(constrained.values())
     # A component's mine count m weighs what the others and the background make of it:
     # sum_j others[j] * C(B, L - m - j), from the product tree top down.
-    others = weights_of_others(tree, weight, until, offset=root.shift)
+    in_tree = weights_of_others(tree, weight, until, offset=root.shift)
+    others: list[list[int]] = [[] for _ in polys]
+    for i, vector in zip(rest, in_tree, strict=True):
+        length = min(len(polys[i]), mines_left + 1)
+        others[i] = [scale * r for r in vector] + [0] * (length - len(vector))
+    for i, (m, q) in singles.items():
+        vector = [0] * min(len(polys[i]), mines_left + 1)
+        vector[m] = total // q
+        others[i] = vector
     background_numerator = 0
     if background:
         # C(B - 1, j - 1) = C(B, j) j / B (exactly): from the row above, no new binomial.
         pairs = enumerate(zip(root.coeffs, weight, strict=True))
-        background_numerator = sum(
-            [q * (w * (mines_left - root.shift - k) // background) for k, (q, w) in pairs if q]
+        background_numerator = scale * sum(
+            [q * (w * (mines_left - at - k) // background) for k, (q, w) in pairs if q]
         )
-    return Joined(sum(constrained.values()), others, background_numerator, constrained)
+    return Joined(total, others, background_numerator, constrained)
 
 
 def combine(

@@ -86,12 +86,17 @@ def convolve(a: Sequence[int], b: Sequence[int], deadline: Deadline | float | No
             "time limit reached during the combination of the components: its next product"
             f" of {8 * width * (len(a) + len(b)):,} bits would run past it"
         )
+    size = len(a) + len(b) - 1
+    gmpy2 = gmpy2_module()
+    if gmpy2 is not None:
+        # GMP packs, multiplies and unpacks: no bytes objects on the way.
+        bits = 8 * width
+        product = gmpy2.pack(list(a), bits) * gmpy2.pack(list(b), bits)
+        out = list(map(int, gmpy2.unpack(product, bits)[:size]))
+        return out + [0] * (size - len(out))  # unpack drops the zeros at the top
     x = int.from_bytes(b"".join([c.to_bytes(width, "little") for c in a]), "little")
     y = int.from_bytes(b"".join([c.to_bytes(width, "little") for c in b]), "little")
-    gmpy2 = gmpy2_module()
-    product = x * y if gmpy2 is None else int(gmpy2.mpz(x) * gmpy2.mpz(y))
-    size = len(a) + len(b) - 1
-    data = product.to_bytes(width * size, "little")
+    data = (x * y).to_bytes(width * size, "little")
     return [int.from_bytes(data[i : i + width], "little") for i in range(0, width * size, width)]
 
 
