@@ -25,9 +25,11 @@ from dataclasses import dataclass
 
 from analyzer.limits import Deadline
 from analyzer.solver.counting.types import ComponentCounts
-from analyzer.solver.polynomials import binomial_row, product_tree, weights_of_others
+from analyzer.solver.polynomials import Shifted, binomial_row, product_tree, weights_of_others
 
 __all__ = ["Combined", "Joined", "combine", "join"]
+
+_ONE_POLY = Shifted(0, (1,))
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,8 +110,11 @@ def join(
         singles, shift = {}, 0
     scale = math.prod([q for _, q in singles.values()])
     rest = [i for i in range(len(polys)) if i not in singles]
-    tree = product_tree([polys[i] for i in rest], mines_left - shift, until)
-    root = tree.root
+    if len(rest) > 1:
+        tree = product_tree([polys[i] for i in rest], mines_left - shift, until)
+        root = tree.root
+    else:  # no product to make (small boards mostly)
+        root = Shifted.of(polys[rest[0]], mines_left - shift) if rest else _ONE_POLY
     at = shift + root.shift  # the fewest constrained mines
     # Only C(B, j) for j = L - m with m a possible constrained mine count are
     # needed: one comb, then the ratio C(B, j + 1) = C(B, j) (B - j) / (j + 1).
@@ -126,7 +131,12 @@ def join(
     total = sum(constrained.values())
     # A component's mine count m weighs what the others and the background make of it:
     # sum_j others[j] * C(B, L - m - j), from the product tree top down.
-    in_tree = weights_of_others(tree, weight, until, offset=root.shift)
+    if len(rest) > 1:
+        in_tree = weights_of_others(tree, weight, until, offset=root.shift)
+    else:  # one polynomial: the others are the background alone
+        in_tree = [
+            [0] * root.shift + [w if q else 0 for q, w in zip(root.coeffs, weight, strict=True)]
+        ] * len(rest)
     others: list[list[int]] = [[] for _ in polys]
     for i, vector in zip(rest, in_tree, strict=True):
         length = min(len(polys[i]), mines_left + 1)
