@@ -329,7 +329,10 @@ def _simulate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--height", type=int, default=None)
     parser.add_argument("--mines", type=int, default=None)
     parser.add_argument(
-        "--player", default="probabilistic", help=f"one of {', '.join(PLAYER_NAMES)} (default probabilistic)"
+        "--player",
+        default="probabilistic",
+        help=f"one of {', '.join(PLAYER_NAMES)} (default probabilistic), with options as"
+        " NAME:OPTION=VALUE,... (e.g. expert:score=secondary,margin=3/50,candidates=16)",
     )
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument(

@@ -672,25 +672,18 @@ def race_minesolve(
 def parse_variant(text: str) -> tuple[str, dict[str, Any]]:
     """``name`` or ``name:option=value,...`` as a player name and its options (ints, fractions, words).
 
+    :func:`analyzer.play.players.parse_player`, with a bad one a usage error.
+
     >>> parse_variant("expert:score=secondary,margin=3/50,candidates=16")
     ('expert', {'score': 'secondary', 'margin': Fraction(3, 50), 'candidates': 16})
     """
-    from fractions import Fraction
+    from analyzer.errors import PlayerError
+    from analyzer.play.players import parse_player
 
-    name, _, rest = text.partition(":")
-    options: dict[str, Any] = {}
-    for part in filter(None, rest.split(",")):
-        key, equals, value = part.partition("=")
-        if not equals or not key.strip():
-            raise argparse.ArgumentTypeError(f"{part!r}: expected option=value, e.g. expert:candidates=16")
-        value = value.strip()
-        if value.lstrip("-").isdigit():
-            options[key.strip()] = int(value)
-        elif "/" in value or "." in value:
-            options[key.strip()] = Fraction(value)
-        else:
-            options[key.strip()] = value
-    return name.strip(), options
+    try:
+        return parse_player(text)
+    except PlayerError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _paired_batch(

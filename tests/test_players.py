@@ -77,6 +77,14 @@ def test_registry_names_and_errors() -> None:
         make_player("expert", margin=-1)
     with pytest.raises(PlayerError, match="candidates must be at least 1"):
         make_player("expert", candidates=0)
+    # options in the name, as the command line gives them; keywords win over the name's
+    given = make_player("expert:score=secondary,margin=0.06,candidates=16")
+    assert repr(given) == repr(ExpertPlayer(score="secondary", margin=Fraction(3, 50), candidates=16))
+    assert repr(make_player("expert:candidates=16", candidates=4)) == repr(ExpertPlayer(candidates=4))
+    with pytest.raises(PlayerError, match="candidates must be at least 1"):
+        make_player("expert:candidates=0")
+    with pytest.raises(PlayerError, match="unknown player 'greedy'"):
+        make_player("greedy:depth=2")
 
 
 @pytest.mark.parametrize("name", list(PLAYERS))

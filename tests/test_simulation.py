@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -220,6 +221,16 @@ def test_cli_runs(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert f"{expected.wins}/12 won" in out
 
 
+def test_cli_player_with_options(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--preset", "beginner", "--games", "30", "--first-cell", "0,0", "--no-progress"]
+    assert cli_main([*argv, "--player", "expert:score=secondary,margin=3/50,candidates=16"]) == 0
+    out = capsys.readouterr().out
+    player = make_player("expert", score="secondary", margin=Fraction(3, 50), candidates=16)
+    assert f"player {player!r}, seed 0" in out
+    expected = simulate(9, 9, 10, player, 30, first_cell=(0, 0))
+    assert f"{expected.wins}/30 won" in out
+
+
 def test_cli_exact_flag_plays_the_exact_player(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["--preset", "beginner", "--player", "probabilistic", "--games", "15", "--first-cell", "corner"]
     assert cli_main([*argv, "--no-progress"]) == 0
@@ -235,6 +246,9 @@ def test_cli_exact_flag_plays_the_exact_player(capsys: pytest.CaptureFixture[str
     [
         (["--preset", "huge"], "unknown preset 'huge'; expected one of beginner, intermediate, expert"),
         (["--preset", "beginner", "--player", "nobody"], "unknown player 'nobody'"),
+        (["--preset", "beginner", "--player", "expert:colour=blue"], "bad option for player 'expert'"),
+        (["--preset", "beginner", "--player", "expert:margin"], "'margin': expected option=value"),
+        (["--preset", "beginner", "--player", "expert:margin=1/0"], "'1/0' is not a number"),
         (["--width", "3", "--height", "3", "--mines", "9"], "room for at most 8 mines"),
         (["--width", "0", "--height", "3", "--mines", "1"], "width must be an integer >= 1, got 0"),
         (["--width", "3"], "give --preset NAME, or all of --width, --height and --mines"),

@@ -96,6 +96,8 @@ Action(kind='reveal', row=0, col=0, is_guess=True)
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from analyzer.errors import PlayerError
 from analyzer.play.players.base import ACTION_KINDS, Action, Player
 from analyzer.play.players.endgame import endgame_layouts, endgame_search, reveal_outcomes
@@ -121,6 +123,7 @@ __all__ = [
     "OptimalPlayer",
     "PLAYERS",
     "make_player",
+    "parse_player",
     "local_deductions",
     "guess_order",
     "reveal_outcomes",
@@ -143,13 +146,49 @@ PLAYERS: dict[str, type[Player]] = {
 """The players by name."""
 
 
+def parse_player(text: str) -> tuple[str, dict[str, object]]:
+    """``name`` or ``name:option=value,...`` as a player name and its options.
+
+    Values are read as integers (``16``), fractions (``3/50``, ``0.06``) or words
+    (``secondary``): the form the command line and the benchmarks take.
+
+    >>> parse_player("expert:score=secondary,margin=3/50,candidates=16")
+    ('expert', {'score': 'secondary', 'margin': Fraction(3, 50), 'candidates': 16})
+    >>> parse_player("expert:candidates")
+    Traceback (most recent call last):
+    ...
+    analyzer.errors.PlayerError: 'candidates': expected option=value, e.g. expert:candidates=16
+    """
+    name, _, rest = text.partition(":")
+    options: dict[str, object] = {}
+    for part in filter(None, rest.split(",")):
+        key, equals, value = part.partition("=")
+        value = value.strip()
+        if not equals or not key.strip() or not value:
+            raise PlayerError(f"{part!r}: expected option=value, e.g. expert:candidates=16")
+        if value.lstrip("-").isdigit():
+            options[key.strip()] = int(value)
+        elif "/" in value or "." in value:
+            try:
+                options[key.strip()] = Fraction(value)
+            except (ValueError, ZeroDivisionError):
+                raise PlayerError(f"{part!r}: {value!r} is not a number") from None
+        else:
+            options[key.strip()] = value
+    return name.strip(), options
+
+
 def make_player(name: str | Player, **options: object) -> Player:
     """A player by name (a key of :data:`PLAYERS`), with its options.
 
-    A :class:`Player` is returned as it is.
+    The name may carry options (:func:`parse_player`); a :class:`Player` is
+    returned as it is.
 
     >>> make_player("expert", candidates=4)
     ExpertPlayer(margin=Fraction(1, 50), candidates=4, endgame_layouts=60, endgame_nodes=20000)
+    >>> make_player("expert:score=secondary,margin=3/50,candidates=16")  # doctest: +NORMALIZE_WHITESPACE
+    ExpertPlayer(margin=Fraction(3, 50), candidates=16, endgame_layouts=60, endgame_nodes=20000,
+                 score='secondary')
     >>> make_player("greedy")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -159,6 +198,9 @@ def make_player(name: str | Player, **options: object) -> Player:
         if options:
             raise PlayerError("options go with a player name, not a player")
         return name
+    if isinstance(name, str) and ":" in name:
+        name, given = parse_player(name)
+        options = {**given, **options}
     if not isinstance(name, str) or name not in PLAYERS:
         raise PlayerError(f"unknown player {name!r}; expected one of {', '.join(PLAYERS)}")
     try:
