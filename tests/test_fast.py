@@ -163,7 +163,8 @@ def test_fast_and_exact_players_make_the_same_guesses_on_200_games(preset: str) 
 def test_simulate_uses_the_fast_form_by_default_and_exact_on_request() -> None:
     assert has_fast_form(make_player("probabilistic")) and has_fast_form(make_player("expert"))
     assert has_fast_form(make_player("expert", endgame_layouts=10, score="secondary"))
-    assert not has_fast_form(make_player("expert", endgame_layouts=64))  # past the compiled end game
+    assert has_fast_form(make_player("expert", endgame_layouts=255))
+    assert not has_fast_form(make_player("expert", endgame_layouts=256))  # past the compiled end game
     fast = simulate(9, 9, 10, "probabilistic", 60, first_cell="corner", seed=4)
     exact = simulate(9, 9, 10, "probabilistic", 60, first_cell="corner", seed=4, exact=True)
     assert (fast.wins, fast.guesses) == (exact.wins, exact.guesses)
@@ -225,7 +226,7 @@ def test_compiled_rule_players_play_the_exact_players_games_200(name: str) -> No
 def test_rule_players_have_fast_forms() -> None:
     names = ("random", "local", "subset", "probabilistic", "pseq", "expert")
     assert all(has_fast_form(make_player(name)) for name in names)
-    assert not has_fast_form(make_player("expert", endgame_layouts=100))
+    assert not has_fast_form(make_player("expert", endgame_layouts=300))
 
 
 def _torus_position(width: int, height: int, mines: int, *, progress: float, seed: int) -> Board:
@@ -395,8 +396,8 @@ def test_fast_pseq_plays_as_its_python_form(preset: str, games: int) -> None:
 
 
 # ------------------------------------------------------------------ expert
-def _endgame_positions(count: int, seed: int):
-    """Positions of games with at most 60 layouts left (the expert player's end game)."""
+def _endgame_positions(count: int, seed: int, fewest: int = 2, most: int = 60):
+    """Positions of games with ``fewest`` to ``most`` layouts left (the expert player's end game)."""
     rng = np.random.default_rng(seed)
     found = 0
     while found < count:
@@ -407,7 +408,7 @@ def _endgame_positions(count: int, seed: int):
         if not any(v == -1 for v in board.cells):
             continue
         total = solve(board).total
-        if 1 < total <= 60:
+        if fewest <= total <= most:
             found += 1
             yield board
 
@@ -432,6 +433,28 @@ def test_compiled_endgame_is_the_exact_search() -> None:
             assert move == (-1 if exact is None else exact[0]), (board.to_text(), nodes)
             searched += exact is not None and nodes == 3
     assert 10 < searched < 140  # the small budget is enough for some positions and not for others
+
+
+def test_compiled_endgame_past_one_word_is_the_exact_search() -> None:
+    """64 to 255 layouts: sets of layouts over several machine words, against the Python search."""
+    from analyzer.play.fast import endgame as compiled
+    from analyzer.play.players.endgame import endgame_layouts, endgame_search
+
+    searched = 0
+    for board in _endgame_positions(25, seed=5, fewest=64, most=compiled.MAX_LAYOUTS):
+        state = np.array(board.cells, dtype=np.int8)
+        nbr = neighbours_of("square", board.width, board.height)
+        exact_layouts = endgame_layouts(board, limit=compiled.MAX_LAYOUTS)
+        assert exact_layouts is not None and len(exact_layouts) >= 64
+        listed = compiled.layouts(state, nbr, board.mines, compiled.MAX_LAYOUTS)
+        ours = sorted(tuple(np.flatnonzero(row).tolist()) for row in listed)
+        assert ours == sorted(tuple(sorted(layout)) for layout in exact_layouts)
+        for nodes in (3000, 30):
+            exact = endgame_search(board, exact_layouts, max_nodes=nodes)
+            move = compiled.endgame_move(state, nbr, board.mines, compiled.MAX_LAYOUTS, nodes)
+            assert move == (-1 if exact is None else exact[0]), (board.to_text(), nodes)
+            searched += exact is not None
+    assert searched > 5  # some searches finish within their budget
 
 
 def _guess_positions(width: int, height: int, mines: int, count: int, seed: int):
@@ -508,6 +531,7 @@ def test_fast_and_exact_expert_make_the_same_guesses(preset: str, games: int) ->
         {"score": "secondary"},
         {"candidates": 3, "endgame_layouts": 10},
         {"margin": Fraction(1, 10), "candidates": 12},
+        {"endgame_layouts": 255},
     ],
 )
 def test_expert_players_with_options_play_the_same_games_compiled(options: dict[str, object]) -> None:

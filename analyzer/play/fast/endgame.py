@@ -6,9 +6,10 @@ game) splits the layouts still possible by what it shows; the value of a
 position is the number of its layouts on which the best play wins; a cell no
 remaining layout mines is taken without branching; cells are tried by how many
 layouts mine them, then by index, and a cell that cannot beat the best found so
-far ends the loop. Sets of layouts are bit masks (at most 63 layouts) and the
-cells the search has revealed are two more masks over the cells some layout
-leaves safe, so a position's memo key is three machine words.
+far ends the loop. Sets of layouts are bit masks of :data:`WORDS` machine words
+(at most 255 layouts) and the cells the search has revealed are two more words
+over the cells some layout leaves safe, so a position's memo key is six
+machine words.
 """
 
 from __future__ import annotations
@@ -23,10 +24,12 @@ from analyzer.play.fast.bits import popcount as _popcount
 
 __all__ = ["MAX_LAYOUTS", "layouts", "endgame_move"]
 
-MAX_LAYOUTS = 63
-"""The most layouts the compiled search holds (one bit each in a 64-bit word)."""
+WORDS = 4
+"""Machine words of a set of layouts."""
+MAX_LAYOUTS = 64 * WORDS - 1
+"""The most layouts the compiled search holds (one bit each in :data:`WORDS` 64-bit words)."""
 
-_KEY = types.UniTuple(types.uint64, 3)
+_KEY = types.UniTuple(types.uint64, WORDS + 2)
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 
@@ -37,6 +40,37 @@ def _lowest_bit(x: np.uint64) -> int:  # pragma: no cover - compiled
     while not (x >> np.uint64(b)) & _ONE:
         b += 1
     return b
+
+
+@njit(cache=True)
+def _lowest(s: np.ndarray) -> int:  # pragma: no cover - compiled
+    """The lowest member of a set of layouts (-1 when empty)."""
+    for w in range(WORDS):
+        if s[w]:
+            return 64 * w + _lowest_bit(s[w])
+    return -1
+
+
+@njit(cache=True)
+def _has(s: np.ndarray, b: int) -> bool:  # pragma: no cover - compiled
+    return bool((s[b >> 6] >> np.uint64(b & 63)) & _ONE)
+
+
+@njit(cache=True)
+def _size(s: np.ndarray) -> int:  # pragma: no cover - compiled
+    c = 0
+    for w in range(WORDS):
+        c += _popcount(s[w])
+    return c
+
+
+@njit(cache=True)
+def _size_of_both(a: np.ndarray, b: np.ndarray) -> int:  # pragma: no cover - compiled
+    """Members of both sets."""
+    c = 0
+    for w in range(WORDS):
+        c += _popcount(a[w] & b[w])
+    return c
 
 
 @njit(cache=True)
@@ -158,7 +192,7 @@ def layouts(state: np.ndarray, nbr: np.ndarray, mines: int, limit: int) -> np.nd
 @njit(cache=True)
 def _after(
     cell: int,
-    live: np.uint64,
+    live: np.ndarray,
     low: np.uint64,
     high: np.uint64,
     board: np.ndarray,
@@ -177,12 +211,14 @@ def _after(
     """
     n = board.shape[0]
     deg = nbr.shape[1]
-    rest = live & ~mined_by[cell]
+    rest = np.empty(WORDS, np.uint64)
+    for w in range(WORDS):
+        rest[w] = live[w] & ~mined_by[cell, w]
     seen = np.zeros(n, np.bool_)
     flood = np.empty(n, np.int64)
     total = 0
-    while rest:
-        a = _lowest_bit(rest)
+    a = _lowest(rest)
+    while a >= 0:
         # the cells layout `a` shows, from `cell` through its zeros
         size = 1
         flood[0] = cell
@@ -201,20 +237,24 @@ def _after(
                         seen[j] = True
                         flood[size] = j
                         size += 1
-        group = _ZERO
-        others = rest
-        while others:
-            other = _lowest_bit(others)
-            others &= ~(_ONE << np.uint64(other))
-            same = True
-            for t in range(size):
-                i = flood[t]
-                if (mined_by[i] >> np.uint64(other)) & _ONE or numbers[other, i] != numbers[a, i]:
-                    same = False
-                    break
-            if same:
-                group |= _ONE << np.uint64(other)
-        rest &= ~group
+        group = np.zeros(WORDS, np.uint64)
+        for w in range(WORDS):
+            others = rest[w]
+            while others:
+                b = _lowest_bit(others)
+                others &= ~(_ONE << np.uint64(b))
+                other = 64 * w + b
+                same = True
+                for t in range(size):
+                    i = flood[t]
+                    if _has(mined_by[i], other) or numbers[other, i] != numbers[a, i]:
+                        same = False
+                        break
+                if same:
+                    group[w] |= _ONE << np.uint64(b)
+        for w in range(WORDS):
+            rest[w] &= ~group[w]
+        a = _lowest(rest)
         new_low = low
         new_high = high
         for t in range(size):
@@ -224,11 +264,11 @@ def _after(
                 new_low |= _ONE << np.uint64(bit[i])
             else:
                 new_high |= _ONE << np.uint64(bit[i] - 64)
-        count = _popcount(group)
+        count = _size(group)
         if count == 1:
             total += 1
             continue
-        key = (group, new_low, new_high)
+        key = (group[0], group[1], group[2], group[3], new_low, new_high)
         if key in memo:
             total += memo[key]
             continue
@@ -246,7 +286,7 @@ def _after(
             bi = bit[i]
             if ((new_low if bi < 64 else new_high) >> np.uint64(bi % 64)) & _ONE:
                 continue
-            k = _popcount(mined_by[i] & group)
+            k = _size_of_both(mined_by[i], group)
             if k == 0 and safe < 0:
                 safe = i
             mined[c] = k
@@ -322,8 +362,9 @@ def endgame_move(state: np.ndarray, nbr: np.ndarray, mines: int, limit: int, max
     Returns the cell (among equals the one fewest layouts mine, then the lowest
     index), or -1 when there are more than ``limit`` layouts or the search
     passed ``max_nodes`` positions (the heuristic guesses then), or -2 when the
-    position is beyond the compiled search's words (more than 63 layouts or 128
-    cells that some layout leaves safe: the exact engine plays such a game).
+    position is beyond the compiled search's words (more than :data:`MAX_LAYOUTS`
+    layouts or 128 cells that some layout leaves safe: the exact engine plays
+    such a game).
     """  # pragma: no cover - compiled
     n = state.shape[0]
     deg = nbr.shape[1]
@@ -333,12 +374,13 @@ def endgame_move(state: np.ndarray, nbr: np.ndarray, mines: int, limit: int, max
     total = found.shape[0]
     if found.shape[1] != n or total == 0:
         return -1
-    everything = (_ONE << np.uint64(total)) - _ONE
-    mined_by = np.zeros(n, np.uint64)
+    everything = np.zeros(WORDS, np.uint64)
+    mined_by = np.zeros((n, WORDS), np.uint64)
     for li in range(total):
+        everything[li >> 6] |= _ONE << np.uint64(li & 63)
         for i in range(n):
             if found[li, i]:
-                mined_by[i] |= _ONE << np.uint64(li)
+                mined_by[i, li >> 6] |= _ONE << np.uint64(li & 63)
     numbers = np.zeros((total, n), np.int8)
     for li in range(total):
         for i in range(n):
@@ -351,7 +393,7 @@ def endgame_move(state: np.ndarray, nbr: np.ndarray, mines: int, limit: int, max
     open_cells = np.empty(n, np.int64)
     m = 0
     for i in range(n):
-        if state[i] == HIDDEN and mined_by[i] != everything:
+        if state[i] == HIDDEN and _size(mined_by[i]) != total:
             if m == 128:
                 return -2
             bit[i] = m
@@ -363,7 +405,7 @@ def endgame_move(state: np.ndarray, nbr: np.ndarray, mines: int, limit: int, max
     mined = np.empty(m, np.int64)
     order = open_cells.copy()
     for t in range(m):
-        mined[t] = _popcount(mined_by[order[t]])
+        mined[t] = _size(mined_by[order[t]])
     _sort_by_mined(order, mined, m)
     best_cell = -1
     best = -1
