@@ -19,6 +19,7 @@ random boards. Once numba is active, every call is compiled.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import sys
 import threading
 import time
@@ -34,6 +35,7 @@ __all__ = [
     "interpreted_if_small",
     "runs_interpreted",
     "uncached_kernels",
+    "purge_stale_caches",
     "LazyKernel",
     "INTERPRETED_MAX_CELLS",
     "INTERPRETED_SECONDS",
@@ -108,6 +110,7 @@ def activate() -> None:
     with _LOCK:
         if _ACTIVE:
             return
+        purge_stale_caches()
         for kernel in _KERNELS:
             _compile(kernel)
         _ACTIVE = True
@@ -145,6 +148,52 @@ def uncached_kernels() -> list[str]:
         if not index.exists():
             missing.append(f"{kernel.__module__}.{kernel.__qualname__}")
     return missing
+
+
+_FINGERPRINT = "kernels.fingerprint"
+
+
+def purge_stale_caches(root: Path | None = None) -> bool:
+    """Delete numba's cache files of every kernel module once any kernel source has changed.
+
+    Numba checks a cached kernel against its own file only, so a kernel whose
+    callee in another file changed (a ``git pull`` into an editable install, an
+    edit) would load machine code built against the old callee, and can crash.
+    A fingerprint of every file under ``root`` (the package) that defines
+    kernels is kept beside their caches; when it differs, their cache files go
+    and numba compiles afresh (``analyzer warmup`` does it ahead). Returns whether
+    it deleted anything; a read-only installation is left as it is.
+    """
+    root = Path(__file__).parent if root is None else root
+    sources = sorted(
+        path
+        for path in root.rglob("*.py")
+        if path.name != "jit.py" and "@njit" in path.read_text(encoding="utf-8", errors="replace")
+    )
+    digest = hashlib.sha256()
+    for path in sources:
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    fingerprint = digest.hexdigest()
+    stamp = root / "__pycache__" / _FINGERPRINT
+    try:
+        if stamp.read_text(encoding="ascii") == fingerprint:
+            return False
+    except OSError:
+        pass  # no fingerprint yet: caches from before it are not trusted either
+    purged = False
+    try:
+        for path in sources:
+            for cached in (path.parent / "__pycache__").glob(f"{path.stem}.*.nb[ic]"):
+                cached.unlink(missing_ok=True)
+                purged = True
+        stamp.parent.mkdir(exist_ok=True)
+        partial = stamp.with_suffix(".partial")
+        partial.write_text(fingerprint, encoding="ascii")
+        partial.replace(stamp)
+    except OSError:
+        pass  # not writable: numba will not write caches there either
+    return purged
 
 
 def _compile(kernel: LazyKernel) -> None:

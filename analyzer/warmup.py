@@ -19,6 +19,7 @@ __all__ = ["STAGES", "warm_up"]
 
 def _solver() -> None:
     from analyzer.play.positions import clue_lattice, mid_game
+    from analyzer.solver.counting.enumerate import count_enumerate_compiled
     from analyzer.solver.counting.frontier import count_frontier_compiled
     from analyzer.solver.decomposition import ComponentProblem
     from analyzer.solver.solve import solve
@@ -29,6 +30,7 @@ def _solver() -> None:
     solve("4x3x4\nHHHH\nFHHH\n2H2H\n").to_numpy()
     solve(clue_lattice(4, seed=0)).to_numpy()  # a tangled component: the compiled frontier programme
     count_frontier_compiled(ComponentProblem((1, 2), (((0, 1), 1),)))  # the same, called on its own
+    count_enumerate_compiled(ComponentProblem((1, 2), (((0, 1), 1),)), max_nodes=100)  # the general path's
 
 
 def _players() -> None:

@@ -133,3 +133,30 @@ def test_the_warm_up_reaches_every_kernel() -> None:
     importlib.import_module("analyzer.play.metrics")
     assert len(jit._KERNELS) >= 40
     assert jit.uncached_kernels() == []
+
+
+def test_a_changed_kernel_source_purges_the_kernel_caches(tmp_path: Path) -> None:
+    """Numba checks a cached kernel against its own file only: any kernel file's change drops them all."""
+    kernels = tmp_path / "kernels.py"
+    other = tmp_path / "other.py"
+    kernels.write_text("@njit(cache=True)\ndef f(x):\n    return x\n")
+    other.write_text("def g():\n    return 1\n")
+    cache = tmp_path / "__pycache__"
+    cache.mkdir()
+
+    def cached() -> list[str]:
+        for name in ("kernels.f-1.py311.nbi", "kernels.f-1.py311.1.nbc", "other.g-1.py311.nbi"):
+            (cache / name).touch()
+        return sorted(p.name for p in cache.iterdir() if p.suffix in (".nbi", ".nbc"))
+
+    cached()
+    assert jit.purge_stale_caches(tmp_path)  # no fingerprint yet: the old caches are not trusted
+    assert sorted(p.name for p in cache.iterdir() if p.suffix in (".nbi", ".nbc")) == ["other.g-1.py311.nbi"]
+    everything = cached()
+    assert not jit.purge_stale_caches(tmp_path)  # nothing changed: the caches stay
+    assert sorted(p.name for p in cache.iterdir() if p.suffix in (".nbi", ".nbc")) == everything
+    other.write_text("def g():\n    return 2\n")  # not a kernel file: no effect
+    assert not jit.purge_stale_caches(tmp_path)
+    kernels.write_text("@njit(cache=True)\ndef f(x):\n    return x + 1\n")
+    assert jit.purge_stale_caches(tmp_path)
+    assert sorted(p.name for p in cache.iterdir() if p.suffix in (".nbi", ".nbc")) == ["other.g-1.py311.nbi"]
