@@ -939,8 +939,10 @@ def _outlooks(
                 j = nbr[i, k]
                 if j < n:
                     touches[j] = True
-    # The position's counts, once for every candidate.
+    # The position's counts, once for every candidate. The secondary safety solves each
+    # number instead, so it counts an empty board (no work; the same types either way).
     record = np.empty(0 if with_second else _RECORD_CAP, np.int64)
+    counted = known[:0] if with_second else known
     (
         status,
         group_off,
@@ -959,7 +961,7 @@ def _outlooks(
         possible,
         _log_scale,
         n_sol,
-    ) = _count_components(known, nbr, max_nodes, record)
+    ) = _count_components(counted, nbr, max_nodes, record)
     reuse = status == 1 and not with_second and (n_comps == 0 or n_sol[0] >= 0)
     mines_left = mines
     for i in range(n):
