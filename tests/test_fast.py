@@ -14,7 +14,7 @@ from strategies import positions
 from analyzer import Board, InconsistentBoardError, solve
 from analyzer.play.fast import fast_probabilities, first_choice, layout_mask, neighbours_of, play_game
 from analyzer.play.game import FirstClickRule, Game
-from analyzer.play.players import make_player
+from analyzer.play.players import make_player, reveal_outcomes
 from analyzer.play.positions import mid_game
 from analyzer.play.simulation import (
     PRESETS,
@@ -473,14 +473,41 @@ def _guess_positions(width: int, height: int, mines: int, count: int, seed: int)
             game.reveal(action.row, action.col)
 
 
-@pytest.mark.parametrize("score", ["progress", "secondary"])
+@pytest.mark.parametrize(
+    ("score", "dead"), [("progress", "guess"), ("secondary", "guess"), ("secondary", "wait")]
+)
 @pytest.mark.parametrize(("preset", "count"), [("beginner", 40), ("intermediate", 40), ("expert", 20)])
-def test_expert_guess_is_the_exact_players_heuristic(preset: str, count: int, score: str) -> None:
+def test_expert_guess_is_the_exact_players_heuristic(preset: str, count: int, score: str, dead: str) -> None:
     """Outside the end game the compiled guess is the exact player's best_guess (scores within 1e-12)."""
-    from analyzer.play.fast import kernels
+    _compiled_guesses_agree(preset, count, score, dead)
+
+
+@pytest.mark.parametrize(("preset", "count"), [("beginner", 12), ("intermediate", 4)])
+def test_tertiary_guess_is_the_exact_players(preset: str, count: int) -> None:
+    _compiled_guesses_agree(preset, count, "tertiary", "guess")
+
+
+def test_waiting_players_leave_dead_cells_for_later() -> None:
+    # Where dead=wait changes the guess, the other's guess could show one number only and its own more.
+    width, height, mines = PRESETS["intermediate"]
+    guessing = make_player("expert", score="secondary")
+    waiting = make_player("expert", score="secondary", dead="wait")
+    changed = 0
+    for board, analysis in _guess_positions(width, height, mines, 40, seed=7):
+        first = guessing.best_guess(board, analysis)  # type: ignore[attr-defined]
+        second = waiting.best_guess(board, analysis)  # type: ignore[attr-defined]
+        if first != second:
+            changed += 1
+            assert len(reveal_outcomes(board, analysis, *divmod(first, width))) == 1
+            assert len(reveal_outcomes(board, analysis, *divmod(second, width))) > 1
+    assert changed >= 1
+
+
+def _compiled_guesses_agree(preset: str, count: int, score: str, dead: str) -> None:
+    from analyzer.play.fast import SCORE_CODES, kernels
 
     width, height, mines = PRESETS[preset]
-    player = make_player("expert", score=score)
+    player = make_player("expert", score=score, dead=dead)
     nbr = neighbours_of("square", width, height)
     for board, analysis in _guess_positions(width, height, mines, count, seed=7):
         state = np.array(board.cells, dtype=np.int8)
@@ -502,7 +529,8 @@ def test_expert_guess_is_the_exact_players_heuristic(preset: str, count: int, sc
             60,
             20_000,
             kernels.DEFAULT_MAX_NODES,
-            score == "secondary",
+            int(SCORE_CODES[score]),
+            dead == "wait",
         )
         assert cell == player.best_guess(board, analysis), board.to_text()  # type: ignore[attr-defined]
 
@@ -529,6 +557,8 @@ def test_fast_and_exact_expert_make_the_same_guesses(preset: str, games: int) ->
     "options",
     [
         {"score": "secondary"},
+        {"score": "secondary", "dead": "wait"},
+        {"score": "tertiary", "candidates": 4},
         {"candidates": 3, "endgame_layouts": 10},
         {"margin": Fraction(1, 10), "candidates": 12},
         {"endgame_layouts": 255},

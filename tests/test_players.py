@@ -85,6 +85,14 @@ def test_registry_names_and_errors() -> None:
         make_player("expert:candidates=0")
     with pytest.raises(PlayerError, match="unknown player 'greedy'"):
         make_player("greedy:depth=2")
+    assert repr(make_player("expert:score=tertiary,dead=wait")) == (
+        "ExpertPlayer(margin=Fraction(1, 50), candidates=8, endgame_layouts=60, endgame_nodes=20000, "
+        "score='tertiary', dead='wait')"
+    )
+    with pytest.raises(PlayerError, match="dead must be one of guess, wait, got 'skip'"):
+        make_player("expert:dead=skip")
+    with pytest.raises(PlayerError, match="score must be one of progress, secondary, tertiary"):
+        make_player("expert:score=fourth")
 
 
 @pytest.mark.parametrize("name", list(PLAYERS))

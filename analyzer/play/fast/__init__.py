@@ -82,6 +82,8 @@ def fast_probabilities(
 
 _POLICIES = {"probabilistic": kernels.PROBABILISTIC, "pseq": kernels.PSEQ, "expert": kernels.EXPERT}
 
+SCORE_CODES = {"progress": 0.0, "secondary": 1.0, "tertiary": 2.0}
+"""How :func:`expert_params` passes the ``expert`` player's ``score`` to the compiled policy."""
 _BLOCK = 1 << 14  # as analyzer.play.placement draws them
 
 
@@ -111,7 +113,7 @@ def expert_params(player: object) -> np.ndarray:
 
     >>> from analyzer.play.players import make_player
     >>> expert_params(make_player("expert", candidates=4, score="secondary")).tolist()
-    [0.02, 4.0, 60.0, 20000.0, 1.0]
+    [0.02, 4.0, 60.0, 20000.0, 1.0, 0.0]
     """
     return np.array(
         [
@@ -119,7 +121,8 @@ def expert_params(player: object) -> np.ndarray:
             player.candidates,  # type: ignore[attr-defined]
             player.endgame_layouts,  # type: ignore[attr-defined]
             player.endgame_nodes,  # type: ignore[attr-defined]
-            1.0 if player.score == "secondary" else 0.0,  # type: ignore[attr-defined]
+            SCORE_CODES[player.score],  # type: ignore[attr-defined]
+            1.0 if player.dead == "wait" else 0.0,  # type: ignore[attr-defined]
         ]
     )
 
@@ -148,7 +151,8 @@ def first_choice(
         return int(out[0]) if kept > 0 else 0
     if player == "expert":
         log_total = math.lgamma(n + 1) - math.lgamma(mines + 1) - math.lgamma(n - mines + 1)
-        margin, candidates, layouts, nodes, secondary = options or tuple(kernels.EXPERT_PARAMS.tolist())
+        params = options or tuple(kernels.EXPERT_PARAMS.tolist())
+        margin, candidates, layouts, nodes, score, wait_dead = params
         return int(
             kernels.expert_guess(
                 state,
@@ -162,7 +166,8 @@ def first_choice(
                 int(layouts),
                 int(nodes),
                 kernels.DEFAULT_MAX_NODES,
-                secondary != 0.0,
+                int(score),
+                wait_dead != 0.0,
             )
         )
     return int(kernels.lowest_probability_cell(state, nbr, prob))

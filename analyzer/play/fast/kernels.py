@@ -1092,42 +1092,15 @@ EXPERT_ENDGAME_NODES = 20_000
 
 
 @njit(cache=True)
-def expert_guess(
-    state: np.ndarray,
-    known: np.ndarray,
-    nbr: np.ndarray,
-    mines: int,
-    prob: np.ndarray,
-    log_total: float,
-    margin: float,
-    candidates: int,
-    endgame_limit: int,
-    endgame_nodes: int,
-    max_nodes: int,
-    secondary: bool,
-) -> int:
-    """The ``expert`` player's guess (see :class:`analyzer.play.players.expert.ExpertPlayer`).
+def _guess_candidates(
+    state: np.ndarray, nbr: np.ndarray, prob: np.ndarray, margin: float, candidates: int
+) -> np.ndarray:  # pragma: no cover - compiled
+    """The first ``candidates`` hidden cells in the guess order within ``margin`` of the lowest probability.
 
-    With at most ``endgame_limit`` layouts (``log_total`` is the natural log of
-    their number) the compiled end-game search of :mod:`.endgame` chooses;
-    else, or when that search passes ``endgame_nodes``, the first ``candidates``
-    cells in the guess order (probability, ties within 1e-12 to fewest
-    unrevealed neighbours, then index) whose probability is within ``margin``
-    of the lowest are scored ``(1 - p) (1 + P(the number shown proves another
-    cell safe | safe))``, or with ``secondary`` by their secondary safety
-    ``(1 - p) E[1 if the number shown proves another cell safe, else the
-    safety of the safest next guess | safe]`` (the chance of surviving this
-    guess and the next one), and the best taken (ties within 1e-12 to the earlier).
-    Returns -1 when a position was too hard to enumerate or beyond the
-    compiled end game (the game is then played by the exact engine).
-    """  # pragma: no cover - compiled
+    The guess order: probability, ties within 1e-12 to fewest unrevealed
+    neighbours, then index.
+    """
     n = state.shape[0]
-    if endgame_limit > 0 and log_total <= math.log(endgame_limit + 0.5):
-        cell = endgame_move(state, nbr, mines, endgame_limit, endgame_nodes)
-        if cell >= 0:
-            return cell
-        if cell == -2:
-            return -1
     lowest = 2.0
     for i in range(n):
         if state[i] == HIDDEN and prob[i] < lowest:
@@ -1139,7 +1112,6 @@ def expert_guess(
         if state[i] == HIDDEN and prob[i] <= limit:
             within[i] = True
             left += 1
-    # the first `candidates` of them in the guess order
     cands = np.empty(min(candidates, left), np.int64)
     count = 0
     while count < cands.shape[0]:
@@ -1159,6 +1131,138 @@ def expert_guess(
         within[best] = False
         cands[count] = best
         count += 1
+    return cands
+
+
+@njit(cache=True)
+def _tertiary(
+    known: np.ndarray,
+    nbr: np.ndarray,
+    mines: int,
+    c: int,
+    margin: float,
+    candidates: int,
+    max_nodes: int,
+) -> float:  # pragma: no cover - compiled
+    """P(surviving the next two clicks after safe cell ``c``), played best: the tertiary score over ``1 - p``.
+
+    For each number ``v`` the cell could show, the position with ``c``
+    showing ``v`` is solved. When it proves a cell safe, the next click is the
+    first such cell in the guess order and its value that cell's own outlook
+    (:func:`_reveal_outlook`: 1 if a safe cell follows it, else the safety
+    of the safest cell after it). Else the next click is a guess: the best
+    secondary safety (times the cell's safety) among the position's own
+    candidates (:func:`_guess_candidates` with the same ``margin`` and
+    ``candidates``), taken in the guess order and stopped once a cell's
+    safety cannot beat the best found (secondary safety is at most safety).
+    A position with nothing left to guess counts 1. As minesolve's depth-3
+    search counts its clicks, a safe click is a click. Returns -1.0 when a
+    position was too hard to enumerate.
+    """
+    n = known.shape[0]
+    deg = 0
+    for k in range(nbr.shape[1]):
+        if nbr[c, k] < n:
+            deg += 1
+    trial = known.copy()
+    prob = np.empty(n)
+    info = np.zeros(1)
+    outlook = np.zeros(4)
+    logs = np.full(deg + 1, -np.inf)
+    value = np.ones(deg + 1)
+    for v in range(deg + 1):
+        trial[:] = known
+        trial[c] = v
+        status = probabilities(trial, nbr, mines, prob, max_nodes, info)
+        if status < 0:
+            return -1.0
+        if status == 0:
+            continue
+        logs[v] = info[0]
+        guessable = False
+        for j in range(n):
+            if trial[j] == HIDDEN and prob[j] < 1.0:
+                guessable = True
+        if not guessable:
+            continue  # nothing is left to guess: 1
+        nexts = _guess_candidates(trial, nbr, prob, margin, candidates)
+        if prob[nexts[0]] == 0.0:
+            # a safe cell follows: its own outlook (the next click is safe; then the safest after it)
+            if not _reveal_outlook(trial, nbr, mines, nexts[0], max_nodes, outlook):
+                return -1.0
+            value[v] = outlook[3]
+            continue
+        best = 0.0
+        for t in range(nexts.shape[0]):
+            d = nexts[t]
+            if 1.0 - prob[d] <= best + 1e-12:
+                break
+            if not _reveal_outlook(trial, nbr, mines, d, max_nodes, outlook):
+                return -1.0
+            score = (1.0 - prob[d]) * outlook[3]
+            if score > best + 1e-12:
+                best = score
+        value[v] = best
+    top = -np.inf
+    for v in range(deg + 1):
+        if logs[v] > top:
+            top = logs[v]
+    total = 0.0
+    expected = 0.0
+    for v in range(deg + 1):
+        if logs[v] > -np.inf:
+            w = math.exp(logs[v] - top)
+            total += w
+            expected += w * value[v]
+    return expected / total if total > 0 else 1.0
+
+
+@njit(cache=True)
+def expert_guess(
+    state: np.ndarray,
+    known: np.ndarray,
+    nbr: np.ndarray,
+    mines: int,
+    prob: np.ndarray,
+    log_total: float,
+    margin: float,
+    candidates: int,
+    endgame_limit: int,
+    endgame_nodes: int,
+    max_nodes: int,
+    score: int,
+    wait_dead: bool,
+) -> int:
+    """The ``expert`` player's guess (see :class:`analyzer.play.players.expert.ExpertPlayer`).
+
+    With at most ``endgame_limit`` layouts (``log_total`` is the natural log of
+    their number) the compiled end-game search of :mod:`.endgame` chooses;
+    else, or when that search passes ``endgame_nodes``, the first ``candidates``
+    cells in the guess order (probability, ties within 1e-12 to fewest
+    unrevealed neighbours, then index) whose probability is within ``margin``
+    of the lowest are scored ``(1 - p) (1 + P(the number shown proves another
+    cell safe | safe))``, or with ``secondary`` by their secondary safety
+    ``(1 - p) E[1 if the number shown proves another cell safe, else the
+    safety of the safest next guess | safe]`` (the chance of surviving this
+    guess and the next one), and the best taken (ties within 1e-12 to the earlier).
+    ``score``: 0 progress, 1 secondary safety, 2 tertiary (the candidates by
+    secondary safety, best first, scored :func:`_tertiary` while one can still
+    win). With ``wait_dead``, candidates that can show one number only
+    (entropy 0: dead) are left out while a living one is among them.
+    Returns -1 when a position was too hard to enumerate or beyond the
+    compiled end game (the game is then played by the exact engine).
+    """  # pragma: no cover - compiled
+    n = state.shape[0]
+    secondary = score != 0
+    third = score == 2
+    if endgame_limit > 0 and log_total <= math.log(endgame_limit + 0.5):
+        cell = endgame_move(state, nbr, mines, endgame_limit, endgame_nodes)
+        if cell >= 0:
+            return cell
+        if cell == -2:
+            return -1
+    cands = _guess_candidates(state, nbr, prob, margin, candidates)
+    count = cands.shape[0]
     if count == 1:
         return cands[0]
     some = np.empty(n)
@@ -1170,11 +1274,50 @@ def expert_guess(
     )
     if scored < 0:
         return -1
+    alive = False
+    for t in range(count):
+        if entropy[cands[t]] > 0.0:
+            alive = True
     best = cands[0]
     best_score = -1.0
     for t in range(count):
         c = cands[t]
+        if wait_dead and alive and entropy[c] == 0.0:
+            continue  # its number is known already: it tells nothing, and can wait
         score = (1.0 - prob[c]) * (second[c] if secondary else 1.0 + some[c])
+        if score > best_score + 1e-12:
+            best, best_score = c, score
+    if not third:
+        return best
+    # two plies deeper: the candidates by secondary safety, best first (stable), while one can still win
+    done = np.zeros(count, np.bool_)
+    left = count
+    if wait_dead and alive:
+        for t in range(count):
+            if entropy[cands[t]] == 0.0:
+                done[t] = True
+                left -= 1
+    best = -1
+    best_score = -1.0
+    for _ in range(left):
+        # the next candidate by secondary safety (ties within 1e-12 to the earlier)
+        u = -1
+        top = -1.0
+        for t in range(count):
+            if not done[t]:
+                value = (1.0 - prob[cands[t]]) * second[cands[t]]
+                if value > top + 1e-12:
+                    u, top = t, value
+        done[u] = True
+        c = cands[u]
+        if best < 0:
+            best = c
+        if top <= best_score + 1e-12:
+            break
+        ahead = _tertiary(known, nbr, mines, c, margin, candidates, max_nodes)
+        if ahead < 0:
+            return -1
+        score = (1.0 - prob[c]) * ahead
         if score > best_score + 1e-12:
             best, best_score = c, score
     return best
@@ -1184,10 +1327,11 @@ PROBABILISTIC = 0
 PSEQ = 1
 EXPERT = 2
 EXPERT_PARAMS = np.array(
-    [EXPERT_MARGIN, EXPERT_CANDIDATES, EXPERT_ENDGAME_LAYOUTS, EXPERT_ENDGAME_NODES, 0.0]
+    [EXPERT_MARGIN, EXPERT_CANDIDATES, EXPERT_ENDGAME_LAYOUTS, EXPERT_ENDGAME_NODES, 0.0, 0.0]
 )
 """The ``expert`` policy's options as :func:`play_policy` takes them: margin, candidates, end-game
-layouts, end-game nodes, and 1.0 to score guesses by secondary safety (0.0: by progress)."""
+layouts, end-game nodes, the score (0.0 progress, 1.0 secondary safety, 2.0 tertiary: see
+``analyzer.play.fast.SCORE_CODES``), and 1.0 to leave dead candidates for later (0.0: guess them)."""
 
 
 @njit(cache=True)
@@ -1285,7 +1429,8 @@ def play_policy(
                 int(params[2]),
                 int(params[3]),
                 max_nodes,
-                params[4] != 0.0,
+                int(params[4]),
+                params[5] != 0.0,
             )
             if cell < 0:
                 return -1, guesses, reveals, traced

@@ -44,7 +44,12 @@ Players
     chance of surviving this guess and the next: ``P(safe)`` times the
     expectation, over the numbers shown, of 1 when a certainly safe cell
     follows and otherwise of the safest next guess (David Hill's measure;
-    ``docs/strongest_player.md`` measures both). When at
+    ``docs/strongest_player.md`` measures both); with ``score="tertiary"``
+    one click deeper, the chance of surviving this guess and the next two
+    clicks (a safe click counting as one, as minesolve's depth-3 search
+    counts them). With ``dead="wait"`` it leaves out *dead* candidates, cells
+    that could show one number only (revealing one tells nothing), while a
+    living one is among the candidates. When at
     most ``endgame_layouts`` layouts remain it instead searches the end game
     exactly: an expectimax over the remaining layouts (equally likely), reveals
     with their flood fill, that maximises the probability of winning; the

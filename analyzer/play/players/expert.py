@@ -19,8 +19,10 @@ from analyzer.solver.solve import solve
 __all__ = ["ExpertPlayer"]
 
 
-SCORES = ("progress", "secondary")
+SCORES = ("progress", "secondary", "tertiary")
 """The ways :class:`ExpertPlayer` scores its candidates."""
+DEAD = ("guess", "wait")
+"""What :class:`ExpertPlayer` does with dead candidates (cells whose number is known already)."""
 
 
 @dataclass(eq=False, repr=False)
@@ -43,10 +45,24 @@ class ExpertPlayer(Player):
         Positions the end-game search may evaluate before falling back.
     score : str
         How candidates are scored: ``"progress"`` (the default), ``(1 - p) (1 +
-        P(the number shown proves another cell safe | safe))``, or
+        P(the number shown proves another cell safe | safe))``;
         ``"secondary"``, the secondary safety: the chance of surviving this
         guess and the next, ``(1 - p) E[1 if the number shown proves another
-        cell safe, else the safety of the safest next guess | safe]``.
+        cell safe, else the safety of the safest next guess | safe]``; or
+        ``"tertiary"``, one click deeper: the chance of surviving this guess
+        and the next two clicks, ``(1 - p) E[v | safe]`` where ``v`` is, when
+        the number shown proves a cell safe, the outlook of the first such
+        cell (1 if a safe cell follows it, else the safety of the safest cell
+        after it), and else the best secondary safety among the next
+        position's candidates (the candidates are taken by secondary safety,
+        best first, while one can still beat the best found: the tertiary
+        score is at most the secondary one).
+    dead : str
+        ``"guess"`` (the default) scores every candidate; ``"wait"`` leaves
+        out the *dead* ones, cells that could show one number only (revealing
+        one tells nothing, so it can wait: nothing but the end game's mine
+        count or a cell around it will change its odds), whenever a living
+        candidate is left.
 
     Examples
     --------
@@ -62,6 +78,7 @@ class ExpertPlayer(Player):
     endgame_layouts: int = 60
     endgame_nodes: int = 20_000
     score: str = "progress"
+    dead: str = "guess"
     _last_scores: dict[Cell, Fraction] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -78,6 +95,8 @@ class ExpertPlayer(Player):
             raise PlayerError(f"candidates must be at least 1, got {self.candidates!r}")
         if self.score not in SCORES:
             raise PlayerError(f"score must be one of {', '.join(SCORES)}, got {self.score!r}")
+        if self.dead not in DEAD:
+            raise PlayerError(f"dead must be one of {', '.join(DEAD)}, got {self.dead!r}")
 
     def __repr__(self) -> str:
         # The default score is left out, so the setups (and results files) of before it stay the same.
@@ -87,6 +106,8 @@ class ExpertPlayer(Player):
         )
         if self.score != "progress":
             options += f", score={self.score!r}"
+        if self.dead != "guess":
+            options += f", dead={self.dead!r}"
         return f"ExpertPlayer({options})"
 
     def _think(self, board: Board, rng: np.random.Generator) -> list[Action]:
@@ -107,42 +128,98 @@ class ExpertPlayer(Player):
 
         The scores are kept in ``last_scores`` (cell to score) for inspection.
         """
-        order = guess_order(board, analysis)
         probabilities = analysis.cell_probabilities
-        lowest = probabilities[order[0]]
-        assert lowest is not None
-        limit = lowest + self.margin
-        within = [i for i in order if (p := probabilities[i]) is not None and p <= limit][: self.candidates]
+        within = self._candidates(board, analysis)
         if len(within) == 1:
             self._last_scores = {}
             return within[0]
         w = board.width
         scores: dict[Cell, Fraction] = {}
-        best, best_score = within[0], Fraction(-1)
+        living = []
         for i in within:
             row, col = divmod(i, w)
             p = probabilities[i]
             assert p is not None
             progress = Fraction(0)
             secondary = Fraction(0)
-            for outcome in reveal_outcomes(board, analysis, row, col).values():
+            outcomes = reveal_outcomes(board, analysis, row, col)
+            for outcome in outcomes.values():
                 weight = Fraction(outcome.total, analysis.total)  # P(safe and shows this number)
                 if outcome.safe:
                     progress += weight
                     secondary += weight
                 else:
                     secondary += weight * _safest_next(outcome)
-            score = secondary if self.score == "secondary" else (1 - p) + progress
-            scores[(row, col)] = score
-            if score > best_score:
-                best, best_score = i, score
+            scores[(row, col)] = (1 - p) + progress if self.score == "progress" else secondary
+            if len(outcomes) > 1:
+                living.append(i)
+        if self.dead == "wait" and living:
+            within = living  # a dead cell's number is known already: it tells nothing, and can wait
+        best, best_score = within[0], Fraction(-1)
+        for i in within:
+            if scores[divmod(i, w)] > best_score:
+                best, best_score = i, scores[divmod(i, w)]
+        if self.score == "tertiary":
+            ranked = sorted(within, key=lambda i: -scores[divmod(i, w)])
+            best, best_score = ranked[0], Fraction(-1)
+            for i in ranked:
+                if scores[divmod(i, w)] <= best_score:
+                    break  # the tertiary score is at most the secondary one
+                score = self._tertiary(board, analysis, i)
+                scores[divmod(i, w)] = score
+                if score > best_score:
+                    best, best_score = i, score
         self._last_scores = scores
         return best
+
+    def _tertiary(self, board: Board, analysis: Analysis, i: int) -> Fraction:
+        """P(surviving the guess at ``i`` and the next two clicks): the tertiary score."""
+        row, col = divmod(i, board.width)
+        total = Fraction(0)
+        for number, outcome in reveal_outcomes(board, analysis, row, col).items():
+            weight = Fraction(outcome.total, analysis.total)
+            if _safest_next(outcome) == 1 and not outcome.safe:
+                total += weight  # only mines are left
+                continue
+            shown = board.replace({(row, col): number})
+            nexts = self._candidates(shown, outcome)
+            if outcome.safe:
+                # a safe cell follows: it is clicked, then the safest cell after it
+                total += weight * _secondary(shown, outcome, nexts[0])
+                continue
+            best = Fraction(0)
+            for j in nexts:
+                p = outcome.cell_probabilities[j]
+                assert p is not None
+                if 1 - p <= best:
+                    break  # a cell's secondary safety is at most its safety
+                best = max(best, _secondary(shown, outcome, j))
+            total += weight * best
+        return total
+
+    def _candidates(self, board: Board, analysis: Analysis) -> list[int]:
+        """The cells a guess considers: the first few in :func:`guess_order` within the margin."""
+        order = guess_order(board, analysis)
+        probabilities = analysis.cell_probabilities
+        lowest = probabilities[order[0]]
+        assert lowest is not None
+        limit = lowest + self.margin
+        return [i for i in order if (p := probabilities[i]) is not None and p <= limit][: self.candidates]
 
     @property
     def last_scores(self) -> dict[Cell, Fraction]:
         """The scores of the candidates of the last heuristic guess."""
         return dict(self._last_scores)
+
+
+def _secondary(board: Board, analysis: Analysis, i: int) -> Fraction:
+    """The secondary safety of a guess at ``i``: P(it is safe, and so is the next guess)."""
+    row, col = divmod(i, board.width)
+    total = Fraction(0)
+    for outcome in reveal_outcomes(board, analysis, row, col).values():
+        weight = Fraction(outcome.total, analysis.total)
+        total += weight if outcome.safe else weight * _safest_next(outcome)
+    return total
 
 
 def _safest_next(analysis: Analysis) -> Fraction:
