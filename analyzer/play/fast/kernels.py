@@ -530,6 +530,37 @@ _TOL = 1e-8  # MineSweeperProb keeps scores within a relative 1e-8 of the best
 
 
 @njit(cache=True)
+def _degree(nbr: np.ndarray, c: int) -> int:  # pragma: no cover - compiled
+    """The number of cells around ``c`` on the board (``nbr`` pads a short row with ``n``)."""
+    n = nbr.shape[0]
+    deg = 0
+    for k in range(nbr.shape[1]):
+        if nbr[c, k] < n:
+            deg += 1
+    return deg
+
+
+@njit(cache=True)
+def _shares(logs: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
+    """The chance of each number from the logs of its layouts (``-inf``: none), rescaled by the largest."""
+    top = -np.inf
+    for v in range(logs.shape[0]):
+        if logs[v] > top:
+            top = logs[v]
+    share = np.zeros(logs.shape[0])
+    if top == -np.inf:
+        return share
+    total = 0.0
+    for v in range(logs.shape[0]):
+        if logs[v] > -np.inf:
+            share[v] = math.exp(logs[v] - top)
+            total += share[v]
+    for v in range(logs.shape[0]):
+        share[v] /= total
+    return share
+
+
+@njit(cache=True)
 def _reveal_outlook(
     known: np.ndarray, nbr: np.ndarray, mines: int, c: int, max_nodes: int, out: np.ndarray
 ) -> bool:  # pragma: no cover - compiled
@@ -545,10 +576,7 @@ def _reveal_outlook(
     position is too hard.
     """
     n = known.shape[0]
-    deg = 0
-    for k in range(nbr.shape[1]):
-        if nbr[c, k] < n:
-            deg += 1
+    deg = _degree(nbr, c)
     trial = known.copy()
     prob = np.empty(n)
     info = np.zeros(1)
@@ -574,14 +602,7 @@ def _reveal_outlook(
                     lowest = prob[j]
         counts[v] = made
         next_safety[v] = 1.0 - lowest if lowest < 1.0 else 1.0  # nothing left to guess: won
-    top = -np.inf
-    for v in range(deg + 1):
-        if logs[v] > top:
-            top = logs[v]
-    total = 0.0
-    for v in range(deg + 1):
-        if logs[v] > -np.inf:
-            total += math.exp(logs[v] - top)
+    share = _shares(logs)
     some = 0.0
     expected = 0.0
     entropy = 0.0
@@ -589,7 +610,7 @@ def _reveal_outlook(
     for v in range(deg + 1):
         if logs[v] == -np.inf:
             continue
-        p = math.exp(logs[v] - top) / total
+        p = share[v]
         second += p * (1.0 if counts[v] > 0 else next_safety[v])
         if counts[v] > 0:
             some += p
@@ -1160,10 +1181,7 @@ def _tertiary(
     position was too hard to enumerate.
     """
     n = known.shape[0]
-    deg = 0
-    for k in range(nbr.shape[1]):
-        if nbr[c, k] < n:
-            deg += 1
+    deg = _degree(nbr, c)
     trial = known.copy()
     prob = np.empty(n)
     info = np.zeros(1)
@@ -1203,18 +1221,13 @@ def _tertiary(
             if score > best + 1e-12:
                 best = score
         value[v] = best
-    top = -np.inf
-    for v in range(deg + 1):
-        if logs[v] > top:
-            top = logs[v]
-    total = 0.0
+    if logs.max() == -np.inf:
+        return 1.0  # no number is possible (c cannot be safe): nothing to weigh
+    share = _shares(logs)
     expected = 0.0
     for v in range(deg + 1):
-        if logs[v] > -np.inf:
-            w = math.exp(logs[v] - top)
-            total += w
-            expected += w * value[v]
-    return expected / total if total > 0 else 1.0
+        expected += share[v] * value[v]
+    return expected
 
 
 @njit(cache=True)
@@ -1274,10 +1287,11 @@ def expert_guess(
     )
     if scored < 0:
         return -1
-    alive = False
-    for t in range(count):
-        if entropy[cands[t]] > 0.0:
-            alive = True
+    alive = False  # some candidate is living (only asked when dead ones wait)
+    if wait_dead:
+        for t in range(count):
+            if entropy[cands[t]] > 0.0:
+                alive = True
     best = cands[0]
     best_score = -1.0
     for t in range(count):
