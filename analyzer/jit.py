@@ -219,16 +219,23 @@ def runs_interpreted() -> bool:
     return not _ACTIVE and getattr(_STATE, "interpreted", False)
 
 
-@contextlib.contextmanager
-def interpreted_if_small(cells: int) -> Iterator[bool]:
+def interpreted_if_small(cells: int) -> contextlib.AbstractContextManager[bool]:
     """Inside, kernels run interpreted if numba is not loaded and the board (``cells``) is small.
 
     Yields whether they do. The time spent so counts towards :data:`INTERPRETED_SECONDS`;
-    past it, or for a larger board, or once numba is active, kernels run compiled.
+    past it, or for a larger board, or once numba is active, kernels run compiled (and
+    entering costs next to nothing: a tiny board's solve takes microseconds).
     """
     if _ACTIVE or cells > INTERPRETED_MAX_CELLS or _spent[0] >= INTERPRETED_SECONDS:
-        yield False
-        return
+        return _COMPILED
+    return _interpreted_while_counted()
+
+
+_COMPILED = contextlib.nullcontext(False)
+
+
+@contextlib.contextmanager
+def _interpreted_while_counted() -> Iterator[bool]:
     start = time.perf_counter()
     try:
         with interpreted():

@@ -22,10 +22,14 @@ from analyzer.board.board import Board
 from analyzer.board.topology import neighbour_array
 from analyzer.errors import InconsistentBoardError
 from analyzer.play.positions import chain, clue_lattice, mid_game, reveal_true_numbers
-from analyzer.solver.kernels import BOARD_COUNTED, BOARD_TOO_LARGE, board_counts
-from analyzer.solver.solve import _compiled_counts, _solve_general, count_layouts, solve
+from analyzer.solver.kernels import BOARD_COUNTED, BOARD_JOINED, BOARD_TOO_LARGE, board_counts
+from analyzer.solver.solve import _compiled, _solve_general, count_layouts, solve
 from tests.bruteforce import brute_force
 from tests.strategies import game_boards, numbered_boards
+
+
+def _compiled_path_takes(board: Board, trust_flags: bool = True) -> bool:
+    return _compiled(board, trust_flags)[0] in (BOARD_JOINED, BOARD_COUNTED)
 
 
 def _general(board: Board, trust_flags: bool = True):
@@ -45,7 +49,7 @@ def _same(fast, general) -> None:
 @settings(max_examples=300, deadline=None)
 @given(board=game_boards(max_side=7, flags=True), trust=st.booleans())
 def test_compiled_equals_general_on_real_positions(board: Board, trust: bool) -> None:
-    assert _compiled_counts(board, trust) is not None  # small components: always compiled
+    assert _compiled_path_takes(board, trust)  # small components: always compiled
     _same(solve(board, trust_flags=trust), _general(board, trust))
     assert count_layouts(board, trust_flags=trust) == _general(board, trust).total
 
@@ -94,7 +98,7 @@ def test_tangled_components_are_swept_by_the_compiled_frontier_programme() -> No
     assert board_counts(values, around, True, 1_000, 1_000_000, 20_000, 2_000_000, 0, 0)[0] == BOARD_TOO_LARGE
     status, _ = board_counts(values, around, True, 1_000, 1_000_000, 20_000, 2_000_000, 10**6, 10**7)
     assert status == BOARD_COUNTED
-    assert _compiled_counts(board, True) is not None
+    assert _compiled_path_takes(board)
     _same(solve(board), _general(board))
 
 
@@ -110,7 +114,7 @@ def test_compiled_equals_general_on_mid_games_with_tangled_components(seed: int)
         [tuple(c) for c in np.argwhere(mines).tolist()],
         [tuple(c) for c in np.argwhere(shown).tolist()],
     )
-    assert _compiled_counts(board, True) is not None
+    assert _compiled_path_takes(board)
     for trust in (True, False):
         general = _general(board, trust)
         _same(solve(board, trust_flags=trust), general)
@@ -132,7 +136,7 @@ def test_the_compiled_path_is_taken_on_chains(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(importlib.import_module("analyzer.solver.solve"), "_COMPILED_PATH", False)
     slow = solve(board)
     assert fast == slow
-    assert _compiled_counts(board, True) is not None
+    assert _compiled_path_takes(board)
 
 
 def test_probabilities_are_made_when_asked() -> None:
@@ -178,7 +182,7 @@ def test_the_board_wide_node_budget_hands_the_board_on() -> None:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(module, "COMPILED_BOARD_NODE_BUDGET", 1)
         patch.setattr(module, "COMPILED_NODES_PER_CELL", 0)
-        assert _compiled_counts(board, True) is None
+        assert not _compiled_path_takes(board)
         handed_on = solve(board)
     assert handed_on == solve(board)
 
@@ -195,3 +199,51 @@ def test_floats_straight_from_the_counts_are_the_fractions_rounded(board: Board,
     exact = solve(board, trust_flags=trust).cell_probabilities
     expected = np.array([np.nan if p is None else float(p) for p in exact]).reshape(floats.shape)
     assert np.array_equal(floats, expected, equal_nan=True)
+
+
+def _python_join(board: Board, trust_flags: bool = True):
+    """``solve`` with the compiled counts always joined with Python integers."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(importlib.import_module("analyzer.solver.solve"), "_JOIN_BITS", 0)
+        return solve(board, trust_flags=trust_flags)
+
+
+def _check_kernel_join(board: Board, trust: bool) -> None:
+    joined = solve(board, trust_flags=trust)
+    python = _python_join(board, trust)
+    assert _compiled(board, trust)[0] in (BOARD_JOINED, BOARD_COUNTED)
+    floats = joined.to_numpy()
+    np.testing.assert_array_equal(floats, python.to_numpy())  # NaN where revealed, in both
+    _same(joined, python)
+    # Each float is its Fraction's correctly rounded value, not merely close to it.
+    for i, p in enumerate(joined.cell_probabilities):
+        r, c = divmod(i, board.width)
+        assert (p is None and np.isnan(floats[r, c])) or floats[r, c] == float(p)
+
+
+@settings(max_examples=300, deadline=None)
+@given(board=game_boards(max_side=7, flags=True), trust=st.booleans())
+def test_the_kernels_join_is_the_python_join(board: Board, trust: bool) -> None:
+    """Where every number fits 52 bits the kernel joins the counts itself: the same answer, fractions,
+    distribution and floats, as the join of Python integers; a board of at most 30 cells always fits."""
+    _check_kernel_join(board, trust)
+    if len(board.cells) <= 30:
+        assert _compiled(board, trust)[0] == BOARD_JOINED
+
+
+@pytest.mark.parametrize("side", [8, 9, 10, 12])
+@pytest.mark.parametrize("density", [0.1, 0.2, 0.35, 0.5])
+@pytest.mark.parametrize("progress", [0.0, 0.2, 0.5])
+def test_the_kernels_join_near_its_bound(side: int, density: float, progress: float) -> None:
+    """Boards around the 52-bit bound (up to ``C(144, 72)``: the kernel declines, Python joins), on both sides."""
+    board = mid_game(side, side, int(density * side * side), progress=progress, seed=side)
+    _check_kernel_join(board, True)
+
+
+def test_the_kernel_joins_small_counts_and_declines_large_ones() -> None:
+    small = Board.from_text("8x8x10\n" + "1HHHHHHH\n" + "HHHHHHHH\n" * 7)  # C(63, 9) and less
+    large = Board.from_text("8x8x31\n" + "1HHHHHHH\n" + "HHHHHHHH\n" * 7)  # C(62, 30) > 2**52 / 62
+    assert _compiled(small, True)[0] == BOARD_JOINED
+    assert _compiled(large, True)[0] == BOARD_COUNTED
+    for board in (small, large):
+        _same(solve(board), _general(board))

@@ -32,6 +32,11 @@ __all__ = [
     "MAX_ENUMERATION_CELLS",
     "BoardCounts",
     "board_counts",
+    "board_solution",
+    "products_of_others",
+    "mul_counts",
+    "BOARD_JOINED",
+    "JOIN_BITS",
     "unpack_board_counts",
     "closure",
     "component_order",
@@ -1024,12 +1029,108 @@ def component_equations(
     return eq_off, eq_groups, rhs
 
 
+@njit(cache=True)
+def products_of_others(
+    lay: np.ndarray, possible: np.ndarray, n_comps: int, comp_top: np.ndarray, limit: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
+    """All components' product, and each one's product of the others (prefix x suffix), to degree ``limit``.
+
+    ``lay[k, m]``: component ``k``'s layouts with ``m`` mines, ``possible[k, m]``
+    whether it has any (exact even where floats underflow). The products take
+    ``lay``'s type: exact 64-bit integers for the solve (its caller bounds them:
+    :func:`board_solution`), scaled floats for play. Returns the full product,
+    each component's product of the others, their feasibility and the others'
+    degrees. Loops run over the degrees each partial product can reach, not the
+    whole frontier, so one component costs nothing here.
+    """
+    total_top = 0
+    for k in range(n_comps):
+        total_top += comp_top[k]
+    size = min(total_top, limit) + 1
+    prefix = np.zeros((n_comps + 1, size), lay.dtype)
+    prefix_ok = np.zeros((n_comps + 1, size), np.bool_)
+    prefix_deg = np.zeros(n_comps + 1, np.int64)
+    prefix[0, 0] = 1
+    prefix_ok[0, 0] = True
+    for k in range(n_comps):
+        prefix_deg[k + 1] = min(prefix_deg[k] + comp_top[k], size - 1)
+        mul_counts(
+            prefix[k],
+            prefix_ok[k],
+            prefix_deg[k],
+            lay[k],
+            possible[k],
+            comp_top[k],
+            prefix[k + 1],
+            prefix_ok[k + 1],
+        )
+    suffix = np.zeros((n_comps + 1, size), lay.dtype)
+    suffix_ok = np.zeros((n_comps + 1, size), np.bool_)
+    suffix_deg = np.zeros(n_comps + 1, np.int64)
+    suffix[n_comps, 0] = 1
+    suffix_ok[n_comps, 0] = True
+    for k in range(n_comps - 1, -1, -1):
+        suffix_deg[k] = min(suffix_deg[k + 1] + comp_top[k], size - 1)
+        mul_counts(
+            suffix[k + 1],
+            suffix_ok[k + 1],
+            suffix_deg[k + 1],
+            lay[k],
+            possible[k],
+            comp_top[k],
+            suffix[k],
+            suffix_ok[k],
+        )
+    others = np.zeros((max(n_comps, 1), size), lay.dtype)
+    others_ok = np.zeros((max(n_comps, 1), size), np.bool_)
+    others_deg = np.zeros(max(n_comps, 1), np.int64)
+    for k in range(n_comps):
+        others_deg[k] = min(prefix_deg[k] + suffix_deg[k + 1], size - 1)
+        for a in range(prefix_deg[k] + 1):
+            if not prefix_ok[k, a]:
+                continue
+            for b in range(min(suffix_deg[k + 1] + 1, size - a)):
+                if suffix_ok[k + 1, b]:
+                    others[k, a + b] += prefix[k, a] * suffix[k + 1, b]
+                    others_ok[k, a + b] = True
+    return prefix[n_comps], others, prefix_ok[n_comps], others_ok, others_deg
+
+
+@njit(cache=True)
+def mul_counts(
+    a: np.ndarray,
+    a_ok: np.ndarray,
+    a_deg: int,
+    b: np.ndarray,
+    b_ok: np.ndarray,
+    b_top: int,
+    out: np.ndarray,
+    out_ok: np.ndarray,
+) -> None:  # pragma: no cover - compiled
+    """Add ``a`` times ``b`` (polynomials in the mine count, to their degrees) into ``out``, to its length."""
+    size = out.shape[0]
+    for i in range(min(a_deg + 1, size)):
+        if not a_ok[i]:
+            continue
+        for j in range(min(b_top + 1, size - i)):
+            if b_ok[j]:
+                out[i + j] += a[i] * b[j]
+                out_ok[i + j] = True
+
+
 #: :func:`board_counts` statuses: counted, or why the general pipeline must take the board.
 BOARD_COUNTED, BOARD_STUCK, BOARD_CONFLICT, BOARD_TOO_LARGE, BOARD_NO_LAYOUT = 0, 1, 2, 3, 4
 
 
 @njit(cache=True)
-def board_counts(
+def _failed(status: int) -> tuple:  # type: ignore[type-arg]
+    """:func:`_board_arrays`' answer when the general path takes the board."""  # pragma: no cover - compiled
+    none = np.zeros(0, np.int64)
+    return status, 0, 0, none, none, none, none, none, none, none, none, none
+
+
+@njit(cache=True)
+def _board_arrays(
     values: np.ndarray,
     around: np.ndarray,
     trust_flags: bool,
@@ -1040,39 +1141,10 @@ def board_counts(
     max_frontier_states: int,
     max_frontier_coefficients: int,
 ) -> tuple:  # type: ignore[type-arg]
-    """The whole pipeline up to the combination in one compiled call, for boards whose components are small.
+    """:func:`board_counts` before its packing, as arrays (empty unless counted).
 
-    The clues and groups (:func:`constraint_arrays`), the single-clue and subset
-    rules to their fixpoint (:func:`closure`), the components of the groups left
-    free (union-find over the clues that still hold them) and each component's
-    counts by mine number (:func:`enumerate_component`, exact in 64 bits, within
-    ``max_nodes`` search nodes, or ``max_large_nodes`` for a component of more
-    than :data:`MAX_COMPILED_CELLS` cells: large components are mostly tangled
-    ones; none of more than ``max_cells`` cells, declined before its counts'
-    arrays, which grow as its groups times its cells, are made). A component past
-    its node budget is swept by :func:`frontier_component` instead, within
-    ``max_frontier_coefficients`` counts and what is left of
-    ``max_frontier_states`` states for the whole board (0: never). The caller
-    joins the components and the background with Python integers.
-
-    Returns ``(status, packed)``. ``status`` is :data:`BOARD_COUNTED`, or why
-    the general pipeline must take the board: a number whose flags cannot
-    match it (:data:`BOARD_STUCK`), rules that meet a contradiction
-    (:data:`BOARD_CONFLICT`), a component of more than ``max_cells`` cells,
-    past its node budget or whose counts would pass 64 bits, or components of
-    more than ``max_board_nodes`` search nodes in all (:data:`BOARD_TOO_LARGE`),
-    a component with no
-    layout (:data:`BOARD_NO_LAYOUT`); ``packed`` is empty then. Otherwise
-    ``packed`` holds, one after the other (one array: boxing each array costs
-    more than the work on a small board): ``known_mines``, the number of
-    background cells, of groups ``G``, of components ``K`` and of cells ``n``;
-    ``cell_slot`` (``n``: ``-1`` revealed, ``-2`` trusted flag, ``-3``
-    background, else the cell's group); each group's size, ``fixed`` (the
-    mines the rules fixed in it, ``-1`` while free) and component (``-1`` if
-    fixed); each component's top, its largest mine count with a layout; each
-    component's layouts by mine number (``0..top``); and for each free group,
-    in group order, its mines summed over its component's layouts, by the
-    component's mine number (``0..top``). :func:`unpack_board_counts` reads it.
+    ``(status, known_mines, background, cell_slot, sizes, fixed, comp_of, top,
+    layouts, comp_off, group_mines, gm_off)``.
     """  # pragma: no cover - compiled
     n = values.shape[0]
     (
@@ -1089,10 +1161,9 @@ def board_counts(
         sig_clues,
         background,
     ) = constraint_arrays(values, around, trust_flags)
-    none = np.zeros(0, np.int64)
     cell_slot = np.full(n, -1, np.int64)
     if stuck >= 0:
-        return BOARD_STUCK, none
+        return _failed(BOARD_STUCK)
     n_groups = group_off.shape[0] - 1
     sizes = np.empty(n_groups, np.int64)
     for g in range(n_groups):
@@ -1101,13 +1172,13 @@ def board_counts(
     fixed = np.full(n_groups, -1, np.int64)
     ok, left, live, c_off, c_groups = closure(sizes, sig_off, sig_clues, clue_need, fixed)
     if not ok:
-        return BOARD_CONFLICT, none
+        return _failed(BOARD_CONFLICT)
     n_comps, comp_of, local, cells, n_members, members, n_eqs, eqs = split_components(
         sizes, fixed, live, sig_off, sig_clues
     )
     for g in range(n_groups):
         if comp_of[g] >= 0 and (sizes[g] > 8 or cells[comp_of[g]] > max_cells):
-            return BOARD_TOO_LARGE, none  # no neighbourhood makes a group of 9
+            return _failed(BOARD_TOO_LARGE)  # no neighbourhood makes a group of 9
     comp_off = np.zeros(n_comps + 1, np.int64)
     for k in range(n_comps):
         comp_off[k + 1] = comp_off[k] + cells[k] + 1
@@ -1161,14 +1232,14 @@ def board_counts(
                 nodes = 0
         used += nodes
         if nodes < 0 or used > max_board_nodes:
-            return BOARD_TOO_LARGE, none
+            return _failed(BOARD_TOO_LARGE)
         some = False
         for m in range(lay.shape[0]):
             layouts[comp_off[k] + m] = lay[m]
             if lay[m] != 0:
                 some = True
         if not some:
-            return BOARD_NO_LAYOUT, none
+            return _failed(BOARD_NO_LAYOUT)
         for h in range(groups.shape[0]):
             g = groups[h]
             for m in range(lay.shape[0]):
@@ -1187,6 +1258,127 @@ def board_counts(
         for m in range(comp_off[k], comp_off[k + 1]):
             if layouts[m] != 0:
                 top[k] = m - comp_off[k]
+    return (
+        BOARD_COUNTED,
+        known_mines,
+        background.shape[0],
+        cell_slot,
+        sizes,
+        fixed,
+        comp_of,
+        top,
+        layouts,
+        comp_off,
+        group_mines,
+        gm_off,
+    )
+
+
+@njit(cache=True)
+def board_counts(
+    values: np.ndarray,
+    around: np.ndarray,
+    trust_flags: bool,
+    max_cells: int,
+    max_nodes: int,
+    max_large_nodes: int,
+    max_board_nodes: int,
+    max_frontier_states: int,
+    max_frontier_coefficients: int,
+) -> tuple:  # type: ignore[type-arg]
+    """The whole pipeline up to the combination in one compiled call, for boards whose components are small.
+
+    The clues and groups (:func:`constraint_arrays`), the single-clue and subset
+    rules to their fixpoint (:func:`closure`), the components of the groups left
+    free (union-find over the clues that still hold them) and each component's
+    counts by mine number (:func:`enumerate_component`, exact in 64 bits, within
+    ``max_nodes`` search nodes, or ``max_large_nodes`` for a component of more
+    than :data:`MAX_COMPILED_CELLS` cells: large components are mostly tangled
+    ones; none of more than ``max_cells`` cells, declined before its counts'
+    arrays, which grow as its groups times its cells, are made). A component past
+    its node budget is swept by :func:`frontier_component` instead, within
+    ``max_frontier_coefficients`` counts and what is left of
+    ``max_frontier_states`` states for the whole board (0: never). The caller
+    joins the components and the background with Python integers.
+
+    Returns ``(status, packed)``. ``status`` is :data:`BOARD_COUNTED`, or why
+    the general pipeline must take the board: a number whose flags cannot
+    match it (:data:`BOARD_STUCK`), rules that meet a contradiction
+    (:data:`BOARD_CONFLICT`), a component of more than ``max_cells`` cells,
+    past its node budget or whose counts would pass 64 bits, or components of
+    more than ``max_board_nodes`` search nodes in all (:data:`BOARD_TOO_LARGE`),
+    a component with no
+    layout (:data:`BOARD_NO_LAYOUT`); ``packed`` is empty then. Otherwise
+    ``packed`` holds, one after the other (one array: boxing each array costs
+    more than the work on a small board): ``known_mines``, the number of
+    background cells, of groups ``G``, of components ``K`` and of cells ``n``;
+    ``cell_slot`` (``n``: ``-1`` revealed, ``-2`` trusted flag, ``-3``
+    background, else the cell's group); each group's size, ``fixed`` (the
+    mines the rules fixed in it, ``-1`` while free) and component (``-1`` if
+    fixed); each component's top, its largest mine count with a layout; each
+    component's layouts by mine number (``0..top``); and for each free group,
+    in group order, its mines summed over its component's layouts, by the
+    component's mine number (``0..top``). :func:`unpack_board_counts` reads it.
+    """  # pragma: no cover - compiled
+    (
+        status,
+        known_mines,
+        n_background,
+        cell_slot,
+        sizes,
+        fixed,
+        comp_of,
+        top,
+        layouts,
+        comp_off,
+        group_mines,
+        gm_off,
+    ) = _board_arrays(
+        values,
+        around,
+        trust_flags,
+        max_cells,
+        max_nodes,
+        max_large_nodes,
+        max_board_nodes,
+        max_frontier_states,
+        max_frontier_coefficients,
+    )
+    if status != BOARD_COUNTED:
+        return status, np.zeros(0, np.int64)
+    return BOARD_COUNTED, _pack_counts(
+        known_mines,
+        n_background,
+        cell_slot,
+        sizes,
+        fixed,
+        comp_of,
+        top,
+        layouts,
+        comp_off,
+        group_mines,
+        gm_off,
+    )
+
+
+@njit(cache=True)
+def _pack_counts(
+    known_mines: int,
+    n_background: int,
+    cell_slot: np.ndarray,
+    sizes: np.ndarray,
+    fixed: np.ndarray,
+    comp_of: np.ndarray,
+    top: np.ndarray,
+    layouts: np.ndarray,
+    comp_off: np.ndarray,
+    group_mines: np.ndarray,
+    gm_off: np.ndarray,
+) -> np.ndarray:  # pragma: no cover - compiled
+    """:func:`board_counts`' one array (see its docstring)."""
+    n = cell_slot.shape[0]
+    n_groups = sizes.shape[0]
+    n_comps = top.shape[0]
     # One array out (boxing each array costs more than the work on a small board).
     n_poly = 0
     for k in range(n_comps):
@@ -1197,7 +1389,7 @@ def board_counts(
             n_free += top[comp_of[g]] + 1
     packed = np.empty(5 + n + 3 * n_groups + n_comps + n_poly + n_free, np.int64)
     packed[0] = known_mines
-    packed[1] = background.shape[0]
+    packed[1] = n_background
     packed[2] = n_groups
     packed[3] = n_comps
     packed[4] = n
@@ -1222,7 +1414,197 @@ def board_counts(
             for m in range(top[k] + 1):
                 packed[t] = group_mines[gm_off[g] + m]
                 t += 1
-    return BOARD_COUNTED, packed
+    return packed
+
+
+#: :func:`board_solution` joined the counts itself: ``packed`` holds the answer.
+BOARD_JOINED = 5
+
+#: :func:`board_solution` joins in 64-bit integers while every number of the join is below
+#: ``2**JOIN_BITS``: then each is exact, and so is each as a float (53 bits), so a
+#: probability's float is its fraction's correctly rounded value.
+JOIN_BITS = 52
+#: The numbers before the arrays in :func:`board_solution`'s ``packed``.
+JOINED_HEADER = 7
+
+
+@njit(cache=True)
+def board_solution(
+    values: np.ndarray,
+    around: np.ndarray,
+    trust_flags: bool,
+    mines: int,
+    join_bits: int,
+    max_cells: int,
+    max_nodes: int,
+    max_large_nodes: int,
+    max_board_nodes: int,
+    max_frontier_states: int,
+    max_frontier_coefficients: int,
+) -> tuple:  # type: ignore[type-arg]
+    """:func:`board_counts` and, where its numbers are small, their join under the mine total too.
+
+    Returns ``(status, packed, floats)``. Where the board's every count, and every
+    number on the way to its probabilities, is below ``2**join_bits`` (at most
+    :data:`JOIN_BITS`; 0: never join here; bounded before the join: none exceeds ``max(8, U)`` times the largest
+    ``C(U, d)``, ``d`` up to the mines left, ``U`` the unknown cells left), the
+    components are joined here (:func:`products_of_others` over exact integers:
+    the same join as :func:`analyzer.solver.combination.join`), ``status`` is
+    :data:`BOARD_JOINED`, ``floats`` each cell's probability (NaN where revealed)
+    and ``packed`` holds: the number of layouts, the mines known from the
+    flags and numbers, the background cells, the mines the rules fixed, the
+    number of slots ``S`` (the groups, then the background, trusted flags and
+    revealed cells: a cell's slot read from the end when negative, as
+    :func:`board_counts` numbers them), of cells ``n`` and of constrained mine
+    counts ``D``; each slot's numerator, then its denominator; each cell's slot;
+    ``D`` pairs (constrained mines, layouts). Where they are larger, ``status``
+    and ``packed`` are :func:`board_counts`' and the caller joins with Python
+    integers. :data:`BOARD_NO_LAYOUT` also when the mine total leaves no layout.
+    """  # pragma: no cover - compiled
+    (
+        status,
+        known_mines,
+        n_background,
+        cell_slot,
+        sizes,
+        fixed,
+        comp_of,
+        top,
+        layouts,
+        comp_off,
+        group_mines,
+        gm_off,
+    ) = _board_arrays(
+        values,
+        around,
+        trust_flags,
+        max_cells,
+        max_nodes,
+        max_large_nodes,
+        max_board_nodes,
+        max_frontier_states,
+        max_frontier_coefficients,
+    )
+    no_floats = np.zeros(0, np.float64)
+    if status != BOARD_COUNTED:
+        return status, np.zeros(0, np.int64), no_floats
+    n_groups = sizes.shape[0]
+    n_comps = top.shape[0]
+    fixed_mines = 0
+    unknown = n_background
+    for g in range(n_groups):
+        if fixed[g] > 0:
+            fixed_mines += fixed[g]
+        elif fixed[g] < 0:
+            unknown += sizes[g]
+    rest = mines - known_mines - fixed_mines
+    if rest < 0 or rest > unknown:
+        return BOARD_NO_LAYOUT, np.zeros(0, np.int64), no_floats
+    d = min(rest, unknown // 2)  # C(U, d) grows with d up to U / 2
+    log2_largest = (math.lgamma(unknown + 1) - math.lgamma(d + 1) - math.lgamma(unknown - d + 1)) / math.log(
+        2
+    )
+    if log2_largest + math.log2(max(8, unknown)) + 1 > min(join_bits, JOIN_BITS):  # + 1: lgamma's rounding, generously
+        return (
+            BOARD_COUNTED,
+            _pack_counts(
+                known_mines,
+                n_background,
+                cell_slot,
+                sizes,
+                fixed,
+                comp_of,
+                top,
+                layouts,
+                comp_off,
+                group_mines,
+                gm_off,
+            ),
+            no_floats,
+        )
+    width = 1
+    for k in range(n_comps):
+        width = max(width, top[k] + 1)
+    lay = np.zeros((max(n_comps, 1), width), np.int64)
+    for k in range(n_comps):
+        for m in range(top[k] + 1):
+            lay[k, m] = layouts[comp_off[k] + m]
+    full, others, full_ok, others_ok, others_deg = products_of_others(lay, lay != 0, n_comps, top, rest)
+    # C(B, r) for r = 0..rest: C(B, r + 1) = C(B, r) (B - r) / (r + 1), exactly.
+    row = np.zeros(rest + 1, np.int64)
+    row[0] = 1
+    for r in range(min(rest, n_background)):
+        row[r + 1] = row[r] * (n_background - r) // (r + 1)
+    fl = full.shape[0]
+    total = 0
+    n_dist = 0
+    background_numerator = 0
+    for m in range(fl):
+        if full_ok[m] and row[rest - m]:
+            layouts_m = full[m] * row[rest - m]
+            total += layouts_m
+            n_dist += 1
+            if n_background:
+                # C(B - 1, j - 1) = C(B, j) j / B: layouts with a mine on a given background cell.
+                background_numerator += full[m] * (row[rest - m] * (rest - m) // n_background)
+    if total == 0:
+        return BOARD_NO_LAYOUT, np.zeros(0, np.int64), no_floats
+    n = cell_slot.shape[0]
+    n_slots = n_groups + 3
+    packed = np.zeros(JOINED_HEADER + 2 * n_slots + n + 2 * n_dist, np.int64)
+    packed[0] = total
+    packed[1] = known_mines
+    packed[2] = n_background
+    packed[3] = fixed_mines
+    packed[4] = n_slots
+    packed[5] = n
+    packed[6] = n_dist
+    t = JOINED_HEADER
+    num = packed[t : t + n_slots]
+    den = packed[t + n_slots : t + 2 * n_slots]
+    weight = np.zeros(width, np.int64)
+    for k in range(n_comps):
+        # weight[m]: what the other components and the background make of k holding m mines.
+        for m in range(min(top[k], rest) + 1):
+            acc = 0
+            for j in range(min(others_deg[k], rest - m) + 1):
+                if others_ok[k, j]:
+                    acc += others[k, j] * row[rest - m - j]
+            weight[m] = acc
+        for g in range(n_groups):
+            if comp_of[g] == k:
+                acc = 0
+                for m in range(min(top[k], rest) + 1):
+                    acc += group_mines[gm_off[g] + m] * weight[m]
+                num[g] = acc
+                den[g] = total * sizes[g]
+    for g in range(n_groups):
+        if comp_of[g] < 0:  # fixed by the rules: all mines or all safe
+            num[g] = 1 if fixed[g] > 0 else 0
+            den[g] = 1
+    num[n_groups] = background_numerator
+    den[n_groups] = total
+    num[n_groups + 1] = 1  # trusted flags
+    den[n_groups + 1] = 1
+    num[n_groups + 2] = 0  # revealed cells: never read
+    den[n_groups + 2] = 1
+    t = JOINED_HEADER + 2 * n_slots
+    packed[t : t + n] = cell_slot
+    t += n
+    for m in range(fl):
+        if full_ok[m] and row[rest - m]:
+            packed[t] = m
+            packed[t + 1] = full[m] * row[rest - m]
+            t += 2
+    slot_float = np.empty(n_slots)
+    for s in range(n_slots):
+        slot_float[s] = num[s] / den[s]  # both below 2**53: exact as floats, so correctly rounded
+    slot_float[n_groups + 2] = np.nan
+    floats = np.empty(n)
+    for i in range(n):
+        s = cell_slot[i]
+        floats[i] = slot_float[s if s >= 0 else n_slots + s]
+    return BOARD_JOINED, packed, floats
 
 
 class BoardCounts(NamedTuple):

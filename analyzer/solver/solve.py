@@ -34,9 +34,12 @@ from analyzer.solver.decomposition import Component, ComponentProblem, component
 from analyzer.solver.deduction import Deduced, deduce
 from analyzer.solver.kernels import (
     BOARD_COUNTED,
+    BOARD_JOINED,
+    JOIN_BITS,
+    JOINED_HEADER,
     MAX_ENUMERATION_CELLS,
     BoardCounts,
-    board_counts,
+    board_solution,
     unpack_board_counts,
 )
 
@@ -46,6 +49,7 @@ _ZERO = Fraction(0)
 _ONE = Fraction(1)
 _NO_CLUE_SHORTCUT = True  # the tests turn it off to compare with the general path
 _COMPILED_PATH = True  # likewise
+_JOIN_BITS = JOIN_BITS  # likewise (0: the compiled path joins with Python integers always)
 
 #: The search nodes a component may take in the compiled path before the board goes
 #: to the general pipeline (whose frontier programme counts tangled components);
@@ -241,10 +245,10 @@ def _interpreted_if_tiny(board: Board) -> contextlib.AbstractContextManager[bool
     return interpreted_if_small(len(board.cells))
 
 
-def _compiled_counts(
+def _compiled(
     board: Board, trust_flags: bool, tiny: bool = False, deadline: float | None = None
-) -> BoardCounts | None:
-    """:func:`~analyzer.solver.kernels.board_counts` of a board; ``None`` where the general path must go.
+) -> tuple[int, np.ndarray, np.ndarray]:
+    """:func:`~analyzer.solver.kernels.board_solution` of a board: ``(status, packed, floats)``.
 
     ``tiny``: the kernels run interpreted (:func:`_interpreted_if_tiny`), with a small node
     budget and no frontier programme. The compiled frontier programme cannot be
@@ -253,16 +257,15 @@ def _compiled_counts(
     values = np.array(board.cells, dtype=np.int8)
     around = neighbour_array(board.topology, board.width, board.height)
     if tiny:
-        budgets = (INTERPRETED_NODE_BUDGET,) * 3 + (0, 0)
+        budgets: tuple[int, ...] = (INTERPRETED_NODE_BUDGET,) * 3 + (0, 0)
     else:
         cells = len(board.cells)
         nodes = max(COMPILED_BOARD_NODE_BUDGET, COMPILED_NODES_PER_CELL * cells)
-        left = None if deadline is None else max(0.0, deadline - time.monotonic())
-        if left is not None:
+        states = max(COMPILED_BOARD_FRONTIER_STATES, COMPILED_FRONTIER_STATES_PER_CELL * cells)
+        if deadline is not None:
+            left = max(0.0, deadline - time.monotonic())
             nodes = min(nodes, int(left * _COMPILED_NODES_PER_SECOND))
-        states = compiled_frontier_states(
-            left, max(COMPILED_BOARD_FRONTIER_STATES, COMPILED_FRONTIER_STATES_PER_CELL * cells)
-        )
+            states = compiled_frontier_states(left, states)
         budgets = (
             COMPILED_NODE_BUDGET,
             COMPILED_LARGE_NODE_BUDGET,
@@ -270,8 +273,9 @@ def _compiled_counts(
             states,
             COMPILED_FRONTIER_COEFFICIENTS,
         )
-    status, packed = board_counts(values, around, trust_flags, MAX_ENUMERATION_CELLS, *budgets)
-    return unpack_board_counts(packed) if status == BOARD_COUNTED else None
+    return board_solution(  # type: ignore[no-any-return]
+        values, around, trust_flags, board.mines, _JOIN_BITS, MAX_ENUMERATION_CELLS, *budgets
+    )
 
 
 def _join_compiled(board: Board, counted: BoardCounts, deadline: float | None) -> tuple[Joined, int] | None:
@@ -287,20 +291,24 @@ def _join_compiled(board: Board, counted: BoardCounts, deadline: float | None) -
 def _solve_compiled(
     board: Board, trust_flags: bool, deadline: float | None, tiny: bool = False
 ) -> Analysis | None:
-    """``solve`` through one compiled kernel and a join of Python integers; ``None`` where it does not apply.
+    """``solve`` through one compiled kernel; ``None`` where it does not apply.
 
-    The kernel (:func:`~analyzer.solver.kernels.board_counts`) gives each
-    component's exact counts when every component is small; the join here is the
-    same as the general path's (:func:`~analyzer.solver.combination.join`).
-    Boards it does not take (a component too large, no layout, which the general
-    path explains) go to the general path. The answer is the general path's:
-    fractions and the component summaries are made when asked for (the
-    summaries by the general path), so a solve that only reads a few cells pays
-    for those.
+    The kernel (:func:`~analyzer.solver.kernels.board_solution`) gives each
+    component's exact counts when every component is small, and joins them too
+    when every number of the join fits 52 bits; larger counts are joined here
+    with Python integers, by the general path's join
+    (:func:`~analyzer.solver.combination.join`). Boards it does not take (a
+    component too large, no layout, which the general path explains) go to the
+    general path. The answer is the general path's: fractions and the component
+    summaries are made when asked for (the summaries by the general path), so a
+    solve that only reads a few cells pays for those.
     """
-    counted = _compiled_counts(board, trust_flags, tiny, deadline)
-    if counted is None:
+    status, packed, floats = _compiled(board, trust_flags, tiny, deadline)
+    if status == BOARD_JOINED:
+        return _joined_analysis(board, trust_flags, packed, floats)
+    if status != BOARD_COUNTED:
         return None
+    counted = unpack_board_counts(packed)
     found = _join_compiled(board, counted, deadline)
     if found is None:
         return None
@@ -331,49 +339,109 @@ def _solve_compiled(
         mine_count_distribution=partial(_distribution, joined.constrained_mines, fixed_mines, total),
         trust_flags=trust_flags,
         cell_probabilities=cells,
-        layout_counter=partial(count_layouts, trust_flags=trust_flags),
-        solver=partial(solve, trust_flags=trust_flags),
+        layout_counter=_LAYOUT_COUNTERS[trust_flags],
+        solver=_SOLVERS[trust_flags],
         probability_of=cells.one,
         floats=cells.floats,
     )
 
 
+def _joined_analysis(board: Board, trust_flags: bool, packed: np.ndarray, floats: np.ndarray) -> Analysis:
+    """The Analysis of a board the kernel joined (:data:`~analyzer.solver.kernels.BOARD_JOINED`); the
+    fractions and the mine-count distribution are read from ``packed`` when first asked for."""
+    total, known_mines, background, fixed_mines = packed[:4].tolist()
+    cells = _CellFractions(None, None, floats, packed)
+    return Analysis(
+        board=board,
+        total=total,
+        mines_left=board.mines - known_mines,
+        background_size=background,
+        components=partial(_general_components, board, trust_flags),
+        mine_count_distribution=partial(_joined_distribution, packed, fixed_mines, total),
+        trust_flags=trust_flags,
+        cell_probabilities=cells,
+        layout_counter=_LAYOUT_COUNTERS[trust_flags],
+        solver=_SOLVERS[trust_flags],
+        probability_of=cells.one,
+        floats=cells.floats,
+    )
+
+
+def _joined_parts(packed: np.ndarray) -> tuple[list[tuple[int, int]], list[int], list[int]]:
+    """The slots (numerator, denominator), each cell's slot and the (constrained mines, layouts) pairs
+    of :func:`~analyzer.solver.kernels.board_solution`'s ``packed``."""
+    values = packed.tolist()
+    n_slots, n = values[4:6]
+    t = JOINED_HEADER + n_slots
+    slots = list(zip(values[JOINED_HEADER:t], values[t : t + n_slots], strict=True))
+    t += n_slots
+    return slots, values[t : t + n], values[t + n :]
+
+
+def _joined_distribution(packed: np.ndarray, fixed_mines: int, total: int) -> dict[int, Fraction]:
+    pairs = _joined_parts(packed)[2]
+    return _distribution(dict(zip(pairs[::2], pairs[1::2], strict=True)), fixed_mines, total)
+
+
 class _CellFractions:
     """The compiled path's probabilities: a numerator and denominator a slot, a cell's slot; each
-    slot's ``Fraction`` made when a cell of it is first read (cells of a group share it)."""
+    slot's ``Fraction`` made when a cell of it is first read (cells of a group share it).
 
-    __slots__ = ("_slots", "_slot_of", "_made")
+    Made from the kernel's ``packed`` (``slots`` and ``slot_of`` ``None``), they are read from
+    it when first needed; ``floats``, when given, are every cell's (made by the kernel).
+    """
 
-    def __init__(self, slots: list[tuple[int, int]], slot_of: list[int]) -> None:
+    __slots__ = ("_slots", "_slot_of", "_made", "_floats", "_packed")
+
+    def __init__(
+        self,
+        slots: list[tuple[int, int]] | None,
+        slot_of: list[int] | None,
+        floats: np.ndarray | None = None,
+        packed: np.ndarray | None = None,
+    ) -> None:
         self._slots = slots
         self._slot_of = slot_of
         self._made: dict[int, Fraction] = {}
+        self._floats = floats
+        self._packed = packed
+
+    def _read(self) -> tuple[list[tuple[int, int]], list[int]]:
+        if self._slots is None or self._slot_of is None:
+            assert self._packed is not None
+            self._slots, self._slot_of, _ = _joined_parts(self._packed)
+        return self._slots, self._slot_of
 
     def floats(self) -> np.ndarray:
         """Every cell's probability as a float (NaN where revealed), one division a slot.
 
         ``numerator / denominator`` of Python integers is the correctly rounded float,
-        however large the counts, so each equals ``float`` of the cell's ``Fraction``.
+        however large the counts, so each equals ``float`` of the cell's ``Fraction``
+        (as the kernel's, whose counts are below 2**53, are).
         """
-        values = np.array([n / d for n, d in self._slots], dtype=float)
+        if self._floats is not None:
+            return self._floats.copy()
+        slots, slot_of = self._read()
+        values = np.array([n / d for n, d in slots], dtype=float)
         values[-1] = np.nan  # the revealed cells' slot (read from the end, as the kernel numbers them)
-        return values[np.asarray(self._slot_of, dtype=np.intp)]
+        return values[np.asarray(slot_of, dtype=np.intp)]
 
     def one(self, index: int) -> Fraction | None:
-        slot = self._slot_of[index]
+        slots, slot_of = self._read()
+        slot = slot_of[index]
         if slot == -1:
             return None
         found = self._made.get(slot)
         if found is None:
-            found = self._made[slot] = Fraction(*self._slots[slot])
+            found = self._made[slot] = Fraction(*slots[slot])
         return found
 
     def __call__(self) -> tuple[Fraction | None, ...]:
         one = self.one
-        return tuple([one(i) for i in range(len(self._slot_of))])
+        return tuple([one(i) for i in range(len(self._read()[1]))])
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_CellFractions, (self._slots, self._slot_of))
+        return (_CellFractions, (*self._read(), self._floats))
 
 
 def _distribution(constrained: dict[int, int], fixed_mines: int, total: int) -> dict[int, Fraction]:
@@ -432,9 +500,11 @@ def count_layouts(
     trust_flags = flag(trust_flags, "trust_flags")
     with _interpreted_if_tiny(board) as tiny:
         if _COMPILED_PATH and engine == "auto":
-            compiled = _compiled_counts(board, trust_flags, tiny)
-            if compiled is not None:
-                found = _join_compiled(board, compiled, deadline)
+            status, packed, _ = _compiled(board, trust_flags, tiny)
+            if status == BOARD_JOINED:
+                return int(packed[0])
+            if status == BOARD_COUNTED:
+                found = _join_compiled(board, unpack_board_counts(packed), deadline)
                 return 0 if found is None else found[0].total
         try:
             original = build_constraints(board, trust_flags=trust_flags, deadline=deadline)
@@ -442,6 +512,11 @@ def count_layouts(
             return 0
         counted = _count_layouts(original, engine, deadline, deductions=True)
         return 0 if counted is None else counted[4].total
+
+
+# The layout counter and solver an Analysis of the compiled path carries, by trust_flags.
+_LAYOUT_COUNTERS = {flag: partial(count_layouts, trust_flags=flag) for flag in (False, True)}
+_SOLVERS = {flag: partial(solve, trust_flags=flag) for flag in (False, True)}
 
 
 def _checked_input(

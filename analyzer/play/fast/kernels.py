@@ -30,6 +30,8 @@ from analyzer.jit import njit
 from analyzer.play.fast.endgame import endgame_move
 from analyzer.solver.kernels import FLOAT_BINOMIALS as _FLOAT_BINOMIALS
 from analyzer.solver.kernels import constraint_arrays, search_component, split_components
+from analyzer.solver.kernels import mul_counts as _mul
+from analyzer.solver.kernels import products_of_others as _products
 
 HIDDEN = -1
 FLAG = -2
@@ -294,89 +296,6 @@ def probabilities(
             for u in range(group_off[g], group_off[g + 1]):
                 prob[group_cells[u]] = p
     return 1
-
-
-@njit(cache=True)
-def _products(
-    lay: np.ndarray, possible: np.ndarray, n_comps: int, comp_top: np.ndarray, limit: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
-    """All components' product, and each one's product of the others (prefix x suffix), to degree ``limit``.
-
-    Loops run over the degrees each partial product can reach, not the whole
-    frontier, so one component costs nothing here.
-    """
-    total_top = 0
-    for k in range(n_comps):
-        total_top += comp_top[k]
-    size = min(total_top, limit) + 1
-    prefix = np.zeros((n_comps + 1, size))
-    prefix_ok = np.zeros((n_comps + 1, size), np.bool_)
-    prefix_deg = np.zeros(n_comps + 1, np.int64)
-    prefix[0, 0] = 1.0
-    prefix_ok[0, 0] = True
-    for k in range(n_comps):
-        prefix_deg[k + 1] = min(prefix_deg[k] + comp_top[k], size - 1)
-        _mul(
-            prefix[k],
-            prefix_ok[k],
-            prefix_deg[k],
-            lay[k],
-            possible[k],
-            comp_top[k],
-            prefix[k + 1],
-            prefix_ok[k + 1],
-        )
-    suffix = np.zeros((n_comps + 1, size))
-    suffix_ok = np.zeros((n_comps + 1, size), np.bool_)
-    suffix_deg = np.zeros(n_comps + 1, np.int64)
-    suffix[n_comps, 0] = 1.0
-    suffix_ok[n_comps, 0] = True
-    for k in range(n_comps - 1, -1, -1):
-        suffix_deg[k] = min(suffix_deg[k + 1] + comp_top[k], size - 1)
-        _mul(
-            suffix[k + 1],
-            suffix_ok[k + 1],
-            suffix_deg[k + 1],
-            lay[k],
-            possible[k],
-            comp_top[k],
-            suffix[k],
-            suffix_ok[k],
-        )
-    others = np.zeros((max(n_comps, 1), size))
-    others_ok = np.zeros((max(n_comps, 1), size), np.bool_)
-    others_deg = np.zeros(max(n_comps, 1), np.int64)
-    for k in range(n_comps):
-        others_deg[k] = min(prefix_deg[k] + suffix_deg[k + 1], size - 1)
-        for a in range(prefix_deg[k] + 1):
-            if not prefix_ok[k, a]:
-                continue
-            for b in range(min(suffix_deg[k + 1] + 1, size - a)):
-                if suffix_ok[k + 1, b]:
-                    others[k, a + b] += prefix[k, a] * suffix[k + 1, b]
-                    others_ok[k, a + b] = True
-    return prefix[n_comps], others, prefix_ok[n_comps], others_ok, others_deg
-
-
-@njit(cache=True)
-def _mul(
-    a: np.ndarray,
-    a_ok: np.ndarray,
-    a_deg: int,
-    b: np.ndarray,
-    b_ok: np.ndarray,
-    b_top: int,
-    out: np.ndarray,
-    out_ok: np.ndarray,
-) -> None:  # pragma: no cover - compiled
-    size = out.shape[0]
-    for i in range(min(a_deg + 1, size)):
-        if not a_ok[i]:
-            continue
-        for j in range(min(b_top + 1, size - i)):
-            if b_ok[j]:
-                out[i + j] += a[i] * b[j]
-                out_ok[i + j] = True
 
 
 @njit(cache=True)
