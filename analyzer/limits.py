@@ -199,6 +199,10 @@ def binomial_digits(n: int, k: int) -> float:
     return max(1.0, (math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)) / math.log(10))
 
 
+#: ``C(n, k)`` for ``n`` up to this takes some tens of microseconds at most: no estimate is made.
+_BINOMIAL_ALWAYS_IN_TIME = 1_024
+
+
 def check_binomial_time(n: int, k: int, deadline: Deadline | float | None, what: str) -> None:
     """Refuse to compute ``C(n, k)`` exactly when that alone would run well past ``deadline``.
 
@@ -215,6 +219,8 @@ def check_binomial_time(n: int, k: int, deadline: Deadline | float | None, what:
     computing it exactly would take about 0.71 s or more, past the time limit (without one, it waits)
     >>> check_binomial_time(10**8, 10**7, None, "the count")  # no limit: no refusal
     """
+    if n <= _BINOMIAL_ALWAYS_IN_TIME or deadline is None:
+        return
     remaining = Deadline.of(deadline).remaining
     if remaining is None:
         return
@@ -402,6 +408,8 @@ def positive_seconds(value: object, name: str = "time_limit") -> float | None:
     """
     if value is None:
         return None
+    if type(value) is float and 0.0 < value < math.inf:  # the common case, without the checks below
+        return value
     if (
         isinstance(value, bool)
         or not isinstance(value, numbers.Real)

@@ -235,7 +235,7 @@ def test_the_kernels_join_is_the_python_join(board: Board, trust: bool) -> None:
 @pytest.mark.parametrize("density", [0.1, 0.2, 0.35, 0.5])
 @pytest.mark.parametrize("progress", [0.0, 0.2, 0.5])
 def test_the_kernels_join_near_its_bound(side: int, density: float, progress: float) -> None:
-    """Boards around the 52-bit bound (up to ``C(144, 72)``: the kernel declines, Python joins), on both sides."""
+    """Boards on both sides of the 52-bit bound (up to ``C(144, 72)``: the kernel declines, Python joins)."""
     board = mid_game(side, side, int(density * side * side), progress=progress, seed=side)
     _check_kernel_join(board, True)
 

@@ -161,21 +161,22 @@ class Analysis:
         probability_of: Callable[[int], Fraction | None] | None = None,
         floats: Callable[[], Any] | None = None,
     ) -> None:
-        init = object.__setattr__
-        init(self, "board", board)
-        init(self, "total", total)
-        init(self, "mines_left", mines_left)
-        init(self, "background_size", background_size)
-        init(self, "trust_flags", trust_flags)
-        init(self, "layout_counter", layout_counter)
-        init(self, "solver", solver)
-        init(self, "_components", components)
-        init(self, "_distribution", mine_count_distribution)
-        init(self, "_cells", cell_probabilities)
+        # The slots' own setters (past the refusing __setattr__): a tiny board's solve takes
+        # microseconds, and object.__setattr__ by name costs a good part of one.
+        _set_board(self, board)
+        _set_total(self, total)
+        _set_mines_left(self, mines_left)
+        _set_background_size(self, background_size)
+        _set_trust_flags(self, trust_flags)
+        _set_layout_counter(self, layout_counter)
+        _set_solver(self, solver)
+        _set_components(self, components)
+        _set_distribution(self, mine_count_distribution)
+        _set_cells(self, cell_probabilities)
         # One cell's probability without making every cell's (the compiled path's).
-        init(self, "_probability_of", probability_of)
+        _set_probability_of(self, probability_of)
         # Every cell's probability as floats, without a Fraction per cell (the compiled path's).
-        init(self, "_floats", floats)
+        _set_floats(self, floats)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"Analysis is immutable: cannot set {name!r}")
@@ -467,6 +468,20 @@ class Analysis:
             ],
             "background_size": self.background_size,
         }
+
+
+_set_board = Analysis.__dict__["board"].__set__
+_set_total = Analysis.__dict__["total"].__set__
+_set_mines_left = Analysis.__dict__["mines_left"].__set__
+_set_background_size = Analysis.__dict__["background_size"].__set__
+_set_trust_flags = Analysis.__dict__["trust_flags"].__set__
+_set_layout_counter = Analysis.__dict__["layout_counter"].__set__
+_set_solver = Analysis.__dict__["solver"].__set__
+_set_components = Analysis.__dict__["_components"].__set__
+_set_distribution = Analysis.__dict__["_distribution"].__set__
+_set_cells = Analysis.__dict__["_cells"].__set__
+_set_probability_of = Analysis.__dict__["_probability_of"].__set__
+_set_floats = Analysis.__dict__["_floats"].__set__
 
 
 def _rebuild(values: dict[str, Any]) -> Analysis:

@@ -1446,8 +1446,9 @@ def board_solution(
 
     Returns ``(status, packed, floats)``. Where the board's every count, and every
     number on the way to its probabilities, is below ``2**join_bits`` (at most
-    :data:`JOIN_BITS`; 0: never join here; bounded before the join: none exceeds ``max(8, U)`` times the largest
-    ``C(U, d)``, ``d`` up to the mines left, ``U`` the unknown cells left), the
+    :data:`JOIN_BITS`; 0: never join here; bounded before the join: none exceeds
+    ``max(8, U)`` times the largest ``C(U, d)``, ``d`` up to the mines left,
+    ``U`` the unknown cells left), the
     components are joined here (:func:`products_of_others` over exact integers:
     the same join as :func:`analyzer.solver.combination.join`), ``status`` is
     :data:`BOARD_JOINED`, ``floats`` each cell's probability (NaN where revealed)
@@ -1504,7 +1505,8 @@ def board_solution(
     log2_largest = (math.lgamma(unknown + 1) - math.lgamma(d + 1) - math.lgamma(unknown - d + 1)) / math.log(
         2
     )
-    if log2_largest + math.log2(max(8, unknown)) + 1 > min(join_bits, JOIN_BITS):  # + 1: lgamma's rounding, generously
+    # + 1: lgamma's rounding, generously.
+    if log2_largest + math.log2(max(8, unknown)) + 1 > min(join_bits, JOIN_BITS):
         return (
             BOARD_COUNTED,
             _pack_counts(
