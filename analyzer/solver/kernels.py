@@ -34,6 +34,7 @@ __all__ = [
     "board_counts",
     "board_solution",
     "products_of_others",
+    "mine_count_weights",
     "mul_counts",
     "BOARD_JOINED",
     "JOIN_BITS",
@@ -1118,6 +1119,37 @@ def mul_counts(
                 out_ok[i + j] = True
 
 
+@njit(cache=True)
+def mine_count_weights(
+    others: np.ndarray,
+    others_ok: np.ndarray,
+    others_deg: np.ndarray,
+    k: int,
+    top: int,
+    possible: np.ndarray,
+    w: np.ndarray,
+    w_ok: np.ndarray,
+    weights: np.ndarray,
+    weights_ok: np.ndarray,
+) -> None:  # pragma: no cover - compiled
+    """What the other components and the background make of component ``k`` holding ``m`` mines.
+
+    ``weights[m] = sum_j others[k, j] w[m + j]`` for ``m`` up to ``top`` where ``k`` has a layout
+    (``possible[k, m]``), ``w[t]`` the background's weight when the constrained cells hold ``t``
+    mines (``w_ok[t]``: it has a layout; ``t`` below ``w``'s length), ``weights_ok[m]``: some
+    term exists. In ``others``' type: exact integers for the solve, scaled floats for play.
+    """
+    fl = w.shape[0]
+    for mi in range(top + 1):
+        weights[mi] = 0
+        weights_ok[mi] = False
+        if possible[k, mi]:
+            for j in range(min(others_deg[k] + 1, fl - mi)):
+                if others_ok[k, j] and w_ok[mi + j]:
+                    weights[mi] += others[k, j] * w[mi + j]
+                    weights_ok[mi] = True
+
+
 #: :func:`board_counts` statuses: counted, or why the general pipeline must take the board.
 BOARD_COUNTED, BOARD_STUCK, BOARD_CONFLICT, BOARD_TOO_LARGE, BOARD_NO_LAYOUT = 0, 1, 2, 3, 4
 
@@ -1320,20 +1352,7 @@ def board_counts(
     in group order, its mines summed over its component's layouts, by the
     component's mine number (``0..top``). :func:`unpack_board_counts` reads it.
     """  # pragma: no cover - compiled
-    (
-        status,
-        known_mines,
-        n_background,
-        cell_slot,
-        sizes,
-        fixed,
-        comp_of,
-        top,
-        layouts,
-        comp_off,
-        group_mines,
-        gm_off,
-    ) = _board_arrays(
+    counted = _board_arrays(
         values,
         around,
         trust_flags,
@@ -1344,21 +1363,9 @@ def board_counts(
         max_frontier_states,
         max_frontier_coefficients,
     )
-    if status != BOARD_COUNTED:
-        return status, np.zeros(0, np.int64)
-    return BOARD_COUNTED, _pack_counts(
-        known_mines,
-        n_background,
-        cell_slot,
-        sizes,
-        fixed,
-        comp_of,
-        top,
-        layouts,
-        comp_off,
-        group_mines,
-        gm_off,
-    )
+    if counted[0] != BOARD_COUNTED:
+        return counted[0], np.zeros(0, np.int64)
+    return BOARD_COUNTED, _pack_counts(*counted[1:])
 
 
 @njit(cache=True)
@@ -1531,24 +1538,26 @@ def board_solution(
     for k in range(n_comps):
         for m in range(top[k] + 1):
             lay[k, m] = layouts[comp_off[k] + m]
-    full, others, full_ok, others_ok, others_deg = products_of_others(lay, lay != 0, n_comps, top, rest)
+    possible = lay != 0
+    full, others, full_ok, others_ok, others_deg = products_of_others(lay, possible, n_comps, top, rest)
     # C(B, r) for r = 0..rest: C(B, r + 1) = C(B, r) (B - r) / (r + 1), exactly.
     row = np.zeros(rest + 1, np.int64)
     row[0] = 1
     for r in range(min(rest, n_background)):
         row[r + 1] = row[r] * (n_background - r) // (r + 1)
     fl = full.shape[0]
+    w = row[rest - fl + 1 :][::-1]  # w[m] = C(B, rest - m): the background's layouts
+    w_ok = w != 0
     total = 0
     n_dist = 0
     background_numerator = 0
     for m in range(fl):
-        if full_ok[m] and row[rest - m]:
-            layouts_m = full[m] * row[rest - m]
-            total += layouts_m
+        if full_ok[m] and w_ok[m]:
+            total += full[m] * w[m]
             n_dist += 1
             if n_background:
                 # C(B - 1, j - 1) = C(B, j) j / B: layouts with a mine on a given background cell.
-                background_numerator += full[m] * (row[rest - m] * (rest - m) // n_background)
+                background_numerator += full[m] * (w[m] * (rest - m) // n_background)
     if total == 0:
         return BOARD_NO_LAYOUT, np.zeros(0, np.int64), no_floats
     n = cell_slot.shape[0]
@@ -1565,14 +1574,11 @@ def board_solution(
     num = packed[t : t + n_slots]
     den = packed[t + n_slots : t + 2 * n_slots]
     weight = np.zeros(width, np.int64)
+    weight_ok = np.zeros(width, np.bool_)
     for k in range(n_comps):
-        # weight[m]: what the other components and the background make of k holding m mines.
-        for m in range(min(top[k], rest) + 1):
-            acc = 0
-            for j in range(min(others_deg[k], rest - m) + 1):
-                if others_ok[k, j]:
-                    acc += others[k, j] * row[rest - m - j]
-            weight[m] = acc
+        mine_count_weights(
+            others, others_ok, others_deg, k, min(top[k], rest), possible, w, w_ok, weight, weight_ok
+        )
         for g in range(n_groups):
             if comp_of[g] == k:
                 acc = 0
@@ -1594,9 +1600,9 @@ def board_solution(
     packed[t : t + n] = cell_slot
     t += n
     for m in range(fl):
-        if full_ok[m] and row[rest - m]:
+        if full_ok[m] and w_ok[m]:
             packed[t] = m
-            packed[t + 1] = full[m] * row[rest - m]
+            packed[t + 1] = full[m] * w[m]
             t += 2
     slot_float = np.empty(n_slots)
     for s in range(n_slots):

@@ -330,19 +330,9 @@ def _solve_compiled(
     slots.append((1, 1))
     slots.append((0, 1))  # never read: revealed cells have no probability
     cells = _CellFractions(slots, counted.cell_slot)
-    return Analysis(
-        board=board,
-        total=total,
-        mines_left=board.mines - counted.known_mines,
-        background_size=counted.background,
-        components=partial(_general_components, board, trust_flags),
-        mine_count_distribution=partial(_distribution, joined.constrained_mines, fixed_mines, total),
-        trust_flags=trust_flags,
-        cell_probabilities=cells,
-        layout_counter=_LAYOUT_COUNTERS[trust_flags],
-        solver=_SOLVERS[trust_flags],
-        probability_of=cells.one,
-        floats=cells.floats,
+    distribution = partial(_distribution, joined.constrained_mines, fixed_mines, total)
+    return _compiled_analysis(
+        board, trust_flags, total, counted.known_mines, counted.background, distribution, cells
     )
 
 
@@ -350,14 +340,29 @@ def _joined_analysis(board: Board, trust_flags: bool, packed: np.ndarray, floats
     """The Analysis of a board the kernel joined (:data:`~analyzer.solver.kernels.BOARD_JOINED`); the
     fractions and the mine-count distribution are read from ``packed`` when first asked for."""
     total, known_mines, background, fixed_mines = packed[:4].tolist()
+    distribution = partial(_joined_distribution, packed, fixed_mines, total)
     cells = _CellFractions(None, None, floats, packed)
+    return _compiled_analysis(board, trust_flags, total, known_mines, background, distribution, cells)
+
+
+def _compiled_analysis(
+    board: Board,
+    trust_flags: bool,
+    total: int,
+    known_mines: int,
+    background: int,
+    distribution: partial[dict[int, Fraction]],
+    cells: _CellFractions,
+) -> Analysis:
+    """The compiled path's Analysis: the component summaries (from the general path), the mine-count
+    distribution and the fractions made when first asked for."""
     return Analysis(
         board=board,
         total=total,
         mines_left=board.mines - known_mines,
         background_size=background,
         components=partial(_general_components, board, trust_flags),
-        mine_count_distribution=partial(_joined_distribution, packed, fixed_mines, total),
+        mine_count_distribution=distribution,
         trust_flags=trust_flags,
         cell_probabilities=cells,
         layout_counter=_LAYOUT_COUNTERS[trust_flags],

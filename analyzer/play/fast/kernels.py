@@ -29,7 +29,7 @@ import numpy as np
 from analyzer.jit import njit
 from analyzer.play.fast.endgame import endgame_move
 from analyzer.solver.kernels import FLOAT_BINOMIALS as _FLOAT_BINOMIALS
-from analyzer.solver.kernels import constraint_arrays, search_component, split_components
+from analyzer.solver.kernels import constraint_arrays, mine_count_weights, search_component, split_components
 from analyzer.solver.kernels import mul_counts as _mul
 from analyzer.solver.kernels import products_of_others as _products
 
@@ -270,18 +270,10 @@ def probabilities(
     # frontier groups
     weights = np.zeros(width)
     wok = np.zeros(width, np.bool_)
+    w_ok = logw[:fl] > -np.inf
     for k in range(n_comps):
         top = min(comp_top[k], fl - 1)
-        for mi in range(top + 1):
-            acc = 0.0
-            okm = False
-            if possible[k, mi]:
-                for j in range(min(others_deg[k] + 1, fl - mi)):
-                    if others_ok[k, j] and logw[mi + j] > -np.inf:
-                        acc += others[k, j] * w[mi + j]
-                        okm = True
-            weights[mi] = acc
-            wok[mi] = okm
+        mine_count_weights(others, others_ok, others_deg, k, top, possible, w[:fl], w_ok, weights, wok)
         for t in range(comp_start[k], comp_start[k + 1]):
             g = comp_groups[t]
             num = 0.0
