@@ -8,8 +8,10 @@ outside them. The players' float probabilities
 kernels: :func:`constraint_arrays` for the clues and groups,
 :func:`split_components` for the components and :func:`search_component`, the
 one enumerator, which counts in exact 64-bit integers for the solve and in
-float64 (with exact feasibility flags) for play. A change to any of them moves
-both.
+float64 (with exact feasibility flags) for play; and the join of the components
+(:func:`products_of_others`, :func:`mine_count_weights`), in exact 64-bit
+integers where the solve's numbers fit (:func:`board_solution`) and in scaled
+floats for play. A change to any of them moves both.
 
 :func:`constraint_arrays` is :func:`analyzer.solver.constraints.build_constraints`
 on arrays: the clues (revealed numbers with unknown neighbours, in cell order),
@@ -1453,11 +1455,11 @@ def board_solution(
 
     Returns ``(status, packed, floats)``. Where the board's every count, and every
     number on the way to its probabilities, is below ``2**join_bits`` (at most
-    :data:`JOIN_BITS`; 0: never join here; bounded before the join: none exceeds
+    :data:`JOIN_BITS`; 0: never join here), bounded before the join (none exceeds
     ``max(8, U)`` times the largest ``C(U, d)``, ``d`` up to the mines left,
-    ``U`` the unknown cells left), the
-    components are joined here (:func:`products_of_others` over exact integers:
-    the same join as :func:`analyzer.solver.combination.join`), ``status`` is
+    ``U`` the unknown cells left), the components are joined here
+    (:func:`products_of_others` and :func:`mine_count_weights` over exact
+    integers: the same join as :func:`analyzer.solver.combination.join`), ``status`` is
     :data:`BOARD_JOINED`, ``floats`` each cell's probability (NaN where revealed)
     and ``packed`` holds: the number of layouts, the mines known from the
     flags and numbers, the background cells, the mines the rules fixed, the
@@ -1509,11 +1511,9 @@ def board_solution(
     if rest < 0 or rest > unknown:
         return BOARD_NO_LAYOUT, np.zeros(0, np.int64), no_floats
     d = min(rest, unknown // 2)  # C(U, d) grows with d up to U / 2
-    log2_largest = (math.lgamma(unknown + 1) - math.lgamma(d + 1) - math.lgamma(unknown - d + 1)) / math.log(
-        2
-    )
+    ln_largest = math.lgamma(unknown + 1) - math.lgamma(d + 1) - math.lgamma(unknown - d + 1)
     # + 1: lgamma's rounding, generously.
-    if log2_largest + math.log2(max(8, unknown)) + 1 > min(join_bits, JOIN_BITS):
+    if ln_largest / math.log(2) + math.log2(max(8, unknown)) + 1 > min(join_bits, JOIN_BITS):
         return (
             BOARD_COUNTED,
             _pack_counts(
