@@ -442,8 +442,13 @@ class _CellFractions:
         return found
 
     def __call__(self) -> tuple[Fraction | None, ...]:
-        one = self.one
-        return tuple([one(i) for i in range(len(self._read()[1]))])
+        slots, slot_of = self._read()
+        made = self._made
+        for slot in set(slot_of):  # one Fraction a slot, shared by its cells
+            if slot != -1 and slot not in made:
+                made[slot] = Fraction(*slots[slot])
+        of_slot: dict[int, Fraction | None] = {**made, -1: None}
+        return tuple(map(of_slot.__getitem__, slot_of))
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_CellFractions, (*self._read(), self._floats))
