@@ -1471,20 +1471,7 @@ def board_solution(
     and ``packed`` are :func:`board_counts`' and the caller joins with Python
     integers. :data:`BOARD_NO_LAYOUT` also when the mine total leaves no layout.
     """  # pragma: no cover - compiled
-    (
-        status,
-        known_mines,
-        n_background,
-        cell_slot,
-        sizes,
-        fixed,
-        comp_of,
-        top,
-        layouts,
-        comp_off,
-        group_mines,
-        gm_off,
-    ) = _board_arrays(
+    counted = _board_arrays(
         values,
         around,
         trust_flags,
@@ -1496,8 +1483,22 @@ def board_solution(
         max_frontier_coefficients,
     )
     no_floats = np.zeros(0, np.float64)
-    if status != BOARD_COUNTED:
-        return status, np.zeros(0, np.int64), no_floats
+    if counted[0] != BOARD_COUNTED:
+        return counted[0], np.zeros(0, np.int64), no_floats
+    (
+        _,
+        known_mines,
+        n_background,
+        cell_slot,
+        sizes,
+        fixed,
+        comp_of,
+        top,
+        layouts,
+        comp_off,
+        group_mines,
+        gm_off,
+    ) = counted
     n_groups = sizes.shape[0]
     n_comps = top.shape[0]
     fixed_mines = 0
@@ -1514,23 +1515,7 @@ def board_solution(
     ln_largest = math.lgamma(unknown + 1) - math.lgamma(d + 1) - math.lgamma(unknown - d + 1)
     # + 1: lgamma's rounding, generously.
     if ln_largest / math.log(2) + math.log2(max(8, unknown)) + 1 > min(join_bits, JOIN_BITS):
-        return (
-            BOARD_COUNTED,
-            _pack_counts(
-                known_mines,
-                n_background,
-                cell_slot,
-                sizes,
-                fixed,
-                comp_of,
-                top,
-                layouts,
-                comp_off,
-                group_mines,
-                gm_off,
-            ),
-            no_floats,
-        )
+        return BOARD_COUNTED, _pack_counts(*counted[1:]), no_floats
     width = 1
     for k in range(n_comps):
         width = max(width, top[k] + 1)
