@@ -171,6 +171,17 @@ def test_a_lazy_analysis_pickles_without_being_made() -> None:
     assert copy == _general(board)
 
 
+def test_an_analysis_the_kernel_joined_pickles_without_being_made() -> None:
+    board = mid_game(9, 9, 10, progress=0.5, seed=3)
+    assert _compiled(board, True)[0] == BOARD_JOINED
+    analysis = solve(board)
+    copy = pickle.loads(pickle.dumps(analysis))
+    assert callable(object.__getattribute__(copy, "_cells"))
+    np.testing.assert_array_equal(copy.to_numpy(), analysis.to_numpy())
+    assert copy == analysis == _general(board)
+    assert copy.mine_count_distribution == _general(board).mine_count_distribution
+
+
 def test_the_board_wide_node_budget_hands_the_board_on() -> None:
     """Components each within their own budget, but more nodes in all than the board may take."""
     board = mid_game(30, 16, 99, progress=0.5, seed=6)
