@@ -312,6 +312,8 @@ def test_cli_web_serves_a_board_file_until_stopped(tmp_path: Any) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # Ctrl+C's default disposition even where this suite runs with SIGINT ignored.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         line = server.stdout.readline() if server.stdout else ""
