@@ -1,7 +1,7 @@
 """The compiled path of ``solve`` (one kernel, then a join of Python integers) against the general path.
 
 ``solve(engine="auto")`` takes the compiled path wherever every component is
-small (:func:`analyzer.solver.kernels.board_counts`); the general pipeline, one
+small (:func:`analyzer.solver.kernels.board_solution`); the general pipeline, one
 object a stage, is what every other engine runs and what the brute-force tests
 of ``tests/test_solve.py`` were written against. Both must give the same
 ``Analysis``, attribute by attribute, and the compiled path must really be the
@@ -22,10 +22,16 @@ from analyzer.board.board import Board
 from analyzer.board.topology import neighbour_array
 from analyzer.errors import InconsistentBoardError
 from analyzer.play.positions import chain, clue_lattice, mid_game, reveal_true_numbers
-from analyzer.solver.kernels import BOARD_COUNTED, BOARD_JOINED, BOARD_TOO_LARGE, board_counts
+from analyzer.solver.kernels import BOARD_COUNTED, BOARD_JOINED, BOARD_TOO_LARGE, board_solution
 from analyzer.solver.solve import _compiled, _solve_general, count_layouts, solve
 from tests.bruteforce import brute_force
 from tests.strategies import game_boards, numbered_boards
+
+
+def _counted(board: Board, values: np.ndarray, around: np.ndarray, *budgets: int) -> tuple[int, np.ndarray]:
+    """The kernel's counts under the given budgets, never joined: ``(status, packed)``."""
+    status, packed, _ = board_solution(values, around, True, board.mines, 0, *budgets)
+    return status, packed
 
 
 def _compiled_path_takes(board: Board, trust_flags: bool = True) -> bool:
@@ -95,8 +101,8 @@ def test_tangled_components_are_swept_by_the_compiled_frontier_programme() -> No
     board = clue_lattice(4, seed=0)
     values = np.array(board.cells, dtype=np.int8)
     around = neighbour_array(board.topology, board.width, board.height)
-    assert board_counts(values, around, True, 1_000, 1_000_000, 20_000, 2_000_000, 0, 0)[0] == BOARD_TOO_LARGE
-    status, _ = board_counts(values, around, True, 1_000, 1_000_000, 20_000, 2_000_000, 10**6, 10**7)
+    assert _counted(board, values, around, 1_000, 1_000_000, 20_000, 2_000_000, 0, 0)[0] == BOARD_TOO_LARGE
+    status, _ = _counted(board, values, around, 1_000, 1_000_000, 20_000, 2_000_000, 10**6, 10**7)
     assert status == BOARD_COUNTED
     assert _compiled_path_takes(board)
     _same(solve(board), _general(board))
@@ -126,8 +132,8 @@ def test_components_past_the_cell_cap_are_declined_at_once() -> None:
     board = clue_lattice(20, seed=0)
     values = np.array(board.cells, dtype=np.int8)
     around = neighbour_array(board.topology, board.width, board.height)
-    assert board_counts(values, around, True, 1_000, 10**9, 10**9, 10**9, 10**9, 10**9)[0] == BOARD_TOO_LARGE
-    assert board_counts(values, around, True, 10**6, 0, 0, 0, 0, 0)[0] == BOARD_TOO_LARGE  # the budget, too
+    assert _counted(board, values, around, 1_000, 10**9, 10**9, 10**9, 10**9, 10**9)[0] == BOARD_TOO_LARGE
+    assert _counted(board, values, around, 10**6, 0, 0, 0, 0, 0)[0] == BOARD_TOO_LARGE  # the budget, too
 
 
 def test_the_compiled_path_is_taken_on_chains(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -187,8 +193,8 @@ def test_the_board_wide_node_budget_hands_the_board_on() -> None:
     board = mid_game(30, 16, 99, progress=0.5, seed=6)
     values = np.array(board.cells, dtype=np.int8)
     around = neighbour_array(board.topology, board.width, board.height)
-    assert board_counts(values, around, True, 1_000, 1_000_000, 20_000, 1_000_000, 0, 0)[0] == 0
-    assert board_counts(values, around, True, 1_000, 1_000_000, 20_000, 1, 0, 0)[0] == BOARD_TOO_LARGE
+    assert _counted(board, values, around, 1_000, 1_000_000, 20_000, 1_000_000, 0, 0)[0] == 0
+    assert _counted(board, values, around, 1_000, 1_000_000, 20_000, 1, 0, 0)[0] == BOARD_TOO_LARGE
     module = importlib.import_module("analyzer.solver.solve")
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(module, "COMPILED_BOARD_NODE_BUDGET", 1)

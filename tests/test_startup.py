@@ -113,8 +113,8 @@ def test_kernels_are_compiled_once_numba_is_active() -> None:
 
     analyzer.solve(mid_game(30, 16, 99, seed=3))
     assert jit.is_active()
-    assert not isinstance(kernels.board_counts, jit.LazyKernel)
-    assert type(kernels.board_counts).__module__.startswith("numba")
+    assert not isinstance(kernels.board_solution, jit.LazyKernel)
+    assert type(kernels.board_solution).__module__.startswith("numba")
 
 
 def test_the_warm_up_reaches_every_kernel() -> None:

@@ -33,7 +33,6 @@ __all__ = [
     "MAX_COMPILED_CELLS",
     "MAX_ENUMERATION_CELLS",
     "BoardCounts",
-    "board_counts",
     "board_solution",
     "products_of_others",
     "mine_count_weights",
@@ -1152,7 +1151,7 @@ def mine_count_weights(
                     weights_ok[mi] = True
 
 
-#: :func:`board_counts` statuses: counted, or why the general pipeline must take the board.
+#: :func:`board_solution` statuses: counted, or why the general pipeline must take the board.
 BOARD_COUNTED, BOARD_STUCK, BOARD_CONFLICT, BOARD_TOO_LARGE, BOARD_NO_LAYOUT = 0, 1, 2, 3, 4
 
 
@@ -1175,10 +1174,29 @@ def _board_arrays(
     max_frontier_states: int,
     max_frontier_coefficients: int,
 ) -> tuple:  # type: ignore[type-arg]
-    """:func:`board_counts` before its packing, as arrays (empty unless counted).
+    """The whole pipeline up to the combination, for boards whose components are small.
 
-    ``(status, known_mines, background, cell_slot, sizes, fixed, comp_of, top,
-    layouts, comp_off, group_mines, gm_off)``.
+    The clues and groups (:func:`constraint_arrays`), the single-clue and subset
+    rules to their fixpoint (:func:`closure`), the components of the groups left
+    free (union-find over the clues that still hold them) and each component's
+    counts by mine number (:func:`search_component`, exact in 64 bits, within
+    ``max_nodes`` search nodes, or ``max_large_nodes`` for a component of more
+    than :data:`MAX_COMPILED_CELLS` cells: large components are mostly tangled
+    ones; none of more than ``max_cells`` cells, declined before its counts'
+    arrays, which grow as its groups times its cells, are made). A component past
+    its node budget is swept by :func:`frontier_component` instead, within
+    ``max_frontier_coefficients`` counts and what is left of
+    ``max_frontier_states`` states for the whole board (0: never).
+
+    Returns ``(status, known_mines, background, cell_slot, sizes, fixed, comp_of,
+    top, layouts, comp_off, group_mines, gm_off)`` (:func:`_pack_counts` says what
+    each holds). ``status`` is :data:`BOARD_COUNTED`, or why the general pipeline
+    must take the board, the arrays empty then: a number whose flags cannot match
+    it (:data:`BOARD_STUCK`), rules that meet a contradiction
+    (:data:`BOARD_CONFLICT`), a component of more than ``max_cells`` cells, past
+    its node budget or whose counts would pass 64 bits, or components of more than
+    ``max_board_nodes`` search nodes in all (:data:`BOARD_TOO_LARGE`), a component
+    with no layout (:data:`BOARD_NO_LAYOUT`).
     """  # pragma: no cover - compiled
     n = values.shape[0]
     (
@@ -1309,68 +1327,6 @@ def _board_arrays(
 
 
 @njit(cache=True)
-def board_counts(
-    values: np.ndarray,
-    around: np.ndarray,
-    trust_flags: bool,
-    max_cells: int,
-    max_nodes: int,
-    max_large_nodes: int,
-    max_board_nodes: int,
-    max_frontier_states: int,
-    max_frontier_coefficients: int,
-) -> tuple:  # type: ignore[type-arg]
-    """The whole pipeline up to the combination in one compiled call, for boards whose components are small.
-
-    The clues and groups (:func:`constraint_arrays`), the single-clue and subset
-    rules to their fixpoint (:func:`closure`), the components of the groups left
-    free (union-find over the clues that still hold them) and each component's
-    counts by mine number (:func:`enumerate_component`, exact in 64 bits, within
-    ``max_nodes`` search nodes, or ``max_large_nodes`` for a component of more
-    than :data:`MAX_COMPILED_CELLS` cells: large components are mostly tangled
-    ones; none of more than ``max_cells`` cells, declined before its counts'
-    arrays, which grow as its groups times its cells, are made). A component past
-    its node budget is swept by :func:`frontier_component` instead, within
-    ``max_frontier_coefficients`` counts and what is left of
-    ``max_frontier_states`` states for the whole board (0: never). The caller
-    joins the components and the background with Python integers.
-
-    Returns ``(status, packed)``. ``status`` is :data:`BOARD_COUNTED`, or why
-    the general pipeline must take the board: a number whose flags cannot
-    match it (:data:`BOARD_STUCK`), rules that meet a contradiction
-    (:data:`BOARD_CONFLICT`), a component of more than ``max_cells`` cells,
-    past its node budget or whose counts would pass 64 bits, or components of
-    more than ``max_board_nodes`` search nodes in all (:data:`BOARD_TOO_LARGE`),
-    a component with no
-    layout (:data:`BOARD_NO_LAYOUT`); ``packed`` is empty then. Otherwise
-    ``packed`` holds, one after the other (one array: boxing each array costs
-    more than the work on a small board): ``known_mines``, the number of
-    background cells, of groups ``G``, of components ``K`` and of cells ``n``;
-    ``cell_slot`` (``n``: ``-1`` revealed, ``-2`` trusted flag, ``-3``
-    background, else the cell's group); each group's size, ``fixed`` (the
-    mines the rules fixed in it, ``-1`` while free) and component (``-1`` if
-    fixed); each component's top, its largest mine count with a layout; each
-    component's layouts by mine number (``0..top``); and for each free group,
-    in group order, its mines summed over its component's layouts, by the
-    component's mine number (``0..top``). :func:`unpack_board_counts` reads it.
-    """  # pragma: no cover - compiled
-    counted = _board_arrays(
-        values,
-        around,
-        trust_flags,
-        max_cells,
-        max_nodes,
-        max_large_nodes,
-        max_board_nodes,
-        max_frontier_states,
-        max_frontier_coefficients,
-    )
-    if counted[0] != BOARD_COUNTED:
-        return counted[0], np.zeros(0, np.int64)
-    return BOARD_COUNTED, _pack_counts(*counted[1:])
-
-
-@njit(cache=True)
 def _pack_counts(
     known_mines: int,
     n_background: int,
@@ -1384,7 +1340,18 @@ def _pack_counts(
     group_mines: np.ndarray,
     gm_off: np.ndarray,
 ) -> np.ndarray:  # pragma: no cover - compiled
-    """:func:`board_counts`' one array (see its docstring)."""
+    """The counts of :func:`_board_arrays` as one array (boxing each array costs more than the work
+    on a small board), which :func:`unpack_board_counts` reads.
+
+    One after the other: ``known_mines``, the number of background cells, of groups
+    ``G``, of components ``K`` and of cells ``n``; ``cell_slot`` (``n``: ``-1`` revealed,
+    ``-2`` trusted flag, ``-3`` background, else the cell's group); each group's size,
+    ``fixed`` (the mines the rules fixed in it, ``-1`` while free) and component (``-1``
+    if fixed); each component's top, its largest mine count with a layout; each
+    component's layouts by mine number (``0..top``); and for each free group, in group
+    order, its mines summed over its component's layouts, by the component's mine number
+    (``0..top``).
+    """
     n = cell_slot.shape[0]
     n_groups = sizes.shape[0]
     n_comps = top.shape[0]
@@ -1451,7 +1418,8 @@ def board_solution(
     max_frontier_states: int,
     max_frontier_coefficients: int,
 ) -> tuple:  # type: ignore[type-arg]
-    """:func:`board_counts` and, where its numbers are small, their join under the mine total too.
+    """The whole pipeline in one compiled call for boards whose components are small (:func:`_board_arrays`),
+    the join under the mine total included where its numbers are small.
 
     Returns ``(status, packed, floats)``. Where the board's every count, and every
     number on the way to its probabilities, is below ``2**join_bits`` (at most
@@ -1465,11 +1433,12 @@ def board_solution(
     flags and numbers, the background cells, the mines the rules fixed, the
     number of slots ``S`` (the groups, then the background, trusted flags and
     revealed cells: a cell's slot read from the end when negative, as
-    :func:`board_counts` numbers them), of cells ``n`` and of constrained mine
+    :func:`_pack_counts` numbers them), of cells ``n`` and of constrained mine
     counts ``D``; each slot's numerator, then its denominator; each cell's slot;
     ``D`` pairs (constrained mines, layouts). Where they are larger, ``status``
-    and ``packed`` are :func:`board_counts`' and the caller joins with Python
-    integers. :data:`BOARD_NO_LAYOUT` also when the mine total leaves no layout.
+    is :data:`BOARD_COUNTED`, ``packed`` the counts (:func:`_pack_counts`) and the
+    caller joins with Python integers; other statuses are :func:`_board_arrays`',
+    ``packed`` empty. :data:`BOARD_NO_LAYOUT` also when the mine total leaves no layout.
     """  # pragma: no cover - compiled
     counted = _board_arrays(
         values,
@@ -1601,7 +1570,7 @@ def board_solution(
 
 
 class BoardCounts(NamedTuple):
-    """What :func:`board_counts` packed, as lists (see its docstring)."""
+    """What :func:`_pack_counts` packed, as lists (see its docstring)."""
 
     known_mines: int
     background: int
@@ -1614,7 +1583,7 @@ class BoardCounts(NamedTuple):
 
 
 def unpack_board_counts(packed: np.ndarray) -> BoardCounts:
-    """The lists of a :func:`board_counts` result (``packed`` of :data:`BOARD_COUNTED`)."""
+    """The lists of :func:`board_solution`'s ``packed`` with :data:`BOARD_COUNTED`."""
     values = packed.tolist()
     known_mines, background, n_groups, n_comps, n = values[:5]
     t = 5

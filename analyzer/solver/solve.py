@@ -99,7 +99,7 @@ def solve(
         :mod:`analyzer.solver.counting.dispatch`). All give the same exact answer.
         ``"auto"`` first tries the compiled path: where every component is
         small, the stages up to the join run in one compiled call
-        (:func:`~analyzer.solver.kernels.board_counts`) and the fractions and
+        (:func:`~analyzer.solver.kernels.board_solution`) and the fractions and
         component summaries are made when first asked for.
     time_limit : float, optional
         Seconds; past it :class:`~analyzer.errors.SolverTimeoutError` is raised.
