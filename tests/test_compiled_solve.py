@@ -1,4 +1,4 @@
-"""The compiled path of ``solve`` (one kernel, then a join of Python integers) against the general path.
+"""The compiled path of ``solve`` (one kernel; small counts joined in it) against the general path.
 
 ``solve(engine="auto")`` takes the compiled path wherever every component is
 small (:func:`analyzer.solver.kernels.board_solution`); the general pipeline, one

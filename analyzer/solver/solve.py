@@ -98,7 +98,8 @@ def solve(
         small and the frontier programme past that (see
         :mod:`analyzer.solver.counting.dispatch`). All give the same exact answer.
         ``"auto"`` first tries the compiled path: where every component is
-        small, the stages up to the join run in one compiled call
+        small, the stages up to the join (and the join itself where its numbers
+        fit 52 bits) run in one compiled call
         (:func:`~analyzer.solver.kernels.board_solution`) and the fractions and
         component summaries are made when first asked for.
     time_limit : float, optional
