@@ -408,16 +408,17 @@ def positive_seconds(value: object, name: str = "time_limit") -> float | None:
     """
     if value is None:
         return None
-    if type(value) is float and 0.0 < value < math.inf:  # the common case, without the checks below
+    if type(value) is float and 0.0 < value < math.inf:  # the common cases, without the checks below
         return value
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, numbers.Real)
-        or not math.isfinite(float(value))
-        or not float(value) > 0
-    ):
+    if type(value) is int and 0 < value < 2**53:
+        return float(value)
+    try:
+        seconds = None if isinstance(value, bool) or not isinstance(value, numbers.Real) else float(value)
+    except OverflowError:  # an int past float's range
+        seconds = None
+    if seconds is None or not math.isfinite(seconds) or not seconds > 0:
         raise OptionError(f"{name} must be a positive number of seconds, got {_short_repr(value)}")
-    return float(value)
+    return seconds
 
 
 def percent(p: Fraction) -> str:

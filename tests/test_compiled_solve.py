@@ -30,8 +30,8 @@ from tests.strategies import game_boards, numbered_boards
 
 def _counted(board: Board, values: np.ndarray, around: np.ndarray, *budgets: int) -> tuple[int, np.ndarray]:
     """The kernel's counts under the given budgets, never joined: ``(status, packed)``."""
-    status, packed, _ = board_solution(values, around, True, board.mines, 0, *budgets)
-    return status, packed
+    status, *_, out = board_solution(values, around, True, board.mines, 0, *budgets)
+    return status, out.view(np.int64)
 
 
 def _compiled_path_takes(board: Board, trust_flags: bool = True) -> bool:
@@ -199,6 +199,7 @@ def test_the_board_wide_node_budget_hands_the_board_on() -> None:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(module, "COMPILED_BOARD_NODE_BUDGET", 1)
         patch.setattr(module, "COMPILED_NODES_PER_CELL", 0)
+        patch.setattr(module, "_SMALL_BOARD_CELLS", 0)  # budgets made from the two above, not the preset
         assert not _compiled_path_takes(board)
         handed_on = solve(board)
     assert handed_on == solve(board)
@@ -264,3 +265,13 @@ def test_the_kernel_joins_small_counts_and_declines_large_ones() -> None:
     assert _compiled(large, True)[0] == BOARD_COUNTED
     for board in (small, large):
         _same(solve(board), _general(board))
+
+
+@pytest.mark.parametrize("seconds_left", [None, 60.0])
+def test_the_budgets_made_once_for_small_boards_are_any_small_boards(seconds_left: float | None) -> None:
+    module = importlib.import_module("analyzer.solver.solve")
+    assert module._budgets(1, seconds_left) == module._SMALL_BOARD_BUDGETS
+    assert module._budgets(module._SMALL_BOARD_CELLS, seconds_left) == module._SMALL_BOARD_BUDGETS
+    assert module._budgets(module._SMALL_BOARD_CELLS + 1, None) != module._SMALL_BOARD_BUDGETS
+    assert module._budgets(1, module._UNCUT_SECONDS) == module._SMALL_BOARD_BUDGETS
+    assert module._budgets(1, module._UNCUT_SECONDS / 2) != module._SMALL_BOARD_BUDGETS

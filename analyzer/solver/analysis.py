@@ -74,7 +74,41 @@ class ComponentSummary:
 _Lazy = Callable[[], Any]
 
 
-class Analysis:
+class _Fields:
+    """:class:`Analysis`'s slots, filled in by plain assignment (:func:`made_analysis`). It has
+    no ``__init__`` of its own, so ``Analysis(...)`` runs ``object.__init__``, which takes the
+    arguments ``__new__`` took."""
+
+    __slots__ = (
+        "board",
+        "total",
+        "mines_left",
+        "background_size",
+        "trust_flags",
+        "layout_counter",
+        "solver",
+        "_components",
+        "_distribution",
+        "_cells",
+        "_probability_of",
+        "_floats",
+    )
+
+    board: Board
+    total: int
+    mines_left: int
+    background_size: int
+    trust_flags: bool
+    layout_counter: Callable[[Board], int] | None
+    solver: Callable[..., Analysis] | None
+    _components: tuple[ComponentSummary, ...] | _Lazy
+    _distribution: dict[int, Fraction] | _Lazy
+    _cells: tuple[Fraction | None, ...] | _Lazy
+    _probability_of: Callable[[int], Fraction | None] | None
+    _floats: Callable[[], Any] | None
+
+
+class Analysis(_Fields):
     """Exact mine probabilities of a board.
 
     Attributes
@@ -117,36 +151,10 @@ class Analysis:
     values made.
     """
 
-    __slots__ = (
-        "board",
-        "total",
-        "mines_left",
-        "background_size",
-        "trust_flags",
-        "layout_counter",
-        "solver",
-        "_components",
-        "_distribution",
-        "_cells",
-        "_probability_of",
-        "_floats",
-    )
+    __slots__ = ()
 
-    board: Board
-    total: int
-    mines_left: int
-    background_size: int
-    trust_flags: bool
-    layout_counter: Callable[[Board], int] | None
-    solver: Callable[..., Analysis] | None
-    _components: tuple[ComponentSummary, ...] | _Lazy
-    _distribution: dict[int, Fraction] | _Lazy
-    _cells: tuple[Fraction | None, ...] | _Lazy
-    _probability_of: Callable[[int], Fraction | None] | None
-    _floats: Callable[[], Any] | None
-
-    def __init__(
-        self,
+    def __new__(
+        cls,
         *,
         board: Board,
         total: int,
@@ -160,23 +168,21 @@ class Analysis:
         solver: Callable[..., Analysis] | None = None,
         probability_of: Callable[[int], Fraction | None] | None = None,
         floats: Callable[[], Any] | None = None,
-    ) -> None:
-        # The slots' own setters (past the refusing __setattr__): a tiny board's solve takes
-        # microseconds, and object.__setattr__ by name costs a good part of one.
-        _set_board(self, board)
-        _set_total(self, total)
-        _set_mines_left(self, mines_left)
-        _set_background_size(self, background_size)
-        _set_trust_flags(self, trust_flags)
-        _set_layout_counter(self, layout_counter)
-        _set_solver(self, solver)
-        _set_components(self, components)
-        _set_distribution(self, mine_count_distribution)
-        _set_cells(self, cell_probabilities)
-        # One cell's probability without making every cell's (the compiled path's).
-        _set_probability_of(self, probability_of)
-        # Every cell's probability as floats, without a Fraction per cell (the compiled path's).
-        _set_floats(self, floats)
+    ) -> Analysis:
+        return made_analysis(
+            board,
+            total,
+            mines_left,
+            background_size,
+            components,
+            mine_count_distribution,
+            trust_flags,
+            cell_probabilities,
+            layout_counter,
+            solver,
+            probability_of,
+            floats,
+        )
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"Analysis is immutable: cannot set {name!r}")
@@ -470,18 +476,45 @@ class Analysis:
         }
 
 
-_set_board = Analysis.__dict__["board"].__set__
-_set_total = Analysis.__dict__["total"].__set__
-_set_mines_left = Analysis.__dict__["mines_left"].__set__
-_set_background_size = Analysis.__dict__["background_size"].__set__
-_set_trust_flags = Analysis.__dict__["trust_flags"].__set__
-_set_layout_counter = Analysis.__dict__["layout_counter"].__set__
-_set_solver = Analysis.__dict__["solver"].__set__
-_set_components = Analysis.__dict__["_components"].__set__
-_set_distribution = Analysis.__dict__["_distribution"].__set__
-_set_cells = Analysis.__dict__["_cells"].__set__
-_set_probability_of = Analysis.__dict__["_probability_of"].__set__
-_set_floats = Analysis.__dict__["_floats"].__set__
+def made_analysis(
+    board: Board,
+    total: int,
+    mines_left: int,
+    background_size: int,
+    components: tuple[ComponentSummary, ...] | _Lazy,
+    mine_count_distribution: dict[int, Fraction] | _Lazy,
+    trust_flags: bool,
+    cell_probabilities: tuple[Fraction | None, ...] | _Lazy,
+    layout_counter: Callable[[Board], int] | None = None,
+    solver: Callable[..., Analysis] | None = None,
+    probability_of: Callable[[int], Fraction | None] | None = None,
+    floats: Callable[[], Any] | None = None,
+) -> Analysis:
+    """``Analysis(...)`` with its arguments by position, for the solver's own use: a tiny board's
+    solve takes microseconds, and a class call with keywords (a dict for ``__new__``, again for
+    ``__init__``) costs a good part of one.
+
+    Filled in as a ``_Fields``, whose slots take plain assignment, then made an
+    :class:`Analysis`, whose ``__setattr__`` refuses (the same slots, so the switch is
+    allowed); setting each slot past that ``__setattr__`` cost more still.
+    """
+    self = object.__new__(_Fields)
+    self.board = board
+    self.total = total
+    self.mines_left = mines_left
+    self.background_size = background_size
+    self.trust_flags = trust_flags
+    self.layout_counter = layout_counter
+    self.solver = solver
+    self._components = components
+    self._distribution = mine_count_distribution
+    self._cells = cell_probabilities
+    # One cell's probability without making every cell's (the compiled path's).
+    self._probability_of = probability_of
+    # Every cell's probability as floats, without a Fraction per cell (the compiled path's).
+    self._floats = floats
+    self.__class__ = Analysis
+    return self  # type: ignore[return-value]
 
 
 def _rebuild(values: dict[str, Any]) -> Analysis:

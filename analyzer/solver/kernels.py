@@ -1393,15 +1393,13 @@ def _pack_counts(
     return packed
 
 
-#: :func:`board_solution` joined the counts itself: ``packed`` holds the answer.
+#: :func:`board_solution` joined the counts itself: ``out`` holds the answer.
 BOARD_JOINED = 5
 
 #: :func:`board_solution` joins in 64-bit integers while every number of the join is below
 #: ``2**JOIN_BITS``: then each is exact, and so is each as a float (53 bits), so a
 #: probability's float is its fraction's correctly rounded value.
 JOIN_BITS = 52
-#: The numbers before the arrays in :func:`board_solution`'s ``packed``.
-JOINED_HEADER = 7
 
 
 @njit(cache=True)
@@ -1421,24 +1419,27 @@ def board_solution(
     """The whole pipeline in one compiled call for boards whose components are small (:func:`_board_arrays`),
     the join under the mine total included where its numbers are small.
 
-    Returns ``(status, packed, floats)``. Where the board's every count, and every
-    number on the way to its probabilities, is below ``2**join_bits`` (at most
-    :data:`JOIN_BITS`; 0: never join here), bounded before the join (none exceeds
-    ``max(8, U)`` times the largest ``C(U, d)``, ``d`` up to the mines left,
+    Returns ``(status, total, known_mines, background, fixed_mines, n_slots, out)``: one
+    array (each array a compiled function hands back costs a tiny board's solve a
+    quarter of a microsecond), the numbers beside it. Where the board's every count,
+    and every number on the way to its probabilities, is below ``2**join_bits`` (at
+    most :data:`JOIN_BITS`; 0: never join here), bounded before the join (none
+    exceeds ``max(8, U)`` times the largest ``C(U, d)``, ``d`` up to the mines left,
     ``U`` the unknown cells left), the components are joined here
-    (:func:`products_of_others` and :func:`mine_count_weights` over exact
-    integers: the same join as :func:`analyzer.solver.combination.join`), ``status`` is
-    :data:`BOARD_JOINED`, ``floats`` each cell's probability (NaN where revealed)
-    and ``packed`` holds: the number of layouts, the mines known from the
-    flags and numbers, the background cells, the mines the rules fixed, the
-    number of slots ``S`` (the groups, then the background, trusted flags and
-    revealed cells: a cell's slot read from the end when negative, as
-    :func:`_pack_counts` numbers them), of cells ``n`` and of constrained mine
-    counts ``D``; each slot's numerator, then its denominator; each cell's slot;
-    ``D`` pairs (constrained mines, layouts). Where they are larger, ``status``
-    is :data:`BOARD_COUNTED`, ``packed`` the counts (:func:`_pack_counts`) and the
-    caller joins with Python integers; other statuses are :func:`_board_arrays`',
-    ``packed`` empty. :data:`BOARD_NO_LAYOUT` also when the mine total leaves no layout.
+    (:func:`products_of_others` and :func:`mine_count_weights` over exact integers:
+    the same join as :func:`analyzer.solver.combination.join`) and ``status`` is
+    :data:`BOARD_JOINED`: ``total`` layouts, the mines known from the flags and
+    numbers, the background cells, the mines the rules fixed, the number of slots
+    ``S`` (the groups, then the background, trusted flags and revealed cells: a
+    cell's slot read from the end when negative, as :func:`_pack_counts` numbers
+    them); ``out`` (``float64``) holds each of the ``n`` cells' probability (NaN where
+    revealed), then, each exact as a float (below ``2**52``): each slot's numerator,
+    then its denominator, each cell's slot, and pairs (constrained mines, layouts).
+    Where they are larger, ``status`` is :data:`BOARD_COUNTED` and ``out`` holds the
+    bits of the ``int64`` counts of :func:`_pack_counts` (read them with
+    ``out.view(numpy.int64)``), which the caller joins with Python integers; other
+    statuses are :func:`_board_arrays`', ``out`` empty. :data:`BOARD_NO_LAYOUT` also
+    when the mine total leaves no layout.
     """  # pragma: no cover - compiled
     counted = _board_arrays(
         values,
@@ -1451,9 +1452,8 @@ def board_solution(
         max_frontier_states,
         max_frontier_coefficients,
     )
-    no_floats = np.zeros(0, np.float64)
     if counted[0] != BOARD_COUNTED:
-        return counted[0], np.zeros(0, np.int64), no_floats
+        return counted[0], 0, 0, 0, 0, 0, np.zeros(0, np.float64)
     (
         _,
         known_mines,
@@ -1479,12 +1479,20 @@ def board_solution(
             unknown += sizes[g]
     rest = mines - known_mines - fixed_mines
     if rest < 0 or rest > unknown:
-        return BOARD_NO_LAYOUT, np.zeros(0, np.int64), no_floats
+        return BOARD_NO_LAYOUT, 0, 0, 0, 0, 0, np.zeros(0, np.float64)
     d = min(rest, unknown // 2)  # C(U, d) grows with d up to U / 2
     ln_largest = math.lgamma(unknown + 1) - math.lgamma(d + 1) - math.lgamma(unknown - d + 1)
     # + 1: lgamma's rounding, generously.
     if ln_largest / math.log(2) + math.log2(max(8, unknown)) + 1 > min(join_bits, JOIN_BITS):
-        return BOARD_COUNTED, _pack_counts(*counted[1:]), no_floats
+        return (
+            BOARD_COUNTED,
+            0,
+            known_mines,
+            n_background,
+            fixed_mines,
+            0,
+            _pack_counts(*counted[1:]).view(np.float64),
+        )
     width = 1
     for k in range(n_comps):
         width = max(width, top[k] + 1)
@@ -1513,20 +1521,12 @@ def board_solution(
                 # C(B - 1, j - 1) = C(B, j) j / B: layouts with a mine on a given background cell.
                 background_numerator += full[m] * (w[m] * (rest - m) // n_background)
     if total == 0:
-        return BOARD_NO_LAYOUT, np.zeros(0, np.int64), no_floats
+        return BOARD_NO_LAYOUT, 0, 0, 0, 0, 0, np.zeros(0, np.float64)
     n = cell_slot.shape[0]
     n_slots = n_groups + 3
-    packed = np.zeros(JOINED_HEADER + 2 * n_slots + n + 2 * n_dist, np.int64)
-    packed[0] = total
-    packed[1] = known_mines
-    packed[2] = n_background
-    packed[3] = fixed_mines
-    packed[4] = n_slots
-    packed[5] = n
-    packed[6] = n_dist
-    t = JOINED_HEADER
-    num = packed[t : t + n_slots]
-    den = packed[t + n_slots : t + 2 * n_slots]
+    out = np.empty(2 * n + 2 * n_slots + 2 * n_dist, np.float64)
+    num = np.empty(n_slots, np.int64)
+    den = np.empty(n_slots, np.int64)
     weight = np.zeros(width, np.int64)
     weight_ok = np.zeros(width, np.bool_)
     for k in range(n_comps):
@@ -1550,23 +1550,29 @@ def board_solution(
     den[n_groups + 1] = 1
     num[n_groups + 2] = 0  # revealed cells: never read
     den[n_groups + 2] = 1
-    t = JOINED_HEADER + 2 * n_slots
-    packed[t : t + n] = cell_slot
+    t = n
+    for s in range(n_slots):
+        out[t + s] = num[s]
+        out[t + n_slots + s] = den[s]
+    t += 2 * n_slots
+    for i in range(n):
+        out[t + i] = cell_slot[i]
     t += n
     for m in range(fl):
         if full_ok[m] and w_ok[m]:
-            packed[t] = m
-            packed[t + 1] = full[m] * w[m]
+            out[t] = m
+            out[t + 1] = full[m] * w[m]
             t += 2
-    slot_float = np.empty(n_slots)
-    for s in range(n_slots):
-        slot_float[s] = num[s] / den[s]  # both below 2**53: exact as floats, so correctly rounded
-    slot_float[n_groups + 2] = np.nan
-    floats = np.empty(n)
+    # Each cell's float: numerator and denominator below 2**53 are exact as floats, so
+    # their quotient is the fraction's correctly rounded value.
     for i in range(n):
         s = cell_slot[i]
-        floats[i] = slot_float[s if s >= 0 else n_slots + s]
-    return BOARD_JOINED, packed, floats
+        if s == -1:
+            out[i] = np.nan
+        else:
+            s = s if s >= 0 else n_slots + s
+            out[i] = num[s] / den[s]
+    return BOARD_JOINED, total, known_mines, n_background, fixed_mines, n_slots, out
 
 
 class BoardCounts(NamedTuple):
@@ -1583,7 +1589,8 @@ class BoardCounts(NamedTuple):
 
 
 def unpack_board_counts(packed: np.ndarray) -> BoardCounts:
-    """The lists of :func:`board_solution`'s ``packed`` with :data:`BOARD_COUNTED`."""
+    """The lists of :func:`_pack_counts`' ``packed`` (:func:`board_solution`'s ``out`` with
+    :data:`BOARD_COUNTED`, viewed as ``int64``)."""
     values = packed.tolist()
     known_mines, background, n_groups, n_comps, n = values[:5]
     t = 5

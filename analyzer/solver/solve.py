@@ -25,18 +25,21 @@ from analyzer.board.topology import neighbour_array
 from analyzer.errors import InconsistentBoardError, SolverTimeoutError
 from analyzer.jit import interpreted_if_small
 from analyzer.limits import binomial, check_binomial_time, flag, positive_seconds
-from analyzer.solver.analysis import Analysis, ComponentSummary
+from analyzer.solver.analysis import Analysis, ComponentSummary, made_analysis
 from analyzer.solver.combination import Combined, Joined, combine, join
 from analyzer.solver.constraints import ConstraintSystem, Group, build_constraints
 from analyzer.solver.counting import ENGINES, ComponentCounts, count_component
-from analyzer.solver.counting.frontier import COMPILED_FRONTIER_COEFFICIENTS, compiled_frontier_states
+from analyzer.solver.counting.frontier import (
+    COMPILED_FRONTIER_COEFFICIENTS,
+    COMPILED_FRONTIER_STATES_PER_SECOND,
+    compiled_frontier_states,
+)
 from analyzer.solver.decomposition import Component, ComponentProblem, components
 from analyzer.solver.deduction import Deduced, deduce
 from analyzer.solver.kernels import (
     BOARD_COUNTED,
     BOARD_JOINED,
     JOIN_BITS,
-    JOINED_HEADER,
     MAX_ENUMERATION_CELLS,
     BoardCounts,
     board_solution,
@@ -48,6 +51,9 @@ __all__ = ["solve", "count_layouts"]
 _ZERO = Fraction(0)
 _ONE = Fraction(1)
 _NO_CLUE_SHORTCUT = True  # the tests turn it off to compare with the general path
+#: Boards of fewer cells with no clue go the usual way (the compiled path answers them in
+#: microseconds, less than looking for a clue costs); the tests set it to 0 to check the closed form.
+_NO_CLUE_MIN_CELLS = 1024
 _COMPILED_PATH = True  # likewise
 _JOIN_BITS = JOIN_BITS  # likewise (0: the compiled path joins with Python integers always)
 
@@ -138,7 +144,11 @@ def solve(
     board, deadline = _checked_input(board, engine, time_limit, "solve")
     trust_flags = flag(trust_flags, "trust_flags")
     deductions = flag(deductions, "deductions")
-    if _NO_CLUE_SHORTCUT and not any(value >= 0 for value in board.cells):
+    if (
+        _NO_CLUE_SHORTCUT
+        and (len(board.cells) >= _NO_CLUE_MIN_CELLS or engine != "auto")
+        and not any(value >= 0 for value in board.cells)
+    ):
         return _without_clues(board, engine, trust_flags, deadline)
     with _interpreted_if_tiny(board) as tiny:
         if _COMPILED_PATH and engine == "auto" and deductions:
@@ -246,10 +256,37 @@ def _interpreted_if_tiny(board: Board) -> contextlib.AbstractContextManager[bool
     return interpreted_if_small(len(board.cells))
 
 
+def _budgets(cells: int, seconds_left: float | None) -> tuple[int, int, int, int, int]:
+    """The compiled path's budgets for a board of ``cells`` cells: nodes a component (small, large),
+    nodes and frontier states for the whole board, frontier counts a component."""
+    nodes = max(COMPILED_BOARD_NODE_BUDGET, COMPILED_NODES_PER_CELL * cells)
+    states = max(COMPILED_BOARD_FRONTIER_STATES, COMPILED_FRONTIER_STATES_PER_CELL * cells)
+    if seconds_left is not None:
+        left = max(0.0, seconds_left)
+        nodes = min(nodes, int(left * _COMPILED_NODES_PER_SECOND))
+        states = compiled_frontier_states(left, states)
+    return (COMPILED_NODE_BUDGET, COMPILED_LARGE_NODE_BUDGET, nodes, states, COMPILED_FRONTIER_COEFFICIENTS)
+
+
+_INTERPRETED_BUDGETS = (INTERPRETED_NODE_BUDGET,) * 3 + (0, 0)
+# Up to so many cells, with at least so many seconds left or no time limit, the budgets are
+# the same for every board: made once (a tiny board's solve takes microseconds).
+_SMALL_BOARD_CELLS = min(
+    COMPILED_BOARD_NODE_BUDGET // COMPILED_NODES_PER_CELL,
+    COMPILED_BOARD_FRONTIER_STATES // COMPILED_FRONTIER_STATES_PER_CELL,
+)
+_UNCUT_SECONDS = max(
+    COMPILED_BOARD_NODE_BUDGET / _COMPILED_NODES_PER_SECOND,
+    COMPILED_BOARD_FRONTIER_STATES / COMPILED_FRONTIER_STATES_PER_SECOND,
+)
+_SMALL_BOARD_BUDGETS = _budgets(_SMALL_BOARD_CELLS, None)
+
+
 def _compiled(
     board: Board, trust_flags: bool, tiny: bool = False, deadline: float | None = None
-) -> tuple[int, np.ndarray, np.ndarray]:
-    """:func:`~analyzer.solver.kernels.board_solution` of a board: ``(status, packed, floats)``.
+) -> tuple[int, int, int, int, int, int, np.ndarray]:
+    """:func:`~analyzer.solver.kernels.board_solution` of a board: ``(status, total, known_mines,
+    background, fixed_mines, n_slots, out)``.
 
     ``tiny``: the kernels run interpreted (:func:`_interpreted_if_tiny`), with a small node
     budget and no frontier programme. The compiled frontier programme cannot be
@@ -257,26 +294,22 @@ def _compiled(
     """
     values = np.array(board.cells, dtype=np.int8)
     around = neighbour_array(board.topology, board.width, board.height)
+    cells = len(values)
     if tiny:
-        budgets: tuple[int, ...] = (INTERPRETED_NODE_BUDGET,) * 3 + (0, 0)
+        budgets = _INTERPRETED_BUDGETS
+    elif cells > _SMALL_BOARD_CELLS:
+        budgets = _budgets(cells, None if deadline is None else deadline - time.monotonic())
+    elif deadline is None:
+        budgets = _SMALL_BOARD_BUDGETS
     else:
-        cells = len(board.cells)
-        nodes = max(COMPILED_BOARD_NODE_BUDGET, COMPILED_NODES_PER_CELL * cells)
-        states = max(COMPILED_BOARD_FRONTIER_STATES, COMPILED_FRONTIER_STATES_PER_CELL * cells)
-        if deadline is not None:
-            left = max(0.0, deadline - time.monotonic())
-            nodes = min(nodes, int(left * _COMPILED_NODES_PER_SECOND))
-            states = compiled_frontier_states(left, states)
-        budgets = (
-            COMPILED_NODE_BUDGET,
-            COMPILED_LARGE_NODE_BUDGET,
-            nodes,
-            states,
-            COMPILED_FRONTIER_COEFFICIENTS,
-        )
-    return board_solution(  # type: ignore[no-any-return]
+        left = deadline - time.monotonic()
+        budgets = _SMALL_BOARD_BUDGETS if left >= _UNCUT_SECONDS else _budgets(cells, left)
+    found = board_solution(
         values, around, trust_flags, board.mines, _JOIN_BITS, MAX_ENUMERATION_CELLS, *budgets
     )
+    if tiny:  # interpreted: the numbers are numpy's, where compiled they come back as Python ints
+        return (*map(int, found[:-1]), found[-1])  # type: ignore[return-value]
+    return found  # type: ignore[no-any-return]
 
 
 def _join_compiled(board: Board, counted: BoardCounts, deadline: float | None) -> tuple[Joined, int] | None:
@@ -304,12 +337,17 @@ def _solve_compiled(
     summaries are made when asked for (the summaries by the general path), so a
     solve that only reads a few cells pays for those.
     """
-    status, packed, floats = _compiled(board, trust_flags, tiny, deadline)
+    status, total, known_mines, background, fixed_mines, n_slots, out = _compiled(
+        board, trust_flags, tiny, deadline
+    )
     if status == BOARD_JOINED:
-        return _joined_analysis(board, trust_flags, packed, floats)
+        n = len(board.cells)
+        cells = _CellFractions(None, None, out, n, n_slots)
+        distribution = partial(_joined_distribution, out, n, n_slots, fixed_mines, total)
+        return _compiled_analysis(board, trust_flags, total, known_mines, background, distribution, cells)
     if status != BOARD_COUNTED:
         return None
-    counted = unpack_board_counts(packed)
+    counted = unpack_board_counts(out.view(np.int64))
     found = _join_compiled(board, counted, deadline)
     if found is None:
         return None
@@ -337,15 +375,6 @@ def _solve_compiled(
     )
 
 
-def _joined_analysis(board: Board, trust_flags: bool, packed: np.ndarray, floats: np.ndarray) -> Analysis:
-    """The Analysis of a board the kernel joined (:data:`~analyzer.solver.kernels.BOARD_JOINED`); the
-    fractions and the mine-count distribution are read from ``packed`` when first asked for."""
-    total, known_mines, background, fixed_mines = packed[:4].tolist()
-    distribution = partial(_joined_distribution, packed, fixed_mines, total)
-    cells = _CellFractions(None, None, floats, packed)
-    return _compiled_analysis(board, trust_flags, total, known_mines, background, distribution, cells)
-
-
 def _compiled_analysis(
     board: Board,
     trust_flags: bool,
@@ -357,35 +386,37 @@ def _compiled_analysis(
 ) -> Analysis:
     """The compiled path's Analysis: the component summaries (from the general path), the mine-count
     distribution and the fractions made when first asked for."""
-    return Analysis(
-        board=board,
-        total=total,
-        mines_left=board.mines - known_mines,
-        background_size=background,
-        components=partial(_general_components, board, trust_flags),
-        mine_count_distribution=distribution,
-        trust_flags=trust_flags,
-        cell_probabilities=cells,
-        layout_counter=_LAYOUT_COUNTERS[trust_flags],
-        solver=_SOLVERS[trust_flags],
-        probability_of=cells.one,
-        floats=cells.floats,
+    return made_analysis(
+        board,
+        total,
+        board.mines - known_mines,
+        background,
+        partial(_general_components, board, trust_flags),
+        distribution,
+        trust_flags,
+        cells,
+        _LAYOUT_COUNTERS[trust_flags],
+        _SOLVERS[trust_flags],
+        cells.one,
+        cells.floats,
     )
 
 
-def _joined_parts(packed: np.ndarray) -> tuple[list[tuple[int, int]], list[int], list[int]]:
-    """The slots (numerator, denominator), each cell's slot and the (constrained mines, layouts) pairs
-    of :func:`~analyzer.solver.kernels.board_solution`'s ``packed``."""
-    values = packed.tolist()
-    n_slots, n = values[4:6]
-    t = JOINED_HEADER + n_slots
-    slots = list(zip(values[JOINED_HEADER:t], values[t : t + n_slots], strict=True))
-    t += n_slots
+def _joined_parts(
+    out: np.ndarray, n: int, n_slots: int
+) -> tuple[list[tuple[int, int]], list[int], list[int]]:
+    """The slots (numerator, denominator), each of the ``n`` cells' slot and the (constrained mines,
+    layouts) pairs of :func:`~analyzer.solver.kernels.board_solution`'s ``out`` (each exact as a float)."""
+    values = out[n:].astype(np.int64).tolist()
+    slots = list(zip(values[:n_slots], values[n_slots : 2 * n_slots], strict=True))
+    t = 2 * n_slots
     return slots, values[t : t + n], values[t + n :]
 
 
-def _joined_distribution(packed: np.ndarray, fixed_mines: int, total: int) -> dict[int, Fraction]:
-    pairs = _joined_parts(packed)[2]
+def _joined_distribution(
+    out: np.ndarray, n: int, n_slots: int, fixed_mines: int, total: int
+) -> dict[int, Fraction]:
+    pairs = _joined_parts(out, n, n_slots)[2]
     return _distribution(dict(zip(pairs[::2], pairs[1::2], strict=True)), fixed_mines, total)
 
 
@@ -393,29 +424,32 @@ class _CellFractions:
     """The compiled path's probabilities: a numerator and denominator a slot, a cell's slot; each
     slot's ``Fraction`` made when a cell of it is first read (cells of a group share it).
 
-    Made from the kernel's ``packed`` (``slots`` and ``slot_of`` ``None``), they are read from
-    it when first needed; ``floats``, when given, are every cell's (made by the kernel).
+    Made from the kernel's ``out`` (``slots`` and ``slot_of`` ``None``; ``n`` cells,
+    ``n_slots`` slots), they are read from it when first needed, and every cell's float is
+    the kernel's.
     """
 
-    __slots__ = ("_slots", "_slot_of", "_made", "_floats", "_packed")
+    __slots__ = ("_slots", "_slot_of", "_made", "_out", "_n", "_n_slots")
 
     def __init__(
         self,
         slots: list[tuple[int, int]] | None,
         slot_of: list[int] | None,
-        floats: np.ndarray | None = None,
-        packed: np.ndarray | None = None,
+        out: np.ndarray | None = None,
+        n: int = 0,
+        n_slots: int = 0,
     ) -> None:
         self._slots = slots
         self._slot_of = slot_of
         self._made: dict[int, Fraction] = {}
-        self._floats = floats
-        self._packed = packed
+        self._out = out
+        self._n = n
+        self._n_slots = n_slots
 
     def _read(self) -> tuple[list[tuple[int, int]], list[int]]:
         if self._slots is None or self._slot_of is None:
-            assert self._packed is not None
-            self._slots, self._slot_of, _ = _joined_parts(self._packed)
+            assert self._out is not None
+            self._slots, self._slot_of, _ = _joined_parts(self._out, self._n, self._n_slots)
         return self._slots, self._slot_of
 
     def floats(self) -> np.ndarray:
@@ -425,8 +459,8 @@ class _CellFractions:
         however large the counts, so each equals ``float`` of the cell's ``Fraction``
         (as the kernel's, whose counts are below 2**53, are).
         """
-        if self._floats is not None:
-            return self._floats.copy()
+        if self._out is not None:
+            return self._out[: self._n].copy()
         slots, slot_of = self._read()
         values = np.array([n / d for n, d in slots], dtype=float)
         values[-1] = np.nan  # the revealed cells' slot (read from the end, as the kernel numbers them)
@@ -452,7 +486,7 @@ class _CellFractions:
         return tuple(map(of_slot.__getitem__, slot_of))
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_CellFractions, (*self._read(), self._floats))
+        return (_CellFractions, (self._slots, self._slot_of, self._out, self._n, self._n_slots))
 
 
 def _distribution(constrained: dict[int, int], fixed_mines: int, total: int) -> dict[int, Fraction]:
@@ -511,11 +545,11 @@ def count_layouts(
     trust_flags = flag(trust_flags, "trust_flags")
     with _interpreted_if_tiny(board) as tiny:
         if _COMPILED_PATH and engine == "auto":
-            status, packed, _ = _compiled(board, trust_flags, tiny)
+            status, total, *_, out = _compiled(board, trust_flags, tiny)
             if status == BOARD_JOINED:
-                return int(packed[0])
+                return total
             if status == BOARD_COUNTED:
-                found = _join_compiled(board, unpack_board_counts(packed), deadline)
+                found = _join_compiled(board, unpack_board_counts(out.view(np.int64)), deadline)
                 return 0 if found is None else found[0].total
         try:
             original = build_constraints(board, trust_flags=trust_flags, deadline=deadline)
