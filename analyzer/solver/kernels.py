@@ -60,12 +60,14 @@ def constraint_arrays(values: np.ndarray, around: np.ndarray, trust_flags: bool)
     known_mines, clue_pos, clue_need, clue_off, clue_cells, group_off,
     group_cells, sig_off, sig_clues, background)``; ``stuck`` is the first
     number with no unknown neighbour whose flags do not match it (``-1`` if
-    none), and then nothing else is filled in.
+    none), and then nothing else is filled in. The arrays are slices of two
+    blocks (on a small board each allocation costs more than the work).
     """  # pragma: no cover - compiled
     n = values.shape[0]
     deg = around.shape[1]
-    unknown = np.zeros(n + 1, np.bool_)
-    flag = np.zeros(n + 1, np.bool_)
+    marks = np.zeros(2 * (n + 1), np.bool_)
+    unknown = marks[: n + 1]
+    flag = marks[n + 1 :]
     known_mines = 0
     for i in range(n):
         v = values[i]
@@ -74,10 +76,23 @@ def constraint_arrays(values: np.ndarray, around: np.ndarray, trust_flags: bool)
         elif v == -2:
             flag[i] = True
             known_mines += 1
+    # One block for the arrays whose size the board gives (n_clues_of, clue_off, group_off
+    # and sig_off start at 0, group_of at -1), one for those that follow the clues' cells.
+    block = np.empty((9 + deg) * n + 3, np.int64)
+    block[: 4 * n + 3] = 0
+    n_clues_of = block[:n]
+    clue_off = block[n : 2 * n + 1]
+    group_off = block[2 * n + 1 : 3 * n + 2]
+    sig_off = block[3 * n + 2 : 4 * n + 3]
+    t = 4 * n + 3
+    group_of = block[t : t + n]
+    group_of[:] = -1
+    clue_pos = block[t + n : t + 2 * n]
+    clue_need = block[t + 2 * n : t + 3 * n]
+    group_cells = block[t + 3 * n : t + 4 * n]
+    background = block[t + 4 * n : t + 5 * n]
+    clues_of = block[t + 5 * n : t + (5 + deg) * n].reshape((n, deg))
     # Clues: revealed numbers with unknown neighbours, numbered in cell order.
-    clue_pos = np.empty(n, np.int64)
-    clue_need = np.empty(n, np.int64)
-    clue_off = np.zeros(n + 1, np.int64)
     n_clues = 0
     n_cells = 0
     for i in range(n):
@@ -94,7 +109,7 @@ def constraint_arrays(values: np.ndarray, around: np.ndarray, trust_flags: bool)
                 f += 1
         if u == 0:
             if v != f:
-                empty = np.zeros(0, np.int64)
+                empty = block[:0]
                 return (i, f, known_mines, empty, empty, empty, empty, empty, empty, empty, empty, empty)
             continue
         clue_pos[n_clues] = i
@@ -102,7 +117,9 @@ def constraint_arrays(values: np.ndarray, around: np.ndarray, trust_flags: bool)
         n_cells += u
         n_clues += 1
         clue_off[n_clues] = n_cells
-    clue_cells = np.empty(n_cells, np.int64)
+    cells_block = np.empty(2 * n_cells, np.int64)
+    clue_cells = cells_block[:n_cells]
+    sig_clues = cells_block[n_cells:]
     t = 0
     for c in range(n_clues):
         i = clue_pos[c]
@@ -114,19 +131,11 @@ def constraint_arrays(values: np.ndarray, around: np.ndarray, trust_flags: bool)
     # Groups: an unknown cell's clues, listed from the clues' side (so ascending);
     # cells with the same clues share the first one, so a group's other cells
     # are among that clue's neighbours.
-    n_clues_of = np.zeros(n, np.int64)
-    clues_of = np.empty((n, deg), np.int64)
     for c in range(n_clues):
         for t in range(clue_off[c], clue_off[c + 1]):
             j = clue_cells[t]
             clues_of[j, n_clues_of[j]] = c
             n_clues_of[j] += 1
-    group_of = np.full(n, -1, np.int64)
-    group_off = np.zeros(n + 1, np.int64)
-    group_cells = np.empty(n, np.int64)
-    sig_off = np.zeros(n + 1, np.int64)
-    sig_clues = np.empty(n_cells, np.int64)
-    background = np.empty(n, np.int64)
     n_groups = 0
     n_members = 0
     n_sig = 0
@@ -213,9 +222,15 @@ def closure(
     n_groups = sizes.shape[0]
     n_clues = need.shape[0]
     clue_off, clue_groups = transpose(n_clues, group_off, group_clues)  # each clue's groups
-    left = need.copy()
-    room = np.zeros(n_clues, np.int64)
-    live = np.zeros(n_clues, np.int64)  # free groups a clue still has
+    block = np.zeros(4 * n_clues, np.int64)  # one allocation each type (each costs a small board)
+    left = block[:n_clues]
+    left[:] = need
+    room = block[n_clues : 2 * n_clues]
+    live = block[2 * n_clues : 3 * n_clues]  # free groups a clue still has
+    queue = block[3 * n_clues :]
+    marks = np.zeros(n_clues + n_groups, np.bool_)
+    queued = marks[:n_clues]
+    mark = marks[n_clues:]
     for c in range(n_clues):
         for t in range(clue_off[c], clue_off[c + 1]):
             g = clue_groups[t]
@@ -224,8 +239,6 @@ def closure(
                 live[c] += 1
             else:
                 left[c] -= value[g]
-    queue = np.empty(n_clues, np.int64)
-    queued = np.zeros(n_clues, np.bool_)
     head = 0
     count = 0
     ok = True
@@ -235,7 +248,6 @@ def closure(
         queue[c] = c
         queued[c] = True
     count = n_clues
-    mark = np.zeros(n_groups, np.bool_)
     while ok and count > 0:
         c = queue[head]
         head = head + 1 if head + 1 < n_clues else 0
@@ -360,10 +372,11 @@ def _count_arrays(sizes: np.ndarray) -> tuple:  # type: ignore[type-arg]
     top = 0
     for g in range(sizes.shape[0]):
         top += sizes[g]
-    layouts = np.zeros(top + 1, np.int64)
+    block = np.zeros((sizes.shape[0] + 1) * (top + 1), np.int64)  # one allocation
+    layouts = block[: top + 1]
     if sizes.shape[0] == 0:
         layouts[0] = 1
-    return layouts, np.zeros((sizes.shape[0], top + 1), np.int64)
+    return layouts, block[top + 1 :].reshape((sizes.shape[0], top + 1))
 
 
 @njit(cache=True)
@@ -590,18 +603,22 @@ def transpose(n: int, off: np.ndarray, items: np.ndarray) -> tuple:  # type: ign
     """Rows of items (row ``r``: ``items[off[r]:off[r + 1]]``, items below ``n``) turned into
     each item's rows, in row order, as offsets and a flat array."""  # pragma: no cover - compiled
     rows = off.shape[0] - 1
-    out_off = np.zeros(n + 1, np.int64)
+    block = np.zeros(n + 1 + items.shape[0], np.int64)  # one allocation: the offsets, then the items
+    out_off = block[: n + 1]
+    out = block[n + 1 :]
     for t in range(items.shape[0]):
         out_off[items[t] + 1] += 1
     for i in range(n):
         out_off[i + 1] += out_off[i]
-    fill = out_off[:-1].copy()
-    out = np.empty(items.shape[0], np.int64)
+    # Each item's offset serves as its cursor, ending at the next item's start: shifted back after.
     for r in range(rows):
         for t in range(off[r], off[r + 1]):
             i = items[t]
-            out[fill[i]] = r
-            fill[i] += 1
+            out[out_off[i]] = r
+            out_off[i] += 1
+    for i in range(n, 0, -1):
+        out_off[i] = out_off[i - 1]
+    out_off[0] = 0
     return out_off, out
 
 
@@ -945,7 +962,11 @@ def split_components(
     """  # pragma: no cover - compiled
     n_groups = sizes.shape[0]
     n_clues = live.shape[0]
-    parent = np.arange(n_clues)
+    # One allocation for every array here (components are at most the groups).
+    block = np.empty(3 * n_clues + 7 * n_groups + 2, np.int64)
+    parent = block[:n_clues]
+    for c in range(n_clues):
+        parent[c] = c
     for g in range(n_groups):
         if fixed[g] >= 0:
             continue
@@ -954,8 +975,10 @@ def split_components(
             b = find_root(parent, sig_clues[t])
             if a != b:
                 parent[b] = a
-    comp_of = np.full(n_groups, -1, np.int64)
-    comp_of_root = np.full(n_clues, -1, np.int64)
+    comp_of = block[n_clues : n_clues + n_groups]
+    comp_of[:] = -1
+    comp_of_root = block[n_clues + n_groups : 2 * n_clues + n_groups]
+    comp_of_root[:] = -1
     n_comps = 0
     for g in range(n_groups):
         if fixed[g] >= 0:
@@ -965,8 +988,13 @@ def split_components(
             comp_of_root[r] = n_comps
             n_comps += 1
         comp_of[g] = comp_of_root[r]
-    cells = np.zeros(n_comps, np.int64)
-    n_members = np.zeros(n_comps + 1, np.int64)
+    o = 2 * n_clues + n_groups
+    cells = block[o : o + n_comps]
+    o += n_comps
+    n_members = block[o : o + n_comps + 1]
+    o += n_comps + 1
+    cells[:] = 0
+    n_members[:] = 0
     for g in range(n_groups):
         k = comp_of[g]
         if k >= 0:
@@ -975,23 +1003,29 @@ def split_components(
     # Each component's groups (ascending) and live clues (ascending), by counting sort.
     for k in range(n_comps):
         n_members[k + 1] += n_members[k]
-    members = np.empty(n_members[n_comps], np.int64)
-    local = np.empty(n_groups, np.int64)
-    fill = n_members[:-1].copy()
+    members = block[o : o + n_members[n_comps]]
+    o += n_members[n_comps]
+    local = block[o : o + n_groups]
+    o += n_groups
+    fill = block[o : o + n_comps]
+    o += n_comps
+    fill[:] = n_members[:-1]
     for g in range(n_groups):
         k = comp_of[g]
         if k >= 0:
             local[g] = fill[k] - n_members[k]
             members[fill[k]] = g
             fill[k] += 1
-    n_eqs = np.zeros(n_comps + 1, np.int64)
+    n_eqs = block[o : o + n_comps + 1]
+    o += n_comps + 1
+    n_eqs[:] = 0
     for c in range(n_clues):
         if live[c] > 0:
             n_eqs[comp_of_root[find_root(parent, c)] + 1] += 1
     for k in range(n_comps):
         n_eqs[k + 1] += n_eqs[k]
-    eqs = np.empty(n_eqs[n_comps], np.int64)
-    fill = n_eqs[:-1].copy()
+    eqs = block[o : o + n_eqs[n_comps]]
+    fill[:] = n_eqs[:-1]
     for c in range(n_clues):
         if live[c] > 0:
             k = comp_of_root[find_root(parent, c)]
@@ -1049,9 +1083,21 @@ def products_of_others(
     for k in range(n_comps):
         total_top += comp_top[k]
     size = min(total_top, limit) + 1
-    prefix = np.zeros((n_comps + 1, size), lay.dtype)
-    prefix_ok = np.zeros((n_comps + 1, size), np.bool_)
-    prefix_deg = np.zeros(n_comps + 1, np.int64)
+    # One allocation a type: prefix, suffix and others' products, feasibility, degrees.
+    rows = n_comps + 1
+    r = max(n_comps, 1)
+    counts = np.zeros((2 * rows + r) * size, lay.dtype)
+    oks = np.zeros((2 * rows + r) * size, np.bool_)
+    degs = np.zeros(2 * rows + r, np.int64)
+    prefix = counts[: rows * size].reshape((rows, size))
+    prefix_ok = oks[: rows * size].reshape((rows, size))
+    prefix_deg = degs[:rows]
+    suffix = counts[rows * size : 2 * rows * size].reshape((rows, size))
+    suffix_ok = oks[rows * size : 2 * rows * size].reshape((rows, size))
+    suffix_deg = degs[rows : 2 * rows]
+    others = counts[2 * rows * size :].reshape((r, size))
+    others_ok = oks[2 * rows * size :].reshape((r, size))
+    others_deg = degs[2 * rows :]
     prefix[0, 0] = 1
     prefix_ok[0, 0] = True
     for k in range(n_comps):
@@ -1066,9 +1112,6 @@ def products_of_others(
             prefix[k + 1],
             prefix_ok[k + 1],
         )
-    suffix = np.zeros((n_comps + 1, size), lay.dtype)
-    suffix_ok = np.zeros((n_comps + 1, size), np.bool_)
-    suffix_deg = np.zeros(n_comps + 1, np.int64)
     suffix[n_comps, 0] = 1
     suffix_ok[n_comps, 0] = True
     for k in range(n_comps - 1, -1, -1):
@@ -1083,9 +1126,6 @@ def products_of_others(
             suffix[k],
             suffix_ok[k],
         )
-    others = np.zeros((max(n_comps, 1), size), lay.dtype)
-    others_ok = np.zeros((max(n_comps, 1), size), np.bool_)
-    others_deg = np.zeros(max(n_comps, 1), np.int64)
     for k in range(n_comps):
         others_deg[k] = min(prefix_deg[k] + suffix_deg[k + 1], size - 1)
         for a in range(prefix_deg[k] + 1):
@@ -1213,15 +1253,19 @@ def _board_arrays(
         sig_clues,
         background,
     ) = constraint_arrays(values, around, trust_flags)
-    cell_slot = np.full(n, -1, np.int64)
     if stuck >= 0:
         return _failed(BOARD_STUCK)
     n_groups = group_off.shape[0] - 1
-    sizes = np.empty(n_groups, np.int64)
+    n_clues = clue_need.shape[0]
+    # Few allocations (each costs a small board more than its work): slices of blocks.
+    block = np.empty(n + 2 * n_groups, np.int64)
+    cell_slot = block[:n]
+    cell_slot[:] = -1
+    sizes = block[n : n + n_groups]
     for g in range(n_groups):
         sizes[g] = group_off[g + 1] - group_off[g]
-    n_clues = clue_need.shape[0]
-    fixed = np.full(n_groups, -1, np.int64)
+    fixed = block[n + n_groups :]
+    fixed[:] = -1
     ok, left, live, c_off, c_groups = closure(sizes, sig_off, sig_clues, clue_need, fixed)
     if not ok:
         return _failed(BOARD_CONFLICT)
@@ -1231,20 +1275,24 @@ def _board_arrays(
     for g in range(n_groups):
         if comp_of[g] >= 0 and (sizes[g] > 8 or cells[comp_of[g]] > max_cells):
             return _failed(BOARD_TOO_LARGE)  # no neighbourhood makes a group of 9
-    comp_off = np.zeros(n_comps + 1, np.int64)
+    offsets = np.zeros(2 * n_comps + n_groups + 2 * n_clues + 2, np.int64)
+    comp_off = offsets[: n_comps + 1]
     for k in range(n_comps):
         comp_off[k + 1] = comp_off[k] + cells[k] + 1
-    gm_off = np.zeros(n_groups + 1, np.int64)
+    gm_off = offsets[n_comps + 1 : n_comps + n_groups + 2]
     for g in range(n_groups):
         gm_off[g + 1] = gm_off[g] + (cells[comp_of[g]] + 1 if comp_of[g] >= 0 else 0)
-    layouts = np.zeros(comp_off[n_comps], np.int64)
-    group_mines = np.zeros(gm_off[n_groups], np.int64)
-    room = np.zeros(n_clues, np.int64)
+    t = n_comps + n_groups + 2
+    room = offsets[t : t + n_clues]
+    scratch = offsets[t + n_clues : t + 2 * n_clues]
+    top = offsets[t + 2 * n_clues :]
+    counts = np.zeros(comp_off[n_comps] + gm_off[n_groups], np.int64)
+    layouts = counts[: comp_off[n_comps]]
+    group_mines = counts[comp_off[n_comps] :]
     for c in range(n_clues):
         for t in range(c_off[c], c_off[c + 1]):
             if fixed[c_groups[t]] < 0:
                 room[c] += sizes[c_groups[t]]
-    scratch = np.empty(n_clues, np.int64)
     no_flags = np.zeros((0, 0), np.bool_)
     no_record = np.zeros(0, np.int64)
     used = 0
@@ -1305,7 +1353,6 @@ def _board_arrays(
     for t in range(background.shape[0]):
         cell_slot[background[t]] = -3
     # Each component's counts end at its largest mine count with a layout.
-    top = np.zeros(n_comps, np.int64)
     for k in range(n_comps):
         for m in range(comp_off[k], comp_off[k + 1]):
             if layouts[m] != 0:
@@ -1496,14 +1543,26 @@ def board_solution(
     width = 1
     for k in range(n_comps):
         width = max(width, top[k] + 1)
-    lay = np.zeros((max(n_comps, 1), width), np.int64)
+    n_slots = n_groups + 3
+    # One allocation a type for the join's arrays: the layouts by component, C(B, r) by r,
+    # each slot's numerator and denominator, a component's weights by mine count.
+    rows = max(n_comps, 1)
+    block = np.zeros(rows * width + rest + 1 + 2 * n_slots + width, np.int64)
+    marks = np.zeros(rows * width + width, np.bool_)
+    lay = block[: rows * width].reshape((rows, width))
+    possible = marks[: rows * width].reshape((rows, width))
     for k in range(n_comps):
         for m in range(top[k] + 1):
             lay[k, m] = layouts[comp_off[k] + m]
-    possible = lay != 0
+            possible[k, m] = lay[k, m] != 0
+    t = rows * width
+    row = block[t : t + rest + 1]
+    num = block[t + rest + 1 : t + rest + 1 + n_slots]
+    den = block[t + rest + 1 + n_slots : t + rest + 1 + 2 * n_slots]
+    weight = block[t + rest + 1 + 2 * n_slots :]
+    weight_ok = marks[rows * width :]
     full, others, full_ok, others_ok, others_deg = products_of_others(lay, possible, n_comps, top, rest)
     # C(B, r) for r = 0..rest: C(B, r + 1) = C(B, r) (B - r) / (r + 1), exactly.
-    row = np.zeros(rest + 1, np.int64)
     row[0] = 1
     for r in range(min(rest, n_background)):
         row[r + 1] = row[r] * (n_background - r) // (r + 1)
@@ -1523,12 +1582,7 @@ def board_solution(
     if total == 0:
         return BOARD_NO_LAYOUT, 0, 0, 0, 0, 0, np.zeros(0, np.float64)
     n = cell_slot.shape[0]
-    n_slots = n_groups + 3
     out = np.empty(2 * n + 2 * n_slots + 2 * n_dist, np.float64)
-    num = np.empty(n_slots, np.int64)
-    den = np.empty(n_slots, np.int64)
-    weight = np.zeros(width, np.int64)
-    weight_ok = np.zeros(width, np.bool_)
     for k in range(n_comps):
         mine_count_weights(
             others, others_ok, others_deg, k, min(top[k], rest), possible, w, w_ok, weight, weight_ok
