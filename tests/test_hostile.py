@@ -288,7 +288,6 @@ def test_boards_with_no_clues_answer_as_the_general_path_and_brute_force(
 
     module = importlib.import_module("analyzer.solver.solve")
     checked = 0
-    monkeypatch.setattr(module, "_NO_CLUE_MIN_CELLS", 0)  # the closed form on these small boards too
     for board in _no_clue_boards():
         fast = analyzer.solve(board, trust_flags=trust_flags)
         with monkeypatch.context() as patch:

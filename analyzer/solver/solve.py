@@ -13,17 +13,17 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import partial
 from typing import Any
 
 import numpy as np
 
-from analyzer.board.board import FLAG, Board
+from analyzer.board.board import FLAG, HIDDEN, Board
 from analyzer.board.topology import neighbour_array
 from analyzer.errors import InconsistentBoardError, SolverTimeoutError
-from analyzer.jit import interpreted_if_small
+from analyzer.jit import interpreted_if_small, specialized
 from analyzer.limits import binomial, check_binomial_time, flag, positive_seconds
 from analyzer.solver.analysis import Analysis, ComponentSummary, made_analysis
 from analyzer.solver.combination import Combined, Joined, combine, join
@@ -51,9 +51,6 @@ __all__ = ["solve", "count_layouts"]
 _ZERO = Fraction(0)
 _ONE = Fraction(1)
 _NO_CLUE_SHORTCUT = True  # the tests turn it off to compare with the general path
-#: Boards of fewer cells with no clue go the usual way (the compiled path answers them in
-#: microseconds, less than looking for a clue costs); the tests set it to 0 to check the closed form.
-_NO_CLUE_MIN_CELLS = 1024
 _COMPILED_PATH = True  # likewise
 _JOIN_BITS = JOIN_BITS  # likewise (0: the compiled path joins with Python integers always)
 
@@ -142,15 +139,14 @@ def solve(
     analyzer.errors.InconsistentBoardError: clue 3 at (0, 0) needs 3 mines but has only 1 hidden neighbour
     """
     board, deadline = _checked_input(board, engine, time_limit, "solve")
-    trust_flags = flag(trust_flags, "trust_flags")
-    deductions = flag(deductions, "deductions")
-    if (
-        _NO_CLUE_SHORTCUT
-        and (len(board.cells) >= _NO_CLUE_MIN_CELLS or engine != "auto")
-        and not any(value >= 0 for value in board.cells)
-    ):
+    if trust_flags is not True:  # the checks cost a tiny board's solve: only where needed
+        trust_flags = flag(trust_flags, "trust_flags")
+    if deductions is not True:
+        deductions = flag(deductions, "deductions")
+    cells = board.cells
+    if _NO_CLUE_SHORTCUT and cells.count(HIDDEN) + cells.count(FLAG) == len(cells):  # no clue
         return _without_clues(board, engine, trust_flags, deadline)
-    with _interpreted_if_tiny(board) as tiny:
+    with interpreted_if_small(len(board.cells)) as tiny:
         if _COMPILED_PATH and engine == "auto" and deductions:
             fast = _solve_compiled(board, trust_flags, deadline, tiny)
             if fast is not None:
@@ -232,17 +228,22 @@ def _solve_general(
     )
 
 
-def _cells_without_clues(cells: Sequence[int], p: Fraction, flagged: bool) -> tuple[Fraction | None, ...]:
-    """A clueless board's probabilities: ``p`` everywhere, 1 on the flags when ``flagged`` (trusted ones)."""
+def _cells_without_clues(
+    cells: Sequence[int], left: int, unknown: int, flagged: bool
+) -> tuple[Fraction | None, ...]:
+    """A clueless board's probabilities: ``left / unknown`` everywhere, 1 on the flags when ``flagged``
+    (trusted ones)."""
+    p = Fraction(left, unknown) if unknown else _ZERO
     if flagged:
         return tuple(_ONE if value == FLAG else p for value in cells)
     return (p,) * len(cells)
 
 
-def _floats_without_clues(cells: Sequence[int], p: float, trust_flags: bool) -> np.ndarray:
-    """A clueless board's probabilities as floats: ``p`` everywhere, 1 on trusted flags."""
+def _floats_without_clues(cells: Sequence[int], p: float, flagged: bool) -> np.ndarray:
+    """A clueless board's probabilities as floats: ``p`` everywhere, 1 on the flags when ``flagged``
+    (trusted ones)."""
     values = np.full(len(cells), p)
-    if trust_flags:
+    if flagged:
         values[np.asarray(cells) == FLAG] = 1.0
     return values
 
@@ -292,9 +293,9 @@ def _compiled(
     budget and no frontier programme. The compiled frontier programme cannot be
     interrupted: its states are what the time left allows (about a million a second).
     """
-    values = np.array(board.cells, dtype=np.int8)
+    cells = len(board.cells)
+    values = np.fromiter(board.cells, np.int8, cells)  # np.array takes longer to find the type
     around = neighbour_array(board.topology, board.width, board.height)
-    cells = len(values)
     if tiny:
         budgets = _INTERPRETED_BUDGETS
     elif cells > _SMALL_BOARD_CELLS:
@@ -304,12 +305,33 @@ def _compiled(
     else:
         left = deadline - time.monotonic()
         budgets = _SMALL_BOARD_BUDGETS if left >= _UNCUT_SECONDS else _budgets(cells, left)
-    found = board_solution(
+    if tiny:  # interpreted: the numbers are numpy's, where compiled they come back as Python ints
+        found = board_solution(
+            values, around, trust_flags, board.mines, _JOIN_BITS, MAX_ENUMERATION_CELLS, *budgets
+        )
+        return (*map(int, found[:-1]), found[-1])  # type: ignore[return-value]
+    # The types never change (an int8 board, intp neighbours, a bool and ints the board and
+    # options checked): the compiled kernel for them, past numba's dispatch.
+    if not _DIRECT:
+        _DIRECT.append(
+            specialized(
+                board_solution,
+                values,
+                around,
+                trust_flags,
+                board.mines,
+                _JOIN_BITS,
+                MAX_ENUMERATION_CELLS,
+                *budgets,
+            )
+        )
+    return _DIRECT[0](  # type: ignore[no-any-return]
         values, around, trust_flags, board.mines, _JOIN_BITS, MAX_ENUMERATION_CELLS, *budgets
     )
-    if tiny:  # interpreted: the numbers are numpy's, where compiled they come back as Python ints
-        return (*map(int, found[:-1]), found[-1])  # type: ignore[return-value]
-    return found  # type: ignore[no-any-return]
+
+
+#: :func:`~analyzer.solver.kernels.board_solution` compiled for the types :func:`_compiled` passes.
+_DIRECT: list[Callable[..., tuple[int, int, int, int, int, int, np.ndarray]]] = []
 
 
 def _join_compiled(board: Board, counted: BoardCounts, deadline: float | None) -> tuple[Joined, int] | None:
@@ -508,19 +530,25 @@ def _without_clues(board: Board, engine: str, trust_flags: bool, deadline: float
     unknown = len(board.cells) - flags
     left = board.mines - flags
     check_binomial_time(unknown, left, deadline, "the number of layouts")
-    p = Fraction(left, unknown) if unknown else _ZERO
-    return Analysis(
-        board=board,
-        total=binomial(unknown, left),
-        mines_left=left,
-        background_size=unknown,
-        components=(),
-        mine_count_distribution={0: _ONE},
-        trust_flags=trust_flags,
-        cell_probabilities=partial(_cells_without_clues, board.cells, p, flags > 0),
-        layout_counter=partial(count_layouts, trust_flags=trust_flags, engine=engine),
-        solver=partial(solve, trust_flags=trust_flags, engine=engine),
-        floats=partial(_floats_without_clues, board.cells, float(p), trust_flags),
+    if engine == "auto":
+        counter, solver = _LAYOUT_COUNTERS[trust_flags], _SOLVERS[trust_flags]
+    else:
+        counter = partial(count_layouts, trust_flags=trust_flags, engine=engine)
+        solver = partial(solve, trust_flags=trust_flags, engine=engine)
+    return made_analysis(
+        board,
+        binomial(unknown, left),
+        left,
+        unknown,
+        (),
+        {0: _ONE},
+        trust_flags,
+        partial(_cells_without_clues, board.cells, left, unknown, flags > 0),
+        counter,
+        solver,
+        None,
+        # left / unknown of Python ints is the correctly rounded float of the Fraction.
+        partial(_floats_without_clues, board.cells, left / unknown if unknown else 0.0, flags > 0),
     )
 
 
