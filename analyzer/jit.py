@@ -152,10 +152,17 @@ def activate() -> None:
 
 
 def uncached_kernels() -> list[str]:
-    """The kernels defined so far that have no entry in numba's cache beside their source yet."""
+    """The kernels defined so far that have no entry in numba's cache beside their source yet.
+
+    Kernels inlined into their callers (``inline="always"``) are left out: they are
+    compiled within each caller, and have an entry of their own only if Python calls
+    them directly.
+    """
     missing = []
     tag = f"py{sys.version_info.major}{sys.version_info.minor}"
     for kernel in _KERNELS:
+        if kernel.options.get("inline") == "always":
+            continue
         code = kernel.py_func.__code__
         source = Path(code.co_filename)
         index = (

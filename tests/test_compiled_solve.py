@@ -275,3 +275,20 @@ def test_the_budgets_made_once_for_small_boards_are_any_small_boards(seconds_lef
     assert module._budgets(module._SMALL_BOARD_CELLS + 1, None) != module._SMALL_BOARD_BUDGETS
     assert module._budgets(1, module._UNCUT_SECONDS) == module._SMALL_BOARD_BUDGETS
     assert module._budgets(1, module._UNCUT_SECONDS / 2) != module._SMALL_BOARD_BUDGETS
+
+
+def test_the_specialized_kernel_answers_as_the_dispatcher_and_refuses_other_arrays() -> None:
+    from analyzer import jit
+    from analyzer.solver import kernels
+
+    board = mid_game(9, 9, 10, progress=0.5, seed=3)
+    values = np.array(board.cells, dtype=np.int8)
+    around = neighbour_array(board.topology, board.width, board.height)
+    args = (values, around, True, board.mines, 52, 40, 200_000, 20_000, 1_000_000, 2_000_000, 10_000)
+    direct = jit.specialized(kernels.board_solution, *args)
+    *numbers, out = direct(*args)
+    *expected, expected_out = kernels.board_solution(*args)
+    assert numbers == expected and numbers[0] == BOARD_JOINED
+    assert np.array_equal(out, expected_out, equal_nan=True)
+    with pytest.raises(TypeError):
+        direct(values.astype(np.int64), *args[1:])

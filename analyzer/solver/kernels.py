@@ -18,6 +18,13 @@ on arrays: the clues (revealed numbers with unknown neighbours, in cell order),
 their unknown neighbours (in the neighbour table's order), and the groups
 (unknown cells with the same clues, in the order of their first cell, each
 ascending) with the clues they sit in.
+
+The stages a solve runs one after another (:func:`constraint_arrays`,
+:func:`closure`, :func:`transpose`, :func:`split_components`, :func:`_board_arrays`,
+:func:`_count_arrays`) are inlined into their callers (``inline="always"``): every
+array a compiled call takes or hands back costs atomic reference counts, which on a
+tiny board took more time than its work (``python -m benchmarks.solve solve --classes
+tiny``). The kernels take about ten seconds longer to compile, once (``analyzer warmup``).
 """
 
 from __future__ import annotations
@@ -50,7 +57,7 @@ __all__ = [
 ]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def constraint_arrays(values: np.ndarray, around: np.ndarray, trust_flags: bool) -> tuple:  # type: ignore[type-arg]
     """The clue equations and groups of a board, as arrays (see the module's docstring).
 
@@ -194,7 +201,7 @@ def constraint_arrays(values: np.ndarray, around: np.ndarray, trust_flags: bool)
     )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def closure(
     sizes: np.ndarray,
     group_off: np.ndarray,
@@ -365,7 +372,7 @@ BINOMIALS = np.array([[math.comb(a, b) for b in range(9)] for a in range(9)], dt
 FLOAT_BINOMIALS = BINOMIALS.astype(np.float64)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _count_arrays(sizes: np.ndarray) -> tuple:  # type: ignore[type-arg]
     """A component's empty ``layouts[m]`` and ``group_mines[g, m]`` (one layout of no mines when it has
     no group), ``m`` up to its cells."""  # pragma: no cover - compiled
@@ -598,7 +605,7 @@ def _undo(
             room[e] += sizes[g]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def transpose(n: int, off: np.ndarray, items: np.ndarray) -> tuple:  # type: ignore[type-arg]
     """Rows of items (row ``r``: ``items[off[r]:off[r + 1]]``, items below ``n``) turned into
     each item's rows, in row order, as offsets and a flat array."""  # pragma: no cover - compiled
@@ -946,7 +953,7 @@ def frontier_component(
     return states, solutions[n][0], layouts, group_mines
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def split_components(
     sizes: np.ndarray, fixed: np.ndarray, live: np.ndarray, sig_off: np.ndarray, sig_clues: np.ndarray
 ) -> tuple:  # type: ignore[type-arg]
@@ -1202,7 +1209,7 @@ def _failed(status: int) -> tuple:  # type: ignore[type-arg]
     return status, 0, 0, none, none, none, none, none, none, none, none, none
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _board_arrays(
     values: np.ndarray,
     around: np.ndarray,
