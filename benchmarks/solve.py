@@ -6,7 +6,8 @@
     and hard synthetic boards) and prints, per class, our median and, when
     ms-toollib is installed (the ``bench`` extra), the median of
     ``ms_toollib.cal_probability_onboard`` on the same boards in the same run,
-    their ratio, and a check that both agree to 1e-9.
+    the ratio of the medians, how many boards ours took longer on than the peer
+    and the largest ratio of one board, and a check that both agree to 1e-9.
 ``engines``
     Times each counting engine (enumerate, frontier, CP-SAT) on the same suite.
 ``many``
@@ -190,7 +191,7 @@ def _bench_solve(classes: Sequence[BoardClass], repeat: int, time_limit: float |
         f"{'class':28} {'boards':>6} {'ours cold':>12} {'ours max':>10} {'ours warm':>10} {'exact cold':>11}"
     )
     if ms_toollib:
-        header += f" {'ms-toollib':>11} {'ratio':>7} {'max |diff|':>11}"
+        header += f" {'ms-toollib':>11} {'ratio':>7} {'slower':>7} {'worst':>7} {'max |diff|':>11}"
     print(header)
     print("-" * len(header))
     worst_overall = 0.0
@@ -229,9 +230,12 @@ def _bench_solve(classes: Sequence[BoardClass], repeat: int, time_limit: float |
         )
         if ms_toollib and theirs:
             mine, peer = statistics.median(ours), statistics.median(theirs)
+            # Board by board too: a class's medians can hide boards where the peer is faster.
+            ratios = [a / b for a, b in zip(ours, theirs, strict=True)]
+            slower = f"{sum(r > 1 for r in ratios)}/{len(ratios)}"
             worst = max(diffs)
             worst_overall = max(worst_overall, worst)
-            line += f" {_ms(peer):>11} {mine / peer:>6.1f}x {worst:>11.1e}"
+            line += f" {_ms(peer):>11} {mine / peer:>6.2f}x {slower:>7} {max(ratios):>6.1f}x {worst:>11.1e}"
         print(line, flush=True)
     if ms_toollib:
         verdict = "agree" if worst_overall <= 1e-9 else "DISAGREE"
