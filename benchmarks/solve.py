@@ -21,7 +21,8 @@ board with flags ours is timed (and compared) with ``trust_flags=False``. Each
 class is timed cold (the component cache emptied before each run) and, for
 ours, warm (the cache kept from the runs before).
 Options: ``--repeat N`` (timings per board, the median is kept), ``--boards N``
-(random positions per class), ``--quick`` (small suite), ``--classes a,b``.
+(random positions per class), ``--quick`` (small suite), ``--classes a,b``, ``--per-board``
+(``solve``: each board's two times and their ratio under its class).
 """
 
 from __future__ import annotations
@@ -175,7 +176,9 @@ def _read_fractions(solved: Any) -> Any:
     return analysis
 
 
-def _bench_solve(classes: Sequence[BoardClass], repeat: int, time_limit: float | None) -> int:
+def _bench_solve(
+    classes: Sequence[BoardClass], repeat: int, time_limit: float | None, per_board: bool = False
+) -> int:
     # Steady state: the compiled kernels, as in any process past its first quarter second of
     # small solves (before that, small boards run the kernels interpreted: benchmarks.startup).
     from analyzer import jit
@@ -237,6 +240,10 @@ def _bench_solve(classes: Sequence[BoardClass], repeat: int, time_limit: float |
             worst_overall = max(worst_overall, worst)
             line += f" {_ms(peer):>11} {mine / peer:>6.2f}x {slower:>7} {max(ratios):>6.1f}x {worst:>11.1e}"
         print(line, flush=True)
+        if per_board and ms_toollib and theirs:
+            for board, a, b in zip(cls.boards, ours, theirs, strict=True):
+                text = board.to_text().strip().replace("\n", " / ")
+                print(f"    {a * 1e6:8.1f} us  {b * 1e6:8.1f} us  {a / b:5.2f}x  {text[:90]}")
     if ms_toollib:
         verdict = "agree" if worst_overall <= 1e-9 else "DISAGREE"
         print(f"\nall boards: ours and ms-toollib {verdict} (largest difference {worst_overall:.1e})")
@@ -325,6 +332,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per solve")
     parser.add_argument("--positions", type=int, default=2000, help="many: positions a preset")
     parser.add_argument("--workers", type=int, default=2, help="many: processes beside one")
+    parser.add_argument(
+        "--per-board", action="store_true", help="solve: each board's times (ours, ms-toollib) and ratio too"
+    )
     args = parser.parse_args(argv)
     if args.what == "many":
         return _bench_many(args.positions, args.workers, args.repeat)
@@ -332,8 +342,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.classes:
         wanted = [w.strip().lower() for w in args.classes.split(",")]
         classes = [c for c in classes if any(w in c.name.lower() for w in wanted)]
-    run = _bench_solve if args.what == "solve" else _bench_engines
-    return run(classes, args.repeat, args.time_limit)
+    if args.what == "solve":
+        return _bench_solve(classes, args.repeat, args.time_limit, args.per_board)
+    return _bench_engines(classes, args.repeat, args.time_limit)
 
 
 if __name__ == "__main__":
