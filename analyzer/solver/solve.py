@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from analyzer.board.board import FLAG, HIDDEN, Board
+from analyzer.board.board import FLAG, Board
 from analyzer.board.topology import neighbour_array
 from analyzer.errors import InconsistentBoardError, SolverTimeoutError
 from analyzer.jit import interpreted_if_small, specialized
@@ -51,6 +51,7 @@ __all__ = ["solve", "count_layouts"]
 _ZERO = Fraction(0)
 _ONE = Fraction(1)
 _NO_CLUE_SHORTCUT = True  # the tests turn it off to compare with the general path
+_IS_CLUE = (0).__le__  # 0 <= value: a revealed number
 _COMPILED_PATH = True  # likewise
 _JOIN_BITS = JOIN_BITS  # likewise (0: the compiled path joins with Python integers always)
 
@@ -143,8 +144,8 @@ def solve(
         trust_flags = flag(trust_flags, "trust_flags")
     if deductions is not True:
         deductions = flag(deductions, "deductions")
-    cells = board.cells
-    if _NO_CLUE_SHORTCUT and cells.count(HIDDEN) + cells.count(FLAG) == len(cells):  # no clue
+    # No clue (no cell 0 or more): stops at the first clue, in C, where a generator costs a tiny board.
+    if _NO_CLUE_SHORTCUT and not any(map(_IS_CLUE, board.cells)):
         return _without_clues(board, engine, trust_flags, deadline)
     with interpreted_if_small(len(board.cells)) as tiny:
         if _COMPILED_PATH and engine == "auto" and deductions:
@@ -325,8 +326,19 @@ def _compiled(
                 *budgets,
             )
         )
+    nodes, large_nodes, board_nodes, states, coefficients = budgets  # a call with * costs more
     return _DIRECT[0](  # type: ignore[no-any-return]
-        values, around, trust_flags, board.mines, _JOIN_BITS, MAX_ENUMERATION_CELLS, *budgets
+        values,
+        around,
+        trust_flags,
+        board.mines,
+        _JOIN_BITS,
+        MAX_ENUMERATION_CELLS,
+        nodes,
+        large_nodes,
+        board_nodes,
+        states,
+        coefficients,
     )
 
 
