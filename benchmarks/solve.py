@@ -136,9 +136,13 @@ def suite(*, boards: int = 10, quick: bool = False) -> list[BoardClass]:
 
 
 def _median_time(run: Callable[[], object], repeat: int, *, cold: bool = True) -> tuple[float, object]:
-    """Median wall time of ``run`` over ``repeat`` runs, cold (the component cache emptied first) or warm."""
+    """Median wall time of ``run`` over ``repeat`` runs, cold (the component cache emptied first) or warm.
+
+    One run first, untimed: Python specializes a function's code over its first calls, so
+    without it the first board down a path (the first clueless board, say) was timed slow.
+    """
     times = []
-    result = None
+    result = run()
     for _ in range(repeat):
         if cold:
             clear_cache()
