@@ -306,40 +306,15 @@ def _compiled(
     else:
         left = deadline - time.monotonic()
         budgets = _SMALL_BOARD_BUDGETS if left >= _UNCUT_SECONDS else _budgets(cells, left)
+    args = (values, around, trust_flags, board.mines, _JOIN_BITS, MAX_ENUMERATION_CELLS, *budgets)
     if tiny:  # interpreted: the numbers are numpy's, where compiled they come back as Python ints
-        found = board_solution(
-            values, around, trust_flags, board.mines, _JOIN_BITS, MAX_ENUMERATION_CELLS, *budgets
-        )
+        found = board_solution(*args)
         return (*map(int, found[:-1]), found[-1])  # type: ignore[return-value]
     # The types never change (an int8 board, intp neighbours, a bool and ints the board and
     # options checked): the compiled kernel for them, past numba's dispatch.
     if not _DIRECT:
-        _DIRECT.append(
-            specialized(
-                board_solution,
-                values,
-                around,
-                trust_flags,
-                board.mines,
-                _JOIN_BITS,
-                MAX_ENUMERATION_CELLS,
-                *budgets,
-            )
-        )
-    nodes, large_nodes, board_nodes, states, coefficients = budgets  # a call with * costs more
-    return _DIRECT[0](  # type: ignore[no-any-return]
-        values,
-        around,
-        trust_flags,
-        board.mines,
-        _JOIN_BITS,
-        MAX_ENUMERATION_CELLS,
-        nodes,
-        large_nodes,
-        board_nodes,
-        states,
-        coefficients,
-    )
+        _DIRECT.append(specialized(board_solution, *args))
+    return _DIRECT[0](*args)  # type: ignore[no-any-return]
 
 
 #: :func:`~analyzer.solver.kernels.board_solution` compiled for the types :func:`_compiled` passes.
