@@ -21,10 +21,12 @@ ascending) with the clues they sit in.
 
 The stages a solve runs one after another (:func:`constraint_arrays`,
 :func:`closure`, :func:`transpose`, :func:`split_components`, :func:`_board_arrays`,
-:func:`_count_arrays`) are inlined into their callers (``inline="always"``): every
-array a compiled call takes or hands back costs atomic reference counts, which on a
-tiny board took more time than its work (``python -m benchmarks.solve solve --classes
-tiny``). The kernels take about ten seconds longer to compile, once (``analyzer warmup``).
+:func:`_count_arrays`, and the join's :func:`products_of_others`, :func:`mul_counts`
+and :func:`mine_count_weights`) are inlined into their callers (``inline="always"``):
+every array a compiled call takes or hands back costs atomic reference counts, which on
+a tiny board took more time than its work (``python -m benchmarks.solve solve --classes
+tiny``). The kernels take about ten seconds longer to compile, once (``analyzer warmup``:
+63 s before, 73 s after, on the 2-core machine).
 """
 
 from __future__ import annotations
@@ -1072,7 +1074,7 @@ def component_equations(
     return eq_off, eq_groups, rhs
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def products_of_others(
     lay: np.ndarray, possible: np.ndarray, n_comps: int, comp_top: np.ndarray, limit: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
@@ -1145,7 +1147,7 @@ def products_of_others(
     return prefix[n_comps], others, prefix_ok[n_comps], others_ok, others_deg
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mul_counts(
     a: np.ndarray,
     a_ok: np.ndarray,
@@ -1167,7 +1169,7 @@ def mul_counts(
                 out_ok[i + j] = True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mine_count_weights(
     others: np.ndarray,
     others_ok: np.ndarray,
