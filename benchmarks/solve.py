@@ -74,6 +74,27 @@ HH1HH3HH101HHHHHHH31HHHHHHHHHH
 HH1HHH1H101HH1HHHHH1HHHHHHHHHH
 """
 
+#: Positions published with ms-toollib's own tests (github.com/eee555/ms-toollib,
+#: ``base/tests/test_probability.rs``: its boards 1 to 5, as given, before the test marks any
+#: mine; ``base/tests/test_probability_speed.rs``: a 21x10 board of 75 mines from
+#: github.com/xienaoban/minesweeper issue 3), in the ``.mine`` format.
+MS_TOOLLIB_POSITIONS = (
+    "8x8x10\nHHHHHHHH\nHHHHHHHH\nHHH1HHHH\nHHH2HHHH\nHHHHHHHH\nHHHHHH8H\nHHHHHHHH\nHHHHHHHH\n",
+    "8x8x10\n" + "HHHHHHHH\n" * 8,
+    "8x8x10\nHHHHHHHH\nHHHHHHHH\nHHHHHHHH\nHHH2HHHH\nHHHHHHHH\nHHHHHHHH\nHHHHHHHH\nHHHHHHHH\n",
+    "8x8x10\n1HHHHHHH\n1HHHHHHH\n2HHHHHHH\nHHHHHHHH\nHHHHHHHH\nHHHHHHHH\nHHHHHHHH\nHHHHHHHH\n",
+    "8x8x29\nHHHHHHHH\nHH1HH6HH\nHH2HHH1H\nHH3HHHHH\nHHHHHHHH\nHHHH5HHH\nH2HHHH1H\nHHHHHHHH\n",
+    "21x10x75\n"
+    "2H3H3H3H3H3H3H3H3H3H1\n"
+    + "H" * 21
+    + "\n3H4H4H4H4H4H4H4H4H4H1\n"
+    + "H" * 21
+    + "\n3H4H4H4"
+    + "H" * 14
+    + "\n"
+    + ("H" * 21 + "\n") * 5,
+)
+
 
 def _half_open(width: int, height: int, mines: int, *, seed: int) -> Board:
     """A position of a random layout with about half of its safe cells revealed (flood fill included)."""
@@ -118,6 +139,9 @@ def suite(*, boards: int = 10, quick: bool = False) -> list[BoardClass]:
     )
     classes.append(BoardClass("1-D 30x1/6", tuple(_half_open(30, 1, 6, seed=s) for s in range(boards))))
     classes.append(BoardClass("expert position (published)", (Board.from_text(EXPERT_POSITION),)))
+    classes.append(
+        BoardClass("ms-toollib's test positions", tuple(Board.from_text(t) for t in MS_TOOLLIB_POSITIONS))
+    )
     classes.append(BoardClass("chain of 1s and 2s (120)", tuple(chain(120, seed=s) for s in range(boards))))
     classes.append(BoardClass("double chain (60)", tuple(double_chain(60, seed=s) for s in range(boards))))
     classes.append(
