@@ -576,3 +576,15 @@ def test_solve_reads_a_path_as_well_as_text(tmp_path, monkeypatch) -> None:  # n
         solve(board, deductions=1)  # type: ignore[arg-type]
     with pytest.raises(OptionError, match="trust_flags must be True or False, got None"):
         count_layouts(board, trust_flags=None)  # type: ignore[arg-type]
+
+
+def test_ms_toollibs_published_test_board_gives_its_published_probabilities() -> None:
+    """ms-toollib's own test (base/tests/test_probability.rs, board 4) asserts these floats."""
+    from benchmarks.solve import MS_TOOLLIB_POSITIONS
+
+    analysis = solve(MS_TOOLLIB_POSITIONS[3])
+    published = {(0, 1): 0.07547169811320754, (1, 1): 0.9245283018867925, (3, 0): 0.5377358490566039}
+    for cell, p in published.items():
+        assert abs(float(analysis.probability(*cell)) - p) <= 2e-16, cell
+    assert analysis.probability(0, 1) == Fraction(4, 53)
+    assert abs(float(analysis.probability(7, 7)) - 0.14150943396226415) <= 2e-16  # a background cell
