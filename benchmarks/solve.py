@@ -77,7 +77,7 @@ HH1HHH1H101HH1HHHHH1HHHHHHHHHH
 #: Positions published with ms-toollib's own tests (github.com/eee555/ms-toollib,
 #: ``base/tests/test_probability.rs``: its boards 1 to 5, as given, before the test marks any
 #: mine; ``base/tests/test_probability_speed.rs``: a 21x10 board of 75 mines from
-#: github.com/xienaoban/minesweeper issue 3), in the ``.mine`` format.
+#: https://github.com/xienaoban/minesweeper/issues/3), in the ``.mine`` format.
 MS_TOOLLIB_POSITIONS = (
     "8x8x10\nHHHHHHHH\nHHHHHHHH\nHHH1HHHH\nHHH2HHHH\nHHHHHHHH\nHHHHHH8H\nHHHHHHHH\nHHHHHHHH\n",
     "8x8x10\n" + "HHHHHHHH\n" * 8,
