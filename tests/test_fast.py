@@ -306,7 +306,7 @@ def test_pseq_outlook_equals_the_exact_engine(position) -> None:
         row, col = divmod(i, w)
         shows = exact.number_distribution(row, col)
         safe_p = 1 - p
-        some = expected = secondary = Fraction(0)
+        some = expected = secondary = blended = Fraction(0)
         entropy = 0.0
         for v, q in shows.items():
             after = solve(board.replace({(row, col): v}))
@@ -318,7 +318,16 @@ def test_pseq_outlook_equals_the_exact_engine(position) -> None:
             # the next guess: none when a cell is proved safe, else the safest one (won if none is left)
             risks = [r for r in after.cell_probabilities if r is not None and r < 1]
             secondary += share * (1 if made or not risks else 1 - min(risks))
+            # blended: the safest and second-safest next cells, 4 to 1 (a proved-safe cell counts as safety 1)
+            ranked = sorted(risks)
+            if ranked:
+                second_risk = ranked[1] if len(ranked) > 1 else ranked[0]
+                blended += share * ((1 - ranked[0]) * 4 + (1 - second_risk)) / 5
+            else:
+                blended += share
         out = np.zeros(4)
+        assert kernels._reveal_outlook(known, nbr, board.mines, i, 10**7, out, True)
+        assert abs(out[3] - float(blended)) < 1e-9
         assert kernels._reveal_outlook(known, nbr, board.mines, i, 10**7, out)
         assert abs(out[0] - float(some)) < 1e-9 and abs(out[1] - float(expected)) < 1e-9
         assert abs(out[2] - entropy) < 1e-9
@@ -474,12 +483,18 @@ def _guess_positions(width: int, height: int, mines: int, count: int, seed: int)
 
 
 @pytest.mark.parametrize(
-    ("score", "dead"), [("progress", "guess"), ("secondary", "guess"), ("secondary", "wait")]
+    ("score", "dead"),
+    [("progress", "guess"), ("secondary", "guess"), ("secondary", "wait"), ("blended", "wait")],
 )
 @pytest.mark.parametrize(("preset", "count"), [("beginner", 40), ("intermediate", 40), ("expert", 20)])
 def test_expert_guess_is_the_exact_players_heuristic(preset: str, count: int, score: str, dead: str) -> None:
     """Outside the end game the compiled guess is the exact player's best_guess (scores within 1e-12)."""
     _compiled_guesses_agree(preset, count, score, dead)
+
+
+@pytest.mark.parametrize(("preset", "count"), [("intermediate", 40), ("expert", 20)])
+def test_guess_with_pseudo_fifty_fifties_first_is_the_exact_players(preset: str, count: int) -> None:
+    _compiled_guesses_agree(preset, count, "secondary", "wait", "first")
 
 
 @pytest.mark.parametrize(("preset", "count"), [("beginner", 12), ("intermediate", 4)])
@@ -503,12 +518,37 @@ def test_waiting_players_leave_dead_cells_for_later() -> None:
     assert changed >= 1
 
 
-def _compiled_guesses_agree(preset: str, count: int, score: str, dead: str) -> None:
+def test_players_guess_pseudo_fifty_fifties_first() -> None:
+    # Where a living pseudo-50/50 cell exists the player guesses the least likely one; elsewhere as before.
+    from analyzer.play.forced import pseudo_fifty_fifties
+
+    width, height, mines = PRESETS["expert"]
+    plain = make_player("expert", score="secondary", dead="wait")
+    first = make_player("expert", score="secondary", dead="wait", pseudo="first")
+    changed = 0
+    for board, analysis in _guess_positions(width, height, mines, 60, seed=7):
+        guess = first.best_guess(board, analysis)  # type: ignore[attr-defined]
+        living = [
+            i
+            for i in pseudo_fifty_fifties(board, analysis)
+            if len(reveal_outcomes(board, analysis, *divmod(i, width))) > 1
+        ]
+        if living:
+            p = analysis.cell_probabilities
+            assert guess == min(living, key=lambda i: (p[i], i))
+            changed += guess != plain.best_guess(board, analysis)  # type: ignore[attr-defined]
+        else:
+            assert guess == plain.best_guess(board, analysis)  # type: ignore[attr-defined]
+    assert changed >= 1
+
+
+def _compiled_guesses_agree(preset: str, count: int, score: str, dead: str, pseudo: str = "ignore") -> None:
     from analyzer.play.fast import SCORE_CODES, kernels
 
     width, height, mines = PRESETS[preset]
-    player = make_player("expert", score=score, dead=dead)
+    player = make_player("expert", score=score, dead=dead, pseudo=pseudo)
     nbr = neighbours_of("square", width, height)
+    patterns = kernels.fifty_fifty_patterns(nbr) if pseudo == "first" else kernels.no_patterns()
     for board, analysis in _guess_positions(width, height, mines, count, seed=7):
         state = np.array(board.cells, dtype=np.int8)
         known = state.copy()
@@ -531,6 +571,7 @@ def _compiled_guesses_agree(preset: str, count: int, score: str, dead: str) -> N
             kernels.DEFAULT_MAX_NODES,
             int(SCORE_CODES[score]),
             dead == "wait",
+            patterns,
         )
         assert cell == player.best_guess(board, analysis), board.to_text()  # type: ignore[attr-defined]
 
@@ -558,6 +599,8 @@ def test_fast_and_exact_expert_make_the_same_guesses(preset: str, games: int) ->
     [
         {"score": "secondary"},
         {"score": "secondary", "dead": "wait"},
+        {"score": "blended", "dead": "wait", "margin": Fraction(1, 10), "candidates": 16},
+        {"score": "secondary", "dead": "wait", "pseudo": "first"},
         {"score": "tertiary", "candidates": 4},
         {"candidates": 3, "endgame_layouts": 10},
         {"margin": Fraction(1, 10), "candidates": 12},

@@ -399,8 +399,18 @@ def play_indexed_fast(setup: Setup, player: Player, index: int) -> GameRecord:
         width, height, setup.mines, _fast_zone(setup.first_click, width, height, cell), board_rng
     )
     rng = np.random.default_rng(player_seq) if player.name == "pseq" else None
+    patterns = (
+        fast.fifty_fifty_patterns("square", width, height) if params is not None and params[6] else None
+    )
     played = fast.play_game(
-        player.name, is_mine, nbr, cell, first_is_guess=first_is_guess, rng=rng, params=params
+        player.name,
+        is_mine,
+        nbr,
+        cell,
+        first_is_guess=first_is_guess,
+        rng=rng,
+        params=params,
+        patterns=patterns,
     )
     if played is None:  # a position too hard to enumerate: the exact engine plays this same game
         return play_indexed(setup, player, index)

@@ -35,6 +35,7 @@ __all__ = [
     "neighbours_of",
     "layout_mask",
     "expert_params",
+    "fifty_fifty_patterns",
 ]
 
 FAST_PLAYERS = ("probabilistic", "pseq", "expert", "random", "local", "subset")
@@ -44,6 +45,18 @@ FAST_PLAYERS = ("probabilistic", "pseq", "expert", "random", "local", "subset")
 def neighbours_of(topology: str, width: int, height: int) -> np.ndarray:
     """The board's neighbour array as the kernels take it (int64, padded with ``N``)."""
     return np.ascontiguousarray(neighbour_array(topology, width, height), dtype=np.int64)
+
+
+@functools.lru_cache(maxsize=16)
+def fifty_fifty_patterns(
+    topology: str, width: int, height: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The board's 50/50 patterns as the compiled player takes them (:func:`kernels.fifty_fifty_patterns`).
+
+    Made once a board shape (about 2 ms on expert): the compiled form of
+    :func:`analyzer.play.forced.fifty_fifty_patterns`.
+    """
+    return kernels.fifty_fifty_patterns(neighbours_of(topology, width, height))
 
 
 def fast_probabilities(
@@ -82,7 +95,7 @@ def fast_probabilities(
 
 _POLICIES = {"probabilistic": kernels.PROBABILISTIC, "pseq": kernels.PSEQ, "expert": kernels.EXPERT}
 
-SCORE_CODES = {"progress": 0.0, "secondary": 1.0, "tertiary": 2.0}
+SCORE_CODES = {"progress": 0.0, "secondary": 1.0, "tertiary": 2.0, "blended": 3.0}
 """How :func:`expert_params` passes the ``expert`` player's ``score`` to the compiled policy."""
 _BLOCK = 1 << 14  # as analyzer.play.placement draws them
 
@@ -113,7 +126,7 @@ def expert_params(player: object) -> np.ndarray:
 
     >>> from analyzer.play.players import make_player
     >>> expert_params(make_player("expert", candidates=4, score="secondary")).tolist()
-    [0.02, 4.0, 60.0, 20000.0, 1.0, 0.0]
+    [0.02, 4.0, 60.0, 20000.0, 1.0, 0.0, 0.0]
     """
     return np.array(
         [
@@ -123,6 +136,7 @@ def expert_params(player: object) -> np.ndarray:
             player.endgame_nodes,  # type: ignore[attr-defined]
             SCORE_CODES[player.score],  # type: ignore[attr-defined]
             1.0 if player.dead == "wait" else 0.0,  # type: ignore[attr-defined]
+            1.0 if player.pseudo == "first" else 0.0,  # type: ignore[attr-defined]
         ]
     )
 
@@ -152,7 +166,7 @@ def first_choice(
     if player == "expert":
         log_total = math.lgamma(n + 1) - math.lgamma(mines + 1) - math.lgamma(n - mines + 1)
         params = options or tuple(kernels.EXPERT_PARAMS.tolist())
-        margin, candidates, layouts, nodes, score, wait_dead = params
+        margin, candidates, layouts, nodes, score, wait_dead, pseudo = params
         return int(
             kernels.expert_guess(
                 state,
@@ -168,6 +182,7 @@ def first_choice(
                 kernels.DEFAULT_MAX_NODES,
                 int(score),
                 wait_dead != 0.0,
+                fifty_fifty_patterns(topology, width, height) if pseudo else kernels.no_patterns(),
             )
         )
     return int(kernels.lowest_probability_cell(state, nbr, prob))
@@ -183,6 +198,7 @@ def play_game(
     max_nodes: int = kernels.DEFAULT_MAX_NODES,
     rng: np.random.Generator | None = None,
     params: np.ndarray | None = None,
+    patterns: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None,
 ) -> tuple[bool, int, int, list[int]] | None:
     """Play one game from its first click with ``player``'s compiled policy.
 
@@ -194,6 +210,8 @@ def play_game(
     the player's Python form draws them (the kernel replays numpy's bounded
     draw on the generator's 32-bit words, drawn here in advance). ``params``:
     an ``expert`` player's options (:func:`expert_params`; its defaults when None).
+    ``patterns``: the board's :func:`fifty_fifty_patterns`, for an ``expert``
+    player that guesses pseudo-50/50s first (made from ``nbr`` when None).
     """
     if player not in _POLICIES:
         raise ValueError(
@@ -209,6 +227,11 @@ def play_game(
     else:
         rands = np.zeros(1, dtype=np.int64)
     policy = _POLICIES[player]
+    options = kernels.EXPERT_PARAMS if params is None else params
+    if policy != kernels.EXPERT or options[6] == 0.0:
+        patterns = kernels.no_patterns()
+    elif patterns is None:
+        patterns = kernels.fifty_fifty_patterns(nbr)
     won, guesses, reveals, traced = kernels.play_policy(
         policy,
         mask,
@@ -219,7 +242,8 @@ def play_game(
         trace,
         max_nodes,
         rands,
-        kernels.EXPERT_PARAMS if params is None else params,
+        options,
+        patterns,
     )
     if won == -1:
         return None

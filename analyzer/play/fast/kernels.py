@@ -473,7 +473,13 @@ def _shares(logs: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
 
 @njit(cache=True)
 def _reveal_outlook(
-    known: np.ndarray, nbr: np.ndarray, mines: int, c: int, max_nodes: int, out: np.ndarray
+    known: np.ndarray,
+    nbr: np.ndarray,
+    mines: int,
+    c: int,
+    max_nodes: int,
+    out: np.ndarray,
+    blend: bool = False,
 ) -> bool:  # pragma: no cover - compiled
     """What revealing safe cell ``c`` would show: out = (P(some new safe cell), E[new safe cells], entropy,
     secondary safety).
@@ -483,8 +489,10 @@ def _reveal_outlook(
     proves safe are those other hidden cells of probability exactly 0. The
     secondary safety is E[1 if some cell is proved safe, else 1 - the lowest
     probability among the other hidden cells (1 when none is left but
-    mines)]. All four are conditional on ``c`` being safe. False when a
-    position is too hard.
+    mines)]; with ``blend``, E[(4 s1 + s2) / 5] where s1 and s2 are the two
+    highest safeties among the other hidden cells (a proved-safe cell's is 1;
+    s2 = s1 when one cell that can be safe is left; 1 when none is). All four
+    are conditional on ``c`` being safe. False when a position is too hard.
     """
     n = known.shape[0]
     deg = _degree(nbr, c)
@@ -505,14 +513,23 @@ def _reveal_outlook(
         logs[v] = info[0]
         made = 0
         lowest = 1.0
+        runner_up = 1.0  # the second-lowest probability (a tie counts twice)
         for j in range(n):
             if j != c and known[j] == HIDDEN:
                 if prob[j] == 0.0:
                     made += 1
-                elif prob[j] < lowest:
-                    lowest = prob[j]
+                if prob[j] < lowest:
+                    lowest, runner_up = prob[j], lowest
+                elif prob[j] < runner_up:
+                    runner_up = prob[j]
         counts[v] = made
-        next_safety[v] = 1.0 - lowest if lowest < 1.0 else 1.0  # nothing left to guess: won
+        if lowest >= 1.0:
+            next_safety[v] = 1.0  # nothing left to guess: won
+        elif blend:
+            second = runner_up if runner_up < 1.0 else lowest
+            next_safety[v] = (4.0 * (1.0 - lowest) + (1.0 - second)) / 5.0
+        else:
+            next_safety[v] = 1.0 - lowest
     share = _shares(logs)
     some = 0.0
     expected = 0.0
@@ -522,7 +539,7 @@ def _reveal_outlook(
         if logs[v] == -np.inf:
             continue
         p = share[v]
-        second += p * (1.0 if counts[v] > 0 else next_safety[v])
+        second += p * (1.0 if counts[v] > 0 and not blend else next_safety[v])
         if counts[v] > 0:
             some += p
         expected += p * counts[v]
@@ -850,6 +867,7 @@ def _outlooks(
     entropy: np.ndarray,
     second: np.ndarray,
     with_second: bool,
+    blend: bool = False,
 ) -> int:  # pragma: no cover - compiled
     """:func:`_reveal_outlook` of each of the first ``count`` cells of ``cands``, into the four arrays.
 
@@ -953,7 +971,7 @@ def _outlooks(
         )
         if done:
             read += 1
-        elif not _reveal_outlook(known, nbr, mines, c, max_nodes, outlook):
+        elif not _reveal_outlook(known, nbr, mines, c, max_nodes, outlook, blend):
             return -1
         some[c], expected[c], entropy[c], second[c] = outlook[0], outlook[1], outlook[2], outlook[3]
         if pure:
@@ -1011,6 +1029,214 @@ def pseq_candidates(
         for t in range(count):
             score[out[t]] = entropy[out[t]]
         count = _keep_best(out, count, score)
+    return count
+
+
+# ------------------------------------------------------------------ forced 50/50s
+# The compiled form of analyzer.play.forced (which says what a pattern, its end cells and a
+# pseudo-50/50 cell are): the same cells, in floats.
+
+
+@njit(cache=True)
+def _neighbours(nbr: np.ndarray, a: int, b: int) -> bool:  # pragma: no cover - compiled
+    for k in range(nbr.shape[1]):  # noqa: SIM110 - a loop numba compiles without a generator
+        if nbr[a, k] == b:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _pattern_ends(
+    nbr: np.ndarray, side: np.ndarray, k: int, ends: np.ndarray
+) -> int:  # pragma: no cover - compiled
+    """The end cells of the pattern ``side[:k]`` against ``side[k:2k]``, into ``ends`` ascending; how many."""
+    n = nbr.shape[0]
+    count = 0
+    for t in range(2 * k):
+        for u in range(nbr.shape[1]):
+            x = nbr[side[t], u]
+            if x >= n:
+                continue
+            seen = False
+            for v in range(2 * k):
+                seen = seen or side[v] == x
+            for v in range(count):
+                seen = seen or ends[v] == x
+            if seen:
+                continue
+            first = 0
+            second = 0
+            for v in range(k):
+                first += _neighbours(nbr, x, side[v])
+                second += _neighbours(nbr, x, side[k + v])
+            if first != second:
+                ends[count] = x
+                count += 1
+    ends[:count].sort()
+    return count
+
+
+@njit(cache=True)
+def fifty_fifty_patterns(nbr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every pattern of a neighbour table, as :func:`analyzer.play.forced.fifty_fifty_patterns` lists them.
+
+    Returns ``(sides, sizes, ends, end_counts)``: row ``q`` of ``sides`` holds
+    the pattern's first side (``sizes[q]`` cells) then its second; row ``q`` of
+    ``ends`` its ``end_counts[q]`` end cells.
+    """
+    n = nbr.shape[0]
+    deg = nbr.shape[1]
+    sides = np.empty((0, 4), np.int64)
+    sizes = np.empty(0, np.int64)
+    ends = np.empty((0, 4 * deg), np.int64)
+    counts = np.empty(0, np.int64)
+    side = np.empty(4, np.int64)
+    buffer = np.empty(4 * deg, np.int64)
+    later = np.empty(deg, np.int64)
+    for rounds in range(2):  # count, then fill
+        q = 0
+        for pairs in (True, False):  # every pair first, then every 4-clique
+            for a in range(n):
+                m = 0
+                for u in range(deg):
+                    if a < nbr[a, u] < n:
+                        later[m] = nbr[a, u]
+                        m += 1
+                later[:m].sort()
+                if pairs:
+                    for i in range(m):
+                        if rounds == 1:
+                            side[0], side[1] = a, later[i]
+                            sides[q, :2] = side[:2]
+                            sizes[q] = 1
+                            counts[q] = _pattern_ends(nbr, side, 1, buffer)
+                            ends[q, : counts[q]] = buffer[: counts[q]]
+                        q += 1
+                    continue
+                q = _cliques(nbr, a, later, m, rounds == 1, q, side, sides, sizes, ends, counts, buffer)
+        if rounds == 0:
+            sides = np.zeros((q, 4), np.int64)
+            sizes = np.zeros(q, np.int64)
+            ends = np.zeros((q, 4 * deg), np.int64)
+            counts = np.zeros(q, np.int64)
+    return sides, sizes, ends, counts
+
+
+@njit(cache=True)
+def _cliques(
+    nbr: np.ndarray,
+    a: int,
+    later: np.ndarray,
+    m: int,
+    fill: bool,
+    q: int,
+    side: np.ndarray,
+    sides: np.ndarray,
+    sizes: np.ndarray,
+    ends: np.ndarray,
+    counts: np.ndarray,
+    buffer: np.ndarray,
+) -> int:  # pragma: no cover - compiled
+    """The three splits of each 4-clique of first cell ``a`` (the rest from ``later[:m]``), from row ``q``."""
+    for i in range(m):
+        for j in range(i + 1, m):
+            for h in range(j + 1, m):
+                b, c, d = later[i], later[j], later[h]
+                if not (_neighbours(nbr, b, c) and _neighbours(nbr, b, d) and _neighbours(nbr, c, d)):
+                    continue
+                for split in range(3):
+                    if fill:
+                        if split == 0:
+                            side[0], side[1], side[2], side[3] = a, b, c, d
+                        elif split == 1:
+                            side[0], side[1], side[2], side[3] = a, c, b, d
+                        else:
+                            side[0], side[1], side[2], side[3] = a, d, b, c
+                        sides[q] = side
+                        sizes[q] = 2
+                        counts[q] = _pattern_ends(nbr, side, 2, buffer)
+                        ends[q, : counts[q]] = buffer[: counts[q]]
+                    q += 1
+    return q
+
+
+_PSEUDO_TOL = 1e-9
+"""Relative tolerance of a pseudo-50/50 cell's probability against its 50/50's share (floats)."""
+
+
+@njit(cache=True)
+def pseudo_fifty_fifties(
+    known: np.ndarray,
+    nbr: np.ndarray,
+    mines: int,
+    prob: np.ndarray,
+    log_total: float,
+    max_nodes: int,
+    patterns: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    out: np.ndarray,
+) -> int:  # pragma: no cover - compiled
+    """The pseudo-50/50 cells of the position (:func:`analyzer.play.forced.pseudo_fifty_fifties`), ascending.
+
+    ``known`` is the position after the single-number rules, ``prob`` its
+    probabilities, ``log_total`` the natural log of its layouts, ``patterns``
+    :func:`fifty_fifty_patterns` of ``nbr``. Each pattern looked at is
+    counted by solving the position with its end cells and first side flagged
+    and its second side marked safe. Writes the cells to ``out`` and returns
+    their number, or -1 when a position was too hard to enumerate.
+    """
+    sides, sizes, ends, end_counts = patterns
+    n = known.shape[0]
+    found = np.zeros(n, np.bool_)
+    trial = np.empty_like(known)
+    scratch = np.empty(n)
+    info = np.zeros(1)
+    missing = np.empty(ends.shape[1], np.int64)
+    for q in range(sides.shape[0]):
+        k = sizes[q]
+        usable = True
+        lowest = 1.0
+        for t in range(2 * k):
+            c = sides[q, t]
+            if known[c] != HIDDEN or not 0.0 < prob[c] < 1.0:
+                usable = False
+                break
+            lowest = min(lowest, prob[c])
+        m = 0
+        for e in range(end_counts[q]):
+            if not usable:
+                break
+            j = ends[q, e]
+            if known[j] >= 0 or known[j] == SAFE:
+                usable = False  # a revealed end cell is no mine: this pattern cannot form
+            elif known[j] != FLAG and prob[j] < 1.0:
+                if m == k or prob[j] < lowest * (1.0 - _PSEUDO_TOL):
+                    usable = False  # too many unknown end cells, or one less likely than every cell here
+                else:
+                    missing[m] = j
+                    m += 1
+        if not usable:
+            continue
+        trial[:] = known
+        for t in range(m):
+            trial[missing[t]] = FLAG
+        for t in range(k):
+            trial[sides[q, t]] = FLAG
+            trial[sides[q, k + t]] = SAFE
+        status = probabilities(trial, nbr, mines, scratch, max_nodes, info)
+        if status < 0:
+            return -1
+        if status == 0:
+            continue
+        share = math.exp(info[0] - log_total)
+        for t in range(2 * k):
+            c = sides[q, t]
+            if abs(share - prob[c]) <= _PSEUDO_TOL * prob[c]:
+                found[c] = True
+    count = 0
+    for i in range(n):
+        if found[i]:
+            out[count] = i
+            count += 1
     return count
 
 
@@ -1142,6 +1368,51 @@ def _tertiary(
 
 
 @njit(cache=True)
+def no_patterns() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """No 50/50 patterns: what :func:`expert_guess` takes when pseudo-50/50s are not looked for."""
+    return (
+        np.empty((0, 4), np.int64),
+        np.empty(0, np.int64),
+        np.empty((0, 1), np.int64),
+        np.empty(0, np.int64),
+    )
+
+
+@njit(cache=True)
+def _living_least_likely(
+    state: np.ndarray,
+    known: np.ndarray,
+    nbr: np.ndarray,
+    mines: int,
+    prob: np.ndarray,
+    cells: np.ndarray,
+    count: int,
+    max_nodes: int,
+) -> int:  # pragma: no cover - compiled
+    """The living cell of ``cells[:count]`` least likely to be a mine (ties to the first); -2 when none lives.
+
+    Living: it could show more than one number. -1 when a position was too hard.
+    """
+    n = state.shape[0]
+    some = np.empty(n)
+    expected = np.empty(n)
+    entropy = np.empty(n)
+    second = np.empty(n)
+    if (
+        _outlooks(state, known, nbr, mines, cells, count, max_nodes, some, expected, entropy, second, False)
+        < 0
+    ):
+        return -1
+    best = -2
+    best_p = 2.0
+    for t in range(count):
+        c = cells[t]
+        if entropy[c] > 0.0 and prob[c] < best_p - 1e-12:
+            best, best_p = c, prob[c]
+    return best
+
+
+@njit(cache=True)
 def expert_guess(
     state: np.ndarray,
     known: np.ndarray,
@@ -1156,6 +1427,7 @@ def expert_guess(
     max_nodes: int,
     score: int,
     wait_dead: bool,
+    patterns: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
 ) -> int:
     """The ``expert`` player's guess (see :class:`analyzer.play.players.expert.ExpertPlayer`).
 
@@ -1171,20 +1443,36 @@ def expert_guess(
     guess and the next one), and the best taken (ties within 1e-12 to the earlier).
     ``score``: 0 progress, 1 secondary safety, 2 tertiary (the candidates by
     secondary safety, best first, scored :func:`_tertiary` while one can still
-    win). With ``wait_dead``, candidates that can show one number only
-    (entropy 0: dead) are left out while a living one is among them.
+    win), 3 blended secondary safety (the safest next guess's safety blended
+    with the second safest's, 4 to 1: see :func:`_reveal_outlook`). With
+    ``wait_dead``, candidates that can show one number only (entropy 0: dead)
+    are left out while a living one is among them.
+    Before any candidate, when ``patterns`` (:func:`fifty_fifty_patterns`, or
+    none: :func:`no_patterns`) finds living pseudo-50/50 cells
+    (:func:`pseudo_fifty_fifties`), the least likely to be a mine is guessed
+    (ties to the lowest index).
     Returns -1 when a position was too hard to enumerate or beyond the
     compiled end game (the game is then played by the exact engine).
     """  # pragma: no cover - compiled
     n = state.shape[0]
     secondary = score != 0
     third = score == 2
+    blend = score == 3
     if endgame_limit > 0 and log_total <= math.log(endgame_limit + 0.5):
         cell = endgame_move(state, nbr, mines, endgame_limit, endgame_nodes)
         if cell >= 0:
             return cell
         if cell == -2:
             return -1
+    if patterns[0].shape[0] > 0:
+        pseudo = np.empty(n, np.int64)
+        found = pseudo_fifty_fifties(known, nbr, mines, prob, log_total, max_nodes, patterns, pseudo)
+        if found < 0:
+            return -1
+        if found > 0:
+            cell = _living_least_likely(state, known, nbr, mines, prob, pseudo, found, max_nodes)
+            if cell != -2:
+                return cell
     cands = _guess_candidates(state, nbr, prob, margin, candidates)
     count = cands.shape[0]
     if count == 1:
@@ -1194,7 +1482,7 @@ def expert_guess(
     entropy = np.empty(n)
     second = np.empty(n)
     scored = _outlooks(
-        state, known, nbr, mines, cands, count, max_nodes, some, expected, entropy, second, secondary
+        state, known, nbr, mines, cands, count, max_nodes, some, expected, entropy, second, secondary, blend
     )
     if scored < 0:
         return -1
@@ -1252,11 +1540,12 @@ PROBABILISTIC = 0
 PSEQ = 1
 EXPERT = 2
 EXPERT_PARAMS = np.array(
-    [EXPERT_MARGIN, EXPERT_CANDIDATES, EXPERT_ENDGAME_LAYOUTS, EXPERT_ENDGAME_NODES, 0.0, 0.0]
+    [EXPERT_MARGIN, EXPERT_CANDIDATES, EXPERT_ENDGAME_LAYOUTS, EXPERT_ENDGAME_NODES, 0.0, 0.0, 0.0]
 )
 """The ``expert`` policy's options as :func:`play_policy` takes them: margin, candidates, end-game
-layouts, end-game nodes, the score (0.0 progress, 1.0 secondary safety, 2.0 tertiary: see
-``analyzer.play.fast.SCORE_CODES``), and 1.0 to leave dead candidates for later (0.0: guess them)."""
+layouts, end-game nodes, the score (0.0 progress, 1.0 secondary safety, 2.0 tertiary, 3.0 blended: see
+``analyzer.play.fast.SCORE_CODES``), 1.0 to leave dead candidates for later (0.0: guess them), and
+1.0 to guess pseudo-50/50 cells first (0.0: ignore them)."""
 
 
 @njit(cache=True)
@@ -1271,6 +1560,7 @@ def play_policy(
     max_nodes: int,
     rands: np.ndarray,
     params: np.ndarray,
+    patterns: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
 ) -> tuple[int, int, int, int]:
     """Play one game from its first click with the policy of ``probabilistic``, ``expert`` or PSEQ.
 
@@ -1280,7 +1570,9 @@ def play_policy(
     (revealing a safe cell never makes another one unsafe). The guess is the
     lowest probability (ties within 1e-12 to fewest unrevealed neighbours, then
     index) for ``PROBABILISTIC``; :func:`expert_guess` for ``EXPERT``, with
-    ``params`` its options (:data:`EXPERT_PARAMS`); for
+    ``params`` its options (:data:`EXPERT_PARAMS`) and ``patterns`` the
+    board's :func:`fifty_fifty_patterns` when it guesses pseudo-50/50s first
+    (else :func:`no_patterns`); for
     ``PSEQ`` the survivors of :func:`pseq_candidates`, drawn among as
     ``numpy.random.Generator.integers(survivors)`` draws, from ``rands``: the
     generator's 32-bit words in turn (a game that runs out of them returns -1).
@@ -1356,6 +1648,7 @@ def play_policy(
                 max_nodes,
                 int(params[4]),
                 params[5] != 0.0,
+                patterns,
             )
             if cell < 0:
                 return -1, guesses, reveals, traced

@@ -10,6 +10,7 @@ import numpy as np
 
 from analyzer.board.board import Board, Cell
 from analyzer.errors import PlayerError
+from analyzer.play.forced import pseudo_fifty_fifties
 from analyzer.play.players.base import Action, Player, reveal_action
 from analyzer.play.players.endgame import endgame_layouts, endgame_search, reveal_outcomes
 from analyzer.play.players.probabilistic import certain_reveals, guess_order
@@ -19,9 +20,10 @@ from analyzer.solver.solve import solve
 __all__ = ["ExpertPlayer"]
 
 
-SCORES = ("progress", "secondary", "tertiary")
+SCORES = ("progress", "secondary", "tertiary", "blended")
 """The ways :class:`ExpertPlayer` scores its candidates."""
 DEAD = ("guess", "wait")
+PSEUDO = ("ignore", "first")
 """What :class:`ExpertPlayer` does with dead candidates (cells whose number is known already)."""
 
 
@@ -56,13 +58,25 @@ class ExpertPlayer(Player):
         after it), and else the best secondary safety among the next
         position's candidates (the candidates are taken by secondary safety,
         best first, while one can still beat the best found: the tertiary
-        score is at most the secondary one).
+        score is at most the secondary one); or ``"blended"``, David Hill's
+        blended secondary safety: ``(1 - p) E[(4 s1 + s2) / 5 | safe]``, where
+        ``s1`` and ``s2`` are the safeties of the safest and second-safest
+        hidden cells after the number shown (a proved-safe cell's safety is 1;
+        ``s2 = s1`` when one cell that can be safe is left, 1 when none is),
+        so a number that proves two cells safe is worth more than one that
+        proves one.
     dead : str
         ``"guess"`` (the default) scores every candidate; ``"wait"`` leaves
         out the *dead* ones, cells that could show one number only (revealing
         one tells nothing, so it can wait: nothing but the end game's mine
         count or a cell around it will change its odds), whenever a living
         candidate is left.
+    pseudo : str
+        ``"ignore"`` (the default) or ``"first"``: before scoring candidates,
+        guess a living *pseudo-50/50* cell if there is one (a cell that is a
+        mine only where it is in a forced 50/50: its risk has to be taken
+        anyway; :mod:`analyzer.play.forced`), the least likely to be a mine,
+        ties to the lowest index.
 
     Examples
     --------
@@ -79,6 +93,7 @@ class ExpertPlayer(Player):
     endgame_nodes: int = 20_000
     score: str = "progress"
     dead: str = "guess"
+    pseudo: str = "ignore"
     _last_scores: dict[Cell, Fraction] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -97,6 +112,8 @@ class ExpertPlayer(Player):
             raise PlayerError(f"score must be one of {', '.join(SCORES)}, got {self.score!r}")
         if self.dead not in DEAD:
             raise PlayerError(f"dead must be one of {', '.join(DEAD)}, got {self.dead!r}")
+        if self.pseudo not in PSEUDO:
+            raise PlayerError(f"pseudo must be one of {', '.join(PSEUDO)}, got {self.pseudo!r}")
 
     def __repr__(self) -> str:
         # The default score is left out, so the setups (and results files) of before it stay the same.
@@ -108,6 +125,8 @@ class ExpertPlayer(Player):
             options += f", score={self.score!r}"
         if self.dead != "guess":
             options += f", dead={self.dead!r}"
+        if self.pseudo != "ignore":
+            options += f", pseudo={self.pseudo!r}"
         return f"ExpertPlayer({options})"
 
     def _think(self, board: Board, rng: np.random.Generator) -> list[Action]:
@@ -129,6 +148,15 @@ class ExpertPlayer(Player):
         The scores are kept in ``last_scores`` (cell to score) for inspection.
         """
         probabilities = analysis.cell_probabilities
+        if self.pseudo == "first":
+            living = [
+                i
+                for i in pseudo_fifty_fifties(board, analysis)
+                if len(reveal_outcomes(board, analysis, *divmod(i, board.width))) > 1
+            ]
+            if living:
+                self._last_scores = {}
+                return min(living, key=lambda i: (probabilities[i], i))
         within = self._candidates(board, analysis)
         if len(within) == 1:
             self._last_scores = {}
@@ -147,6 +175,9 @@ class ExpertPlayer(Player):
                 weight = Fraction(outcome.total, analysis.total)  # P(safe and shows this number)
                 if outcome.safe:
                     progress += weight
+                if self.score == "blended":
+                    secondary += weight * _blended_next(outcome)
+                elif outcome.safe:
                     secondary += weight
                 else:
                     secondary += weight * _safest_next(outcome)
@@ -220,6 +251,19 @@ def _secondary(board: Board, analysis: Analysis, i: int) -> Fraction:
         weight = Fraction(outcome.total, analysis.total)
         total += weight if outcome.safe else weight * _safest_next(outcome)
     return total
+
+
+def _blended_next(analysis: Analysis) -> Fraction:
+    """``(4 s1 + s2) / 5``: the two highest safeties among the hidden cells that are not certain mines.
+
+    A proved-safe cell's safety is 1; ``s2 = s1`` when one such cell is left; 1 when none is.
+    """
+    risks = sorted(p for p in analysis.cell_probabilities if p is not None and p < 1)
+    if not risks:
+        return Fraction(1)
+    first = 1 - risks[0]
+    second = 1 - risks[1] if len(risks) > 1 else first
+    return (4 * first + second) / 5
 
 
 def _safest_next(analysis: Analysis) -> Fraction:

@@ -1,0 +1,130 @@
+"""Forced 50/50s before they form: the cells whose risk will have to be taken anyway.
+
+Two disjoint sets of hidden cells of one size, ``D1`` and ``D2``, make a
+*pattern*: two neighbouring cells (``k = 1``), or four mutually neighbouring
+cells split into two pairs (``k = 2``; on the square grid a 2x2 block, whose
+diagonals are the split that matters). Its *end cells* are the cells outside
+it that neighbour more cells of one side than of the other. When every end
+cell is a mine and one side holds ``k`` mines and the other none, no number
+on the board can ever tell which side it is: swapping the two sides changes
+no revealed number and no mine count. Such a 50/50 costs half its
+probability whatever is done, and nothing can avoid it.
+
+A hidden cell is a *pseudo-50/50* cell (David Hill's term) when it is a mine
+only where it is in such a 50/50: ``P(cell is a mine) = P(the end cells and
+its side are mines, the other side safe)``. Guessing it now takes no risk that
+would not have to be taken later, and what it shows when safe is progress:
+the strongest players guess such a cell as soon as they see it.
+
+The patterns come from the topology's neighbour table alone (nothing here
+assumes a square grid); a pattern is looked at only when at most ``k`` of its
+end cells are not yet known to be mines, as Hill's solver does. The compiled
+player's scan (:func:`analyzer.play.fast.kernels.pseudo_fifty_fifties`) makes
+the same choices; this is the form written for clarity, exact with Python
+integers.
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+from analyzer.board.board import FLAG, HIDDEN, Board
+from analyzer.errors import InconsistentBoardError
+from analyzer.solver.solve import Analysis, solve
+
+__all__ = ["Pattern", "fifty_fifty_patterns", "pseudo_fifty_fifties"]
+
+Pattern = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+"""One side's cells, the other side's, and the end cells (flat indices, ascending)."""
+
+
+def fifty_fifty_patterns(table: tuple[tuple[int, ...], ...]) -> list[Pattern]:
+    """Every pattern of a neighbour table: neighbouring pairs, then the three splits of each 4-clique.
+
+    >>> from analyzer.board.topology import neighbour_table
+    >>> fifty_fifty_patterns(neighbour_table("square", 3, 2))[0]  # cells 2 and 5 see cell 1 only
+    ((0,), (1,), (2, 5))
+    >>> patterns = fifty_fifty_patterns(neighbour_table("square", 2, 2))
+    >>> [p for p in patterns if len(p[0]) == 2]
+    [((0, 1), (2, 3), ()), ((0, 2), (1, 3), ()), ((0, 3), (1, 2), ())]
+    """
+    neighbours = [set(row) for row in table]
+    patterns: list[Pattern] = []
+    for a, around in enumerate(neighbours):
+        for b in sorted(around):
+            if b > a:
+                patterns.append(_pattern((a,), (b,), neighbours))
+    for a, around in enumerate(neighbours):
+        later = sorted(x for x in around if x > a)
+        for b, c, d in itertools.combinations(later, 3):
+            if c in neighbours[b] and d in neighbours[b] and d in neighbours[c]:
+                for first, second in (((a, b), (c, d)), ((a, c), (b, d)), ((a, d), (b, c))):
+                    patterns.append(_pattern(first, second, neighbours))
+    return patterns
+
+
+def _pattern(first: tuple[int, ...], second: tuple[int, ...], neighbours: list[set[int]]) -> Pattern:
+    inside = set(first) | set(second)
+    around = set().union(*(neighbours[i] for i in inside)) - inside
+    ends = tuple(
+        sorted(
+            x
+            for x in around
+            if len(neighbours[x].intersection(first)) != len(neighbours[x].intersection(second))
+        )
+    )
+    return first, second, ends
+
+
+def pseudo_fifty_fifties(board: Board, analysis: Analysis) -> list[int]:
+    """The pseudo-50/50 cells of ``board`` (flat indices, ascending), ``analysis`` its solve.
+
+    >>> board = Board.from_text("2x3x1\\nHH\\n11\\n00\\n")  # a 50/50 already: each cell explained
+    >>> pseudo_fifty_fifties(board, solve(board))
+    [0, 1]
+    >>> board = Board.from_text("3x3x1\\nHHH\\nHHH\\nHHH\\n")  # each pattern has too many unknown end cells
+    >>> pseudo_fifty_fifties(board, solve(board))
+    []
+    """
+    probabilities = analysis.cell_probabilities
+    cells = board.cells
+    found: set[int] = set()
+    for first, second, ends in fifty_fifty_patterns(board.neighbour_table):
+        inside = first + second
+        if any(cells[i] != HIDDEN or probabilities[i] in (None, 0, 1) for i in inside):
+            continue
+        if any(cells[j] >= 0 for j in ends):
+            continue  # a revealed end cell is no mine: this pattern cannot form
+        missing = [j for j in ends if cells[j] != FLAG and probabilities[j] != 1]
+        if len(missing) > len(first):
+            continue
+        lowest = min(probabilities[i] for i in inside)  # type: ignore[type-var]
+        if any(probabilities[j] < lowest for j in missing):  # type: ignore[operator]
+            continue  # a cell a 50/50 explains is no likelier than each end cell
+        share = Fraction(_layouts(board, set(missing) | set(first), set(second)), analysis.total)
+        found.update(i for i in inside if probabilities[i] == share)
+    return sorted(found)
+
+
+def _layouts(board: Board, mines: set[int], safe: set[int]) -> int:
+    """The layouts of ``board`` with every cell of ``mines`` a mine and every cell of ``safe`` safe.
+
+    Inclusion and exclusion over ``safe``: the layouts with ``mines`` flagged,
+    less those with a cell of ``safe`` flagged too, and so on.
+    """
+    total = 0
+    for size in range(len(safe) + 1):
+        for also in itertools.combinations(sorted(safe), size):
+            total += (-1) ** size * _flagged_layouts(board, mines | set(also))
+    return total
+
+
+def _flagged_layouts(board: Board, cells: set[int]) -> int:
+    if len(cells) + len(board.flagged_cells()) > board.mines:
+        return 0
+    w = board.width
+    try:
+        return solve(board.replace({divmod(i, w): FLAG for i in cells})).total
+    except InconsistentBoardError:
+        return 0
