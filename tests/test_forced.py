@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 from itertools import combinations
 
@@ -12,10 +11,10 @@ from hypothesis import given, settings
 
 from analyzer.board.board import FLAG, HIDDEN, Board
 from analyzer.board.topology import neighbour_table
-from analyzer.play.game import Game
 from analyzer.play import fast
 from analyzer.play.fast import kernels
 from analyzer.play.forced import fifty_fifty_patterns, pseudo_fifty_fifties
+from analyzer.play.game import Game
 from analyzer.play.players import make_player
 from analyzer.solver.solve import solve
 from tests.bruteforce import _checks, _mines_left, _satisfies, _unknown_cells
@@ -125,7 +124,9 @@ def test_a_pseudo_fifty_fifty_in_a_corner() -> None:
     # (3, 4) and (3, 5) above them are mines too: then nothing can tell the two apart.
     board = Board.from_text("6x5x7\n1H11H1\n2H22H1\nH22H32\n12H3HH\n01HHHH\n")
     analysis = solve(board)
-    assert pseudo_fifty_fifties(board, analysis) == [28, 29] == _brute_pseudo(board) == _compiled_pseudo(board)
+    assert (
+        pseudo_fifty_fifties(board, analysis) == [28, 29] == _brute_pseudo(board) == _compiled_pseudo(board)
+    )
     assert analysis.probability(4, 4) == analysis.probability(4, 5) == Fraction(1, 4)
 
 
