@@ -91,8 +91,14 @@ def test_registry_names_and_errors() -> None:
     )
     with pytest.raises(PlayerError, match="dead must be one of guess, wait, got 'skip'"):
         make_player("expert:dead=skip")
-    with pytest.raises(PlayerError, match="score must be one of progress, secondary, tertiary"):
+    with pytest.raises(PlayerError, match="score must be one of progress, secondary, tertiary, blended"):
         make_player("expert:score=fourth")
+    assert repr(make_player("expert:score=blended,pseudo=first")) == (
+        "ExpertPlayer(margin=Fraction(1, 50), candidates=8, endgame_layouts=60, endgame_nodes=20000, "
+        "score='blended', pseudo='first')"
+    )
+    with pytest.raises(PlayerError, match="pseudo must be one of ignore, first, got 'always'"):
+        make_player("expert:pseudo=always")
 
 
 @pytest.mark.parametrize("name", list(PLAYERS))
