@@ -23,8 +23,9 @@ __all__ = ["ExpertPlayer"]
 SCORES = ("progress", "secondary", "tertiary", "blended")
 """The ways :class:`ExpertPlayer` scores its candidates."""
 DEAD = ("guess", "wait")
-PSEUDO = ("ignore", "first")
 """What :class:`ExpertPlayer` does with dead candidates (cells whose number is known already)."""
+PSEUDO = ("ignore", "first")
+"""What :class:`ExpertPlayer` does with pseudo-50/50 cells (mines only inside a forced 50/50)."""
 
 
 @dataclass(eq=False, repr=False)
