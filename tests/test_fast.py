@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from strategies import positions
 
 from analyzer import Board, InconsistentBoardError, solve
+from analyzer.board.board import HIDDEN
 from analyzer.play.fast import fast_probabilities, first_choice, layout_mask, neighbours_of, play_game
 from analyzer.play.game import FirstClickRule, Game
 from analyzer.play.players import make_player, reveal_outcomes
@@ -542,11 +543,71 @@ def test_players_guess_pseudo_fifty_fifties_first() -> None:
     assert changed >= 1
 
 
-def _compiled_guesses_agree(preset: str, count: int, score: str, dead: str, pseudo: str = "ignore") -> None:
+@pytest.mark.parametrize(("preset", "count"), [("intermediate", 40), ("expert", 30)])
+def test_guess_with_off_front_candidates_is_the_exact_players(preset: str, count: int) -> None:
+    _compiled_guesses_agree(preset, count, "secondary", "wait", "first", offedge=8)
+
+
+def test_off_front_candidates_are_taken_by_how_much_they_touch_the_front() -> None:
+    # Where the cells off the front are the safest, the guess order weighs corners and top-row cells;
+    # offedge weighs the front's cells and the off-front cells touching the most front cells.
+    width, height, mines = PRESETS["expert"]
+    player = make_player("expert", score="secondary", candidates=4, offedge=4)
+    plain = make_player("expert", score="secondary", candidates=8)
+    checked = 0
+    for board, analysis in _guess_positions(width, height, mines, 30, seed=7):
+        cells = board.cells
+        table = board.neighbour_table
+        edge = {j for i, v in enumerate(cells) if v >= 0 for j in table[i] if cells[j] == HIDDEN}
+        chosen = player._candidates(board, analysis)  # type: ignore[attr-defined]
+        off = [i for i in chosen if i not in edge]
+        assert len(chosen) == len(set(chosen)) <= 8
+        assert chosen[: len(chosen) - len(off)] == [i for i in chosen if i in edge]
+        if off:
+            touching = [sum(j in edge for j in table[i]) for i in off]
+            assert touching == sorted(touching, reverse=True)
+            best_elsewhere = max(
+                (
+                    sum(j in edge for j in table[i])
+                    for i, v in enumerate(cells)
+                    if v == HIDDEN and i not in edge and i not in off
+                ),
+                default=0,
+            )
+            assert touching[-1] >= best_elsewhere
+            before = plain._candidates(board, analysis)  # type: ignore[attr-defined]
+            if all(i not in edge for i in before):
+                checked += 1
+                assert all(sum(cells[j] < 0 for j in table[i]) <= 5 for i in before)  # corners and edges
+    assert checked >= 1
+
+
+@pytest.mark.parametrize(("preset", "count"), [("intermediate", 30), ("expert", 30)])
+def test_guess_with_closed_off_parts_first_is_the_exact_players(preset: str, count: int) -> None:
+    _compiled_guesses_agree(preset, count, "secondary", "wait", "first", isolated=True)
+
+
+def _compiled_guesses_agree(
+    preset: str,
+    count: int,
+    score: str,
+    dead: str,
+    pseudo: str = "ignore",
+    *,
+    offedge: int = 0,
+    isolated: bool = False,
+) -> None:
     from analyzer.play.fast import SCORE_CODES, kernels
 
     width, height, mines = PRESETS[preset]
-    player = make_player("expert", score=score, dead=dead, pseudo=pseudo)
+    player = make_player(
+        "expert",
+        score=score,
+        dead=dead,
+        pseudo=pseudo,
+        offedge=offedge,
+        isolated="exact" if isolated else "heuristic",
+    )
     nbr = neighbours_of("square", width, height)
     patterns = kernels.fifty_fifty_patterns(nbr) if pseudo == "first" else kernels.no_patterns()
     for board, analysis in _guess_positions(width, height, mines, count, seed=7):
@@ -572,6 +633,8 @@ def _compiled_guesses_agree(preset: str, count: int, score: str, dead: str, pseu
             int(SCORE_CODES[score]),
             dead == "wait",
             patterns,
+            isolated,
+            offedge,
         )
         assert cell == player.best_guess(board, analysis), board.to_text()  # type: ignore[attr-defined]
 
@@ -601,6 +664,8 @@ def test_fast_and_exact_expert_make_the_same_guesses(preset: str, games: int) ->
         {"score": "secondary", "dead": "wait"},
         {"score": "blended", "dead": "wait", "margin": Fraction(1, 10), "candidates": 16},
         {"score": "secondary", "dead": "wait", "pseudo": "first"},
+        {"score": "secondary", "dead": "wait", "offedge": 6, "candidates": 4},
+        {"isolated": "exact", "endgame_layouts": 20},
         {"score": "tertiary", "candidates": 4},
         {"candidates": 3, "endgame_layouts": 10},
         {"margin": Fraction(1, 10), "candidates": 12},

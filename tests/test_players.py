@@ -99,6 +99,14 @@ def test_registry_names_and_errors() -> None:
     )
     with pytest.raises(PlayerError, match="pseudo must be one of ignore, first, got 'always'"):
         make_player("expert:pseudo=always")
+    assert repr(make_player("expert:isolated=exact,offedge=16")) == (
+        "ExpertPlayer(margin=Fraction(1, 50), candidates=8, endgame_layouts=60, endgame_nodes=20000, "
+        "isolated='exact', offedge=16)"
+    )
+    with pytest.raises(PlayerError, match="isolated must be one of heuristic, exact, got 'first'"):
+        make_player("expert:isolated=first")
+    with pytest.raises(PlayerError, match="offedge must be an integer >= 0, got -1"):
+        make_player("expert:offedge=-1")
 
 
 @pytest.mark.parametrize("name", list(PLAYERS))

@@ -27,9 +27,15 @@ import math
 import numpy as np
 
 from analyzer.jit import njit
-from analyzer.play.fast.endgame import endgame_move
+from analyzer.play.fast.endgame import endgame_move, layouts
 from analyzer.solver.kernels import FLOAT_BINOMIALS as _FLOAT_BINOMIALS
-from analyzer.solver.kernels import constraint_arrays, mine_count_weights, search_component, split_components
+from analyzer.solver.kernels import (
+    constraint_arrays,
+    find_root,
+    mine_count_weights,
+    search_component,
+    split_components,
+)
 from analyzer.solver.kernels import mul_counts as _mul
 from analyzer.solver.kernels import products_of_others as _products
 
@@ -1293,6 +1299,92 @@ def _guess_candidates(
 
 
 @njit(cache=True)
+def _split_candidates(
+    state: np.ndarray, nbr: np.ndarray, prob: np.ndarray, margin: float, candidates: int, offedge: int
+) -> np.ndarray:  # pragma: no cover - compiled
+    """Candidates from the front and from off it, each within ``margin`` of the lowest probability.
+
+    The first ``candidates`` cells next to a revealed number in the guess order
+    (:func:`_guess_candidates`), then the first ``offedge`` cells next to none
+    (all equally likely) by the number of their neighbours that are next to a
+    revealed number, most first (what they show overlaps what is known),
+    then fewest unrevealed neighbours, then index.
+    """
+    n = state.shape[0]
+    deg = nbr.shape[1]
+    lowest = 2.0
+    for i in range(n):
+        if state[i] == HIDDEN and prob[i] < lowest:
+            lowest = prob[i]
+    limit = lowest + margin + 1e-12
+    edge = np.zeros(n, np.bool_)
+    for i in range(n):
+        if state[i] >= 0:
+            for k in range(deg):
+                j = nbr[i, k]
+                if j < n and state[j] == HIDDEN:
+                    edge[j] = True
+    on = np.zeros(n, np.bool_)
+    off = np.zeros(n, np.bool_)
+    n_on = 0
+    n_off = 0
+    for i in range(n):
+        if state[i] == HIDDEN and prob[i] <= limit:
+            if edge[i]:
+                on[i] = True
+                n_on += 1
+            else:
+                off[i] = True
+                n_off += 1
+    take_on = min(candidates, n_on)
+    take_off = min(offedge, n_off)
+    cands = np.empty(take_on + take_off, np.int64)
+    count = 0
+    while count < take_on:
+        best = -1
+        best_p = 2.0
+        best_u = 99
+        for i in range(n):
+            if not on[i]:
+                continue
+            p = prob[i]
+            if p < best_p - 1e-12:
+                best, best_p, best_u = i, p, _unrevealed_neighbours(state, nbr, i)
+            elif p <= best_p + 1e-12:
+                u = _unrevealed_neighbours(state, nbr, i)
+                if u < best_u:
+                    best, best_p, best_u = i, min(p, best_p), u
+        on[best] = False
+        cands[count] = best
+        count += 1
+    touching = np.zeros(n, np.int64)
+    for i in range(n):
+        if off[i]:
+            for k in range(deg):
+                j = nbr[i, k]
+                if j < n and edge[j]:
+                    touching[i] += 1
+    while count < take_on + take_off:
+        best = -1
+        best_t = -1
+        best_u = 99
+        for i in range(n):
+            if not off[i]:
+                continue
+            t = touching[i]
+            if t > best_t:
+                best, best_t, best_u = i, t, _unrevealed_neighbours(state, nbr, i)
+            elif t == best_t:
+                u = _unrevealed_neighbours(state, nbr, i)
+                if u < best_u:
+                    best, best_u = i, u
+        off[best] = False
+        cands[count] = best
+        count += 1
+    return cands
+
+
+@njit(cache=True)
 def _tertiary(
     known: np.ndarray,
     nbr: np.ndarray,
@@ -1413,6 +1505,115 @@ def _living_least_likely(
 
 
 @njit(cache=True)
+def isolated_parts(state: np.ndarray, nbr: np.ndarray, prob: np.ndarray, part_of: np.ndarray) -> int:
+    """The closed-off parts of a position, numbered in ``part_of`` (``-1``: in none); returns how many.
+
+    The cells in play are the hidden ones of probability strictly between 0
+    and 1 next to a revealed number; two are in one part when they share a
+    number. A part is *closed off* when every cell around each of its cells
+    is revealed, a certain mine (probability 1) or in the part: no reveal
+    outside it can ever show anything about it. Parts are numbered by their
+    lowest cell.
+    """  # pragma: no cover - compiled
+    n = state.shape[0]
+    deg = nbr.shape[1]
+    parent = np.arange(n)
+    front = np.zeros(n, np.bool_)
+    for i in range(n):
+        if state[i] >= 0:
+            first = -1
+            for k in range(deg):
+                j = nbr[i, k]
+                if j < n and state[j] == HIDDEN and 0.0 < prob[j] < 1.0:
+                    front[j] = True
+                    if first < 0:
+                        first = j
+                    else:
+                        a = find_root(parent, first)
+                        b = find_root(parent, j)
+                        if a != b:
+                            parent[max(a, b)] = min(a, b)
+    open_part = np.zeros(n, np.bool_)  # by root: some cell around the part is neither in it nor known
+    for i in range(n):
+        if front[i]:
+            r = find_root(parent, i)
+            for k in range(deg):
+                j = nbr[i, k]
+                if j < n and state[j] < 0 and prob[j] < 1.0 and not (front[j] and find_root(parent, j) == r):
+                    open_part[r] = True
+    number = np.full(n, -1, np.int64)
+    parts = 0
+    for i in range(n):
+        part_of[i] = -1
+        if front[i]:
+            r = find_root(parent, i)
+            if not open_part[r]:
+                if number[r] < 0:
+                    number[r] = parts
+                    parts += 1
+                part_of[i] = number[r]
+    return parts
+
+
+@njit(cache=True)
+def isolated_move(
+    state: np.ndarray, nbr: np.ndarray, mines: int, prob: np.ndarray, limit: int, max_nodes: int
+) -> int:
+    """The exact best reveal inside a closed-off part of fixed mine count (``-1``: no such part searched).
+
+    A closed-off part (:func:`isolated_parts`) all of whose layouts hold the
+    same number of mines is a game of its own: nothing outside it tells about
+    it and its layouts do not weigh the rest's, so its best play is the end
+    game's over its own layouts, whatever is played elsewhere. The parts are
+    tried in order (by their lowest cell); the first with at most ``limit``
+    layouts whose search ends within ``max_nodes`` positions gives the move
+    (:func:`~analyzer.play.fast.endgame.endgame_move` on the part alone: the
+    revealed numbers around it kept, certain mines flagged, every other cell
+    out of play).
+    """  # pragma: no cover - compiled
+    n = state.shape[0]
+    deg = nbr.shape[1]
+    part_of = np.empty(n, np.int64)
+    parts = isolated_parts(state, nbr, prob, part_of)
+    sub = np.empty(n, np.int8)
+    for p in range(parts):
+        size = 0
+        flags = 0
+        for i in range(n):
+            if part_of[i] == p:
+                sub[i] = HIDDEN
+                size += 1
+            elif state[i] < 0 and prob[i] == 1.0:
+                sub[i] = FLAG
+                flags += 1
+            else:
+                sub[i] = SAFE  # out of play: neither a number nor a cell of the part
+        for i in range(n):
+            if part_of[i] == p:
+                for k in range(deg):
+                    j = nbr[i, k]
+                    if j < n and state[j] >= 0:
+                        sub[j] = state[j]
+        count = -1  # the part's mine count, -2 when it can hold more than one or too many layouts
+        for k in range(size + 1):
+            found = layouts(sub, nbr, flags + k, limit)
+            if found.shape[1] != n:
+                count = -2
+                break
+            if found.shape[0] > 0:
+                if count >= 0:
+                    count = -2
+                    break
+                count = k
+        if count < 0:
+            continue
+        cell = endgame_move(sub, nbr, flags + count, limit, max_nodes)
+        if cell >= 0:
+            return cell
+    return -1
+
+
+@njit(cache=True)
 def expert_guess(
     state: np.ndarray,
     known: np.ndarray,
@@ -1428,6 +1629,8 @@ def expert_guess(
     score: int,
     wait_dead: bool,
     patterns: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    isolated: bool = False,
+    offedge: int = 0,
 ) -> int:
     """The ``expert`` player's guess (see :class:`analyzer.play.players.expert.ExpertPlayer`).
 
@@ -1447,7 +1650,9 @@ def expert_guess(
     with the second safest's, 4 to 1: see :func:`_reveal_outlook`). With
     ``wait_dead``, candidates that can show one number only (entropy 0: dead)
     are left out while a living one is among them.
-    Before any candidate, when ``patterns`` (:func:`fifty_fifty_patterns`, or
+    With ``isolated``, a closed-off part of the board of fixed mine count
+    is played by the end game over its own layouts first
+    (:func:`isolated_move`). Before any candidate, when ``patterns`` (:func:`fifty_fifty_patterns`, or
     none: :func:`no_patterns`) finds living pseudo-50/50 cells
     (:func:`pseudo_fifty_fifties`), the least likely to be a mine is guessed
     (ties to the lowest index).
@@ -1464,6 +1669,10 @@ def expert_guess(
             return cell
         if cell == -2:
             return -1
+    if isolated and endgame_limit > 0:
+        cell = isolated_move(state, nbr, mines, prob, endgame_limit, endgame_nodes)
+        if cell >= 0:
+            return cell
     if patterns[0].shape[0] > 0:
         pseudo = np.empty(n, np.int64)
         found = pseudo_fifty_fifties(known, nbr, mines, prob, log_total, max_nodes, patterns, pseudo)
@@ -1473,7 +1682,10 @@ def expert_guess(
             cell = _living_least_likely(state, known, nbr, mines, prob, pseudo, found, max_nodes)
             if cell != -2:
                 return cell
-    cands = _guess_candidates(state, nbr, prob, margin, candidates)
+    if offedge > 0:
+        cands = _split_candidates(state, nbr, prob, margin, candidates, offedge)
+    else:
+        cands = _guess_candidates(state, nbr, prob, margin, candidates)
     count = cands.shape[0]
     if count == 1:
         return cands[0]
@@ -1540,12 +1752,14 @@ PROBABILISTIC = 0
 PSEQ = 1
 EXPERT = 2
 EXPERT_PARAMS = np.array(
-    [EXPERT_MARGIN, EXPERT_CANDIDATES, EXPERT_ENDGAME_LAYOUTS, EXPERT_ENDGAME_NODES, 0.0, 0.0, 0.0]
+    [EXPERT_MARGIN, EXPERT_CANDIDATES, EXPERT_ENDGAME_LAYOUTS, EXPERT_ENDGAME_NODES, 0.0, 0.0, 0.0, 0.0, 0.0]
 )
 """The ``expert`` policy's options as :func:`play_policy` takes them: margin, candidates, end-game
 layouts, end-game nodes, the score (0.0 progress, 1.0 secondary safety, 2.0 tertiary, 3.0 blended: see
 ``analyzer.play.fast.SCORE_CODES``), 1.0 to leave dead candidates for later (0.0: guess them), and
-1.0 to guess pseudo-50/50 cells first (0.0: ignore them)."""
+1.0 to guess pseudo-50/50 cells first (0.0: ignore them), and 1.0 to play closed-off parts of fixed mine
+count by their own end game first (0.0: as the rest), and the number of off-front candidates (0: the
+candidates are the first cells in the guess order)."""
 
 
 @njit(cache=True)
@@ -1649,6 +1863,8 @@ def play_policy(
                 int(params[4]),
                 params[5] != 0.0,
                 patterns,
+                params[7] != 0.0,
+                int(params[8]),
             )
             if cell < 0:
                 return -1, guesses, reveals, traced

@@ -9,7 +9,7 @@ from analyzer.board.board import FLAG, HIDDEN, Board
 from analyzer.solver.analysis import Analysis
 from analyzer.solver.solve import count_layouts, solve
 
-__all__ = ["reveal_outcomes", "endgame_layouts", "endgame_search"]
+__all__ = ["reveal_outcomes", "endgame_layouts", "endgame_search", "isolated_parts", "isolated_move"]
 
 
 def reveal_outcomes(board: Board, analysis: Analysis, row: int, col: int) -> dict[int, Analysis]:
@@ -240,3 +240,92 @@ def endgame_search(board: Board, layouts: list[frozenset[int]], *, max_nodes: in
     except _Budget:
         return None
     return best_cell, best
+
+
+def isolated_parts(board: Board, analysis: Analysis) -> list[list[int]]:
+    """The closed-off parts of a position, each a sorted list of flat indices, by their lowest cell.
+
+    The cells in play are the hidden ones of probability strictly between 0
+    and 1 next to a revealed number; two are in one part when they share a
+    number. A part is *closed off* when every cell around each of its cells is
+    revealed, a certain mine or in the part: no reveal outside it can ever show
+    anything about it.
+
+    Five cells around the 1, walled off from the right by flags:
+
+    >>> board = Board.from_text("6x2x4\\nHHHFHH\\nH1HFHH\\n")
+    >>> isolated_parts(board, solve(board))
+    [[0, 1, 2, 6, 8]]
+    >>> board = Board.from_text("6x2x4\\nHHHFHH\\nH1HHHH\\n")  # (1, 3) may be safe: open
+    >>> isolated_parts(board, solve(board))
+    []
+    """
+    cells = board.cells
+    table = board.neighbour_table
+    probabilities = analysis.cell_probabilities
+    in_play = {
+        j
+        for i, v in enumerate(cells)
+        if v >= 0
+        for j in table[i]
+        if cells[j] < 0 and probabilities[j] not in (0, 1)
+    }
+    parts: list[list[int]] = []
+    seen: set[int] = set()
+    for start in sorted(in_play):
+        if start in seen:
+            continue
+        part = {start}
+        stack = [start]
+        while stack:  # cells sharing a revealed number are in one part
+            i = stack.pop()
+            for clue in table[i]:
+                if cells[clue] >= 0:
+                    for j in table[clue]:
+                        if j in in_play and j not in part:
+                            part.add(j)
+                            stack.append(j)
+        seen |= part
+        if all(cells[j] >= 0 or probabilities[j] == 1 or j in part for i in part for j in table[i]):
+            parts.append(sorted(part))
+    return parts
+
+
+def isolated_move(board: Board, analysis: Analysis, *, limit: int, max_nodes: int) -> int | None:
+    """The exact best reveal inside a closed-off part of fixed mine count, or ``None``.
+
+    A closed-off part (:func:`isolated_parts`) whose layouts all hold the same
+    number of mines is a game of its own: nothing outside it tells about it
+    and its layouts do not weigh the rest's, so its best play is the end
+    game's over its own layouts (:func:`endgame_search`), whatever is played
+    elsewhere. Parts are tried in order; the first with at most ``limit``
+    layouts whose search ends within ``max_nodes`` positions gives the move.
+    The part is searched alone: every hidden cell outside it is flagged (the
+    numbers around the part see only its cells and certain mines).
+
+    One mine among the five cells around the 1: the corner (0, 0) first.
+
+    >>> board = Board.from_text("6x2x4\\nHHHFHH\\nH1HFHH\\n")
+    >>> isolated_move(board, solve(board), limit=255, max_nodes=1000)
+    0
+    """
+    cells = board.cells
+    w = board.width
+    for part in isolated_parts(board, analysis):
+        inside = set(part)
+        outside = {divmod(i, w): FLAG for i, v in enumerate(cells) if v == HIDDEN and i not in inside}
+        flags = cells.count(FLAG) + len(outside)
+        counts = []
+        for k in range(len(part) + 1):
+            found = endgame_layouts(board.replace(outside, mines=flags + k), limit=limit)
+            if found is None:
+                break
+            if found:
+                counts.append((k, found))
+        else:
+            if len(counts) == 1:
+                k, found = counts[0]
+                searched = endgame_search(board.replace(outside, mines=flags + k), found, max_nodes=max_nodes)
+                if searched is not None:
+                    return searched[0]
+    return None

@@ -8,11 +8,11 @@ from typing import ClassVar
 
 import numpy as np
 
-from analyzer.board.board import Board, Cell
+from analyzer.board.board import HIDDEN, Board, Cell
 from analyzer.errors import PlayerError
 from analyzer.play.forced import pseudo_fifty_fifties
 from analyzer.play.players.base import Action, Player, reveal_action
-from analyzer.play.players.endgame import endgame_layouts, endgame_search, reveal_outcomes
+from analyzer.play.players.endgame import endgame_layouts, endgame_search, isolated_move, reveal_outcomes
 from analyzer.play.players.probabilistic import certain_reveals, guess_order
 from analyzer.solver.analysis import Analysis
 from analyzer.solver.solve import solve
@@ -26,6 +26,8 @@ DEAD = ("guess", "wait")
 """What :class:`ExpertPlayer` does with dead candidates (cells whose number is known already)."""
 PSEUDO = ("ignore", "first")
 """What :class:`ExpertPlayer` does with pseudo-50/50 cells (mines only inside a forced 50/50)."""
+ISOLATED = ("heuristic", "exact")
+"""How :class:`ExpertPlayer` plays a closed-off part of the board whose mine count is fixed."""
 
 
 @dataclass(eq=False, repr=False)
@@ -78,6 +80,27 @@ class ExpertPlayer(Player):
         mine only where it is in a forced 50/50: its risk has to be taken
         anyway; :mod:`analyzer.play.forced`), the least likely to be a mine,
         ties to the lowest index.
+    isolated : str
+        ``"heuristic"`` (the default) or ``"exact"``: before the pseudo-50/50s
+        and the candidates, play a *closed-off part* of the board (cells that
+        only numbers, certain mines and each other surround, sharing numbers)
+        whose layouts all hold the same number of mines by the end game's
+        search over its own layouts (at most ``endgame_layouts`` of them,
+        ``endgame_nodes`` positions): such a part is a game of its own, so its
+        best play is the same whatever is played elsewhere
+        (:func:`~analyzer.play.players.endgame.isolated_move`).
+    offedge : int
+        ``0`` (the default): the candidates are the first ``candidates`` cells
+        in :func:`guess_order` within the margin. Else they are the first
+        ``candidates`` of those next to a revealed number and the first
+        ``offedge`` of those next to none (cells off the front are equally
+        likely), taken by how many of their neighbours are next to a revealed
+        number, most first (what such a cell shows overlaps what is known;
+        David Hill's solver takes the cells two steps straight out from a
+        number), then fewest unrevealed neighbours, then row-major. In the
+        guess order the front's cells come after every cell off it that is
+        safer, however many, so without this a guess where the cells off the
+        front are the safest weighs only corners and the first edge cells.
 
     Examples
     --------
@@ -95,6 +118,8 @@ class ExpertPlayer(Player):
     score: str = "progress"
     dead: str = "guess"
     pseudo: str = "ignore"
+    isolated: str = "heuristic"
+    offedge: int = 0
     _last_scores: dict[Cell, Fraction] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -103,7 +128,7 @@ class ExpertPlayer(Player):
         if isinstance(margin, bool) or not isinstance(margin, (int, Fraction)) or margin < 0:
             raise PlayerError(f"margin must be a Fraction >= 0, got {margin!r}")
         self.margin = Fraction(margin)
-        for option in ("candidates", "endgame_layouts", "endgame_nodes"):
+        for option in ("candidates", "endgame_layouts", "endgame_nodes", "offedge"):
             value = getattr(self, option)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise PlayerError(f"{option} must be an integer >= 0, got {value!r}")
@@ -115,6 +140,8 @@ class ExpertPlayer(Player):
             raise PlayerError(f"dead must be one of {', '.join(DEAD)}, got {self.dead!r}")
         if self.pseudo not in PSEUDO:
             raise PlayerError(f"pseudo must be one of {', '.join(PSEUDO)}, got {self.pseudo!r}")
+        if self.isolated not in ISOLATED:
+            raise PlayerError(f"isolated must be one of {', '.join(ISOLATED)}, got {self.isolated!r}")
 
     def __repr__(self) -> str:
         # The default score is left out, so the setups (and results files) of before it stay the same.
@@ -128,6 +155,10 @@ class ExpertPlayer(Player):
             options += f", dead={self.dead!r}"
         if self.pseudo != "ignore":
             options += f", pseudo={self.pseudo!r}"
+        if self.isolated != "heuristic":
+            options += f", isolated={self.isolated!r}"
+        if self.offedge:
+            options += f", offedge={self.offedge!r}"
         return f"ExpertPlayer({options})"
 
     def _think(self, board: Board, rng: np.random.Generator) -> list[Action]:
@@ -149,6 +180,11 @@ class ExpertPlayer(Player):
         The scores are kept in ``last_scores`` (cell to score) for inspection.
         """
         probabilities = analysis.cell_probabilities
+        if self.isolated == "exact" and self.endgame_layouts > 0:
+            found = isolated_move(board, analysis, limit=self.endgame_layouts, max_nodes=self.endgame_nodes)
+            if found is not None:
+                self._last_scores = {}
+                return found
         if self.pseudo == "first":
             living = [
                 i
@@ -230,13 +266,29 @@ class ExpertPlayer(Player):
         return total
 
     def _candidates(self, board: Board, analysis: Analysis) -> list[int]:
-        """The cells a guess considers: the first few in :func:`guess_order` within the margin."""
+        """The cells a guess considers: the first few in :func:`guess_order` within the margin.
+
+        With ``offedge``, the first ``candidates`` of them next to a revealed
+        number, then the first ``offedge`` of the others (all equally likely)
+        by how many of their neighbours are next to a revealed number (most
+        first), then fewest unrevealed neighbours, then row-major.
+        """
         order = guess_order(board, analysis)
         probabilities = analysis.cell_probabilities
         lowest = probabilities[order[0]]
         assert lowest is not None
         limit = lowest + self.margin
-        return [i for i in order if (p := probabilities[i]) is not None and p <= limit][: self.candidates]
+        within = [i for i in order if (p := probabilities[i]) is not None and p <= limit]
+        if not self.offedge:
+            return within[: self.candidates]
+        cells = board.cells
+        table = board.neighbour_table
+        edge = {j for i, v in enumerate(cells) if v >= 0 for j in table[i] if cells[j] == HIDDEN}
+        off = sorted(
+            (i for i in within if i not in edge),
+            key=lambda i: (-sum(j in edge for j in table[i]), sum(cells[j] < 0 for j in table[i]), i),
+        )
+        return [i for i in within if i in edge][: self.candidates] + off[: self.offedge]
 
     @property
     def last_scores(self) -> dict[Cell, Fraction]:
