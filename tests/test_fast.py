@@ -307,7 +307,7 @@ def test_pseq_outlook_equals_the_exact_engine(position) -> None:
         row, col = divmod(i, w)
         shows = exact.number_distribution(row, col)
         safe_p = 1 - p
-        some = expected = secondary = blended = Fraction(0)
+        some = expected = secondary = blended = living = Fraction(0)
         entropy = 0.0
         for v, q in shows.items():
             after = solve(board.replace({(row, col): v}))
@@ -326,9 +326,21 @@ def test_pseq_outlook_equals_the_exact_engine(position) -> None:
                 blended += share * ((1 - ranked[0]) * 4 + (1 - second_risk)) / 5
             else:
                 blended += share
+            # living: a proved-safe cell counts only with a neighbour in doubt; else the safest cell in doubt
+            doubt = [r for r in after.cell_probabilities if r is not None and 0 < r < 1]
+            table = after.board.neighbour_table
+            alive = any(
+                after.board.cells[j] == -1
+                and r == 0
+                and any(after.cell_probabilities[m] not in (None, 0, 1) for m in table[j])
+                for j, r in enumerate(after.cell_probabilities)
+            )
+            living += share * (1 if alive or not doubt else 1 - min(doubt))
         out = np.zeros(4)
         assert kernels._reveal_outlook(known, nbr, board.mines, i, 10**7, out, True)
         assert abs(out[3] - float(blended)) < 1e-9
+        assert kernels._reveal_outlook(known, nbr, board.mines, i, 10**7, out, False, True)
+        assert abs(out[3] - float(living)) < 1e-9
         assert kernels._reveal_outlook(known, nbr, board.mines, i, 10**7, out)
         assert abs(out[0] - float(some)) < 1e-9 and abs(out[1] - float(expected)) < 1e-9
         assert abs(out[2] - entropy) < 1e-9
@@ -485,7 +497,13 @@ def _guess_positions(width: int, height: int, mines: int, count: int, seed: int)
 
 @pytest.mark.parametrize(
     ("score", "dead"),
-    [("progress", "guess"), ("secondary", "guess"), ("secondary", "wait"), ("blended", "wait")],
+    [
+        ("progress", "guess"),
+        ("secondary", "guess"),
+        ("secondary", "wait"),
+        ("blended", "wait"),
+        ("living", "wait"),
+    ],
 )
 @pytest.mark.parametrize(("preset", "count"), [("beginner", 40), ("intermediate", 40), ("expert", 20)])
 def test_expert_guess_is_the_exact_players_heuristic(preset: str, count: int, score: str, dead: str) -> None:
@@ -666,6 +684,7 @@ def test_fast_and_exact_expert_make_the_same_guesses(preset: str, games: int) ->
         {"score": "secondary", "dead": "wait", "pseudo": "first"},
         {"score": "secondary", "dead": "wait", "offedge": 6, "candidates": 4},
         {"isolated": "exact", "endgame_layouts": 20},
+        {"score": "living", "dead": "wait"},
         {"score": "tertiary", "candidates": 4},
         {"candidates": 3, "endgame_layouts": 10},
         {"margin": Fraction(1, 10), "candidates": 12},

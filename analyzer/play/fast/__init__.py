@@ -95,7 +95,7 @@ def fast_probabilities(
 
 _POLICIES = {"probabilistic": kernels.PROBABILISTIC, "pseq": kernels.PSEQ, "expert": kernels.EXPERT}
 
-SCORE_CODES = {"progress": 0.0, "secondary": 1.0, "tertiary": 2.0, "blended": 3.0}
+SCORE_CODES = {"progress": 0.0, "secondary": 1.0, "tertiary": 2.0, "blended": 3.0, "living": 4.0}
 """How :func:`expert_params` passes the ``expert`` player's ``score`` to the compiled policy."""
 _BLOCK = 1 << 14  # as analyzer.play.placement draws them
 

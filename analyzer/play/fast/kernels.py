@@ -486,6 +486,7 @@ def _reveal_outlook(
     max_nodes: int,
     out: np.ndarray,
     blend: bool = False,
+    living: bool = False,
 ) -> bool:  # pragma: no cover - compiled
     """What revealing safe cell ``c`` would show: out = (P(some new safe cell), E[new safe cells], entropy,
     secondary safety).
@@ -498,7 +499,11 @@ def _reveal_outlook(
     mines)]; with ``blend``, E[(4 s1 + s2) / 5] where s1 and s2 are the two
     highest safeties among the other hidden cells (a proved-safe cell's is 1;
     s2 = s1 when one cell that can be safe is left; 1 when none is). All four
-    are conditional on ``c`` being safe. False when a position is too hard.
+    are conditional on ``c`` being safe. With ``living``, the secondary
+    safety counts a number as proving a cell safe only when some proved-safe
+    cell has a neighbour still in doubt (probability strictly between 0 and 1:
+    revealing it can show something); the first three figures are unchanged.
+    False when a position is too hard.
     """
     n = known.shape[0]
     deg = _degree(nbr, c)
@@ -508,6 +513,7 @@ def _reveal_outlook(
     logs = np.full(deg + 1, -np.inf)
     counts = np.zeros(deg + 1)
     next_safety = np.ones(deg + 1)
+    lives = np.ones(deg + 1, np.bool_)
     for v in range(deg + 1):
         trial[:] = known
         trial[c] = v
@@ -518,18 +524,31 @@ def _reveal_outlook(
             continue
         logs[v] = info[0]
         made = 0
+        alive = not living  # some proved-safe cell can show something
         lowest = 1.0
         runner_up = 1.0  # the second-lowest probability (a tie counts twice)
+        doubt = 1.0  # the lowest probability above 0: the next guess once the proved-safe cells are open
         for j in range(n):
             if j != c and known[j] == HIDDEN:
+                if 0.0 < prob[j] < doubt:
+                    doubt = prob[j]
                 if prob[j] == 0.0:
                     made += 1
+                    if not alive:
+                        for k in range(nbr.shape[1]):
+                            m = nbr[j, k]
+                            if m < n and 0.0 < prob[m] < 1.0:
+                                alive = True
+                                break
                 if prob[j] < lowest:
                     lowest, runner_up = prob[j], lowest
                 elif prob[j] < runner_up:
                     runner_up = prob[j]
         counts[v] = made
-        if lowest >= 1.0:
+        lives[v] = alive
+        if living:
+            next_safety[v] = 1.0 - doubt if doubt < 1.0 else 1.0
+        elif lowest >= 1.0:
             next_safety[v] = 1.0  # nothing left to guess: won
         elif blend:
             second = runner_up if runner_up < 1.0 else lowest
@@ -545,7 +564,7 @@ def _reveal_outlook(
         if logs[v] == -np.inf:
             continue
         p = share[v]
-        second += p * (1.0 if counts[v] > 0 and not blend else next_safety[v])
+        second += p * (1.0 if counts[v] > 0 and lives[v] and not blend else next_safety[v])
         if counts[v] > 0:
             some += p
         expected += p * counts[v]
@@ -874,6 +893,7 @@ def _outlooks(
     second: np.ndarray,
     with_second: bool,
     blend: bool = False,
+    living: bool = False,
 ) -> int:  # pragma: no cover - compiled
     """:func:`_reveal_outlook` of each of the first ``count`` cells of ``cands``, into the four arrays.
 
@@ -977,7 +997,7 @@ def _outlooks(
         )
         if done:
             read += 1
-        elif not _reveal_outlook(known, nbr, mines, c, max_nodes, outlook, blend):
+        elif not _reveal_outlook(known, nbr, mines, c, max_nodes, outlook, blend, living):
             return -1
         some[c], expected[c], entropy[c], second[c] = outlook[0], outlook[1], outlook[2], outlook[3]
         if pure:
@@ -1663,6 +1683,7 @@ def expert_guess(
     secondary = score != 0
     third = score == 2
     blend = score == 3
+    living = score == 4
     if endgame_limit > 0 and log_total <= math.log(endgame_limit + 0.5):
         cell = endgame_move(state, nbr, mines, endgame_limit, endgame_nodes)
         if cell >= 0:
@@ -1694,7 +1715,20 @@ def expert_guess(
     entropy = np.empty(n)
     second = np.empty(n)
     scored = _outlooks(
-        state, known, nbr, mines, cands, count, max_nodes, some, expected, entropy, second, secondary, blend
+        state,
+        known,
+        nbr,
+        mines,
+        cands,
+        count,
+        max_nodes,
+        some,
+        expected,
+        entropy,
+        second,
+        secondary,
+        blend,
+        living,
     )
     if scored < 0:
         return -1
@@ -1755,11 +1789,11 @@ EXPERT_PARAMS = np.array(
     [EXPERT_MARGIN, EXPERT_CANDIDATES, EXPERT_ENDGAME_LAYOUTS, EXPERT_ENDGAME_NODES, 0.0, 0.0, 0.0, 0.0, 0.0]
 )
 """The ``expert`` policy's options as :func:`play_policy` takes them: margin, candidates, end-game
-layouts, end-game nodes, the score (0.0 progress, 1.0 secondary safety, 2.0 tertiary, 3.0 blended: see
-``analyzer.play.fast.SCORE_CODES``), 1.0 to leave dead candidates for later (0.0: guess them), and
-1.0 to guess pseudo-50/50 cells first (0.0: ignore them), and 1.0 to play closed-off parts of fixed mine
-count by their own end game first (0.0: as the rest), and the number of off-front candidates (0: the
-candidates are the first cells in the guess order)."""
+layouts, end-game nodes, the score (0.0 progress, 1.0 secondary safety, 2.0 tertiary, 3.0 blended,
+4.0 living: see ``analyzer.play.fast.SCORE_CODES``), 1.0 to leave dead candidates for later (0.0:
+guess them), 1.0 to guess pseudo-50/50 cells first (0.0: ignore them), 1.0 to play closed-off parts
+of fixed mine count by their own end game first (0.0: as the rest), and the number of off-front
+candidates (0: the candidates are the first cells in the guess order)."""
 
 
 @njit(cache=True)

@@ -20,7 +20,7 @@ from analyzer.solver.solve import solve
 __all__ = ["ExpertPlayer"]
 
 
-SCORES = ("progress", "secondary", "tertiary", "blended")
+SCORES = ("progress", "secondary", "tertiary", "blended", "living")
 """The ways :class:`ExpertPlayer` scores its candidates."""
 DEAD = ("guess", "wait")
 """What :class:`ExpertPlayer` does with dead candidates (cells whose number is known already)."""
@@ -67,7 +67,11 @@ class ExpertPlayer(Player):
         hidden cells after the number shown (a proved-safe cell's safety is 1;
         ``s2 = s1`` when one cell that can be safe is left, 1 when none is),
         so a number that proves two cells safe is worth more than one that
-        proves one.
+        proves one; or ``"living"``, secondary safety where a number counts as
+        proving a cell safe only when some proved-safe cell has a neighbour
+        still in doubt (revealing a cell whose neighbours are all settled
+        shows nothing new), else the next guess is the safest cell in doubt
+        (David Hill's solver counts only *living* safe cells so).
     dead : str
         ``"guess"`` (the default) scores every candidate; ``"wait"`` leaves
         out the *dead* ones, cells that could show one number only (revealing
@@ -214,6 +218,8 @@ class ExpertPlayer(Player):
                     progress += weight
                 if self.score == "blended":
                     secondary += weight * _blended_next(outcome)
+                elif self.score == "living":
+                    secondary += weight * _living_next(outcome)
                 elif outcome.safe:
                     secondary += weight
                 else:
@@ -322,4 +328,20 @@ def _blended_next(analysis: Analysis) -> Fraction:
 def _safest_next(analysis: Analysis) -> Fraction:
     """The safety of the safest hidden cell that is not a certain mine (1 when only mines are left)."""
     lowest = min((p for p in analysis.cell_probabilities if p is not None and p < 1), default=None)
+    return Fraction(1) if lowest is None else 1 - lowest
+
+
+def _living_next(analysis: Analysis) -> Fraction:
+    """1 when a proved-safe cell has a neighbour in doubt, else the safety of the safest cell in doubt.
+
+    In doubt: probability strictly between 0 and 1 (1 when no cell is).
+    """
+    board = analysis.board
+    p = analysis.cell_probabilities
+    table = board.neighbour_table
+    for j, q in enumerate(p):
+        proved_safe = q == 0 and board.cells[j] == HIDDEN
+        if proved_safe and any((r := p[m]) is not None and 0 < r < 1 for m in table[j]):
+            return Fraction(1)
+    lowest = min((q for q in p if q is not None and 0 < q < 1), default=None)
     return Fraction(1) if lowest is None else 1 - lowest
