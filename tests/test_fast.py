@@ -566,6 +566,11 @@ def test_guess_with_off_front_candidates_is_the_exact_players(preset: str, count
     _compiled_guesses_agree(preset, count, "secondary", "wait", "first", offedge=8)
 
 
+@pytest.mark.parametrize(("preset", "count"), [("beginner", 30), ("intermediate", 30)])
+def test_guess_with_progress_added_to_secondary_safety_is_the_exact_players(preset: str, count: int) -> None:
+    _compiled_guesses_agree(preset, count, "secondary", "wait", progress=Fraction(1, 5))
+
+
 def test_off_front_candidates_are_taken_by_how_much_they_touch_the_front() -> None:
     # Where the cells off the front are the safest, the guess order weighs corners and top-row cells;
     # offedge weighs the front's cells and the off-front cells touching the most front cells.
@@ -614,6 +619,7 @@ def _compiled_guesses_agree(
     *,
     offedge: int = 0,
     isolated: bool = False,
+    progress: Fraction = Fraction(0),
 ) -> None:
     from analyzer.play.fast import SCORE_CODES, kernels
 
@@ -625,6 +631,7 @@ def _compiled_guesses_agree(
         pseudo=pseudo,
         offedge=offedge,
         isolated="exact" if isolated else "heuristic",
+        progress=progress,
     )
     nbr = neighbours_of("square", width, height)
     patterns = kernels.fifty_fifty_patterns(nbr) if pseudo == "first" else kernels.no_patterns()
@@ -653,6 +660,7 @@ def _compiled_guesses_agree(
             patterns,
             isolated,
             offedge,
+            float(progress),
         )
         assert cell == player.best_guess(board, analysis), board.to_text()  # type: ignore[attr-defined]
 
@@ -685,6 +693,7 @@ def test_fast_and_exact_expert_make_the_same_guesses(preset: str, games: int) ->
         {"score": "secondary", "dead": "wait", "offedge": 6, "candidates": 4},
         {"isolated": "exact", "endgame_layouts": 20},
         {"score": "living", "dead": "wait"},
+        {"score": "secondary", "progress": Fraction(1, 5)},
         {"score": "tertiary", "candidates": 4},
         {"candidates": 3, "endgame_layouts": 10},
         {"margin": Fraction(1, 10), "candidates": 12},

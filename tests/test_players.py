@@ -107,6 +107,13 @@ def test_registry_names_and_errors() -> None:
         make_player("expert:isolated=first")
     with pytest.raises(PlayerError, match="offedge must be an integer >= 0, got -1"):
         make_player("expert:offedge=-1")
+    assert repr(make_player("expert:score=secondary,progress=1/5")).endswith(
+        "score='secondary', progress=Fraction(1, 5))"
+    )
+    with pytest.raises(PlayerError, match="progress weighs a secondary score, not score='progress'"):
+        make_player("expert:progress=1/5")
+    with pytest.raises(PlayerError, match="progress must be a Fraction >= 0"):
+        make_player("expert:score=secondary,progress=-1/5")
 
 
 @pytest.mark.parametrize("name", list(PLAYERS))

@@ -1651,6 +1651,7 @@ def expert_guess(
     patterns: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     isolated: bool = False,
     offedge: int = 0,
+    progress: float = 0.0,
 ) -> int:
     """The ``expert`` player's guess (see :class:`analyzer.play.players.expert.ExpertPlayer`).
 
@@ -1743,7 +1744,7 @@ def expert_guess(
         c = cands[t]
         if wait_dead and alive and entropy[c] == 0.0:
             continue  # its number is known already: it tells nothing, and can wait
-        score = (1.0 - prob[c]) * (second[c] if secondary else 1.0 + some[c])
+        score = (1.0 - prob[c]) * (second[c] + progress * some[c] if secondary else 1.0 + some[c])
         if score > best_score + 1e-12:
             best, best_score = c, score
     if not third:
@@ -1786,14 +1787,26 @@ PROBABILISTIC = 0
 PSEQ = 1
 EXPERT = 2
 EXPERT_PARAMS = np.array(
-    [EXPERT_MARGIN, EXPERT_CANDIDATES, EXPERT_ENDGAME_LAYOUTS, EXPERT_ENDGAME_NODES, 0.0, 0.0, 0.0, 0.0, 0.0]
+    [
+        EXPERT_MARGIN,
+        EXPERT_CANDIDATES,
+        EXPERT_ENDGAME_LAYOUTS,
+        EXPERT_ENDGAME_NODES,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+    ]
 )
 """The ``expert`` policy's options as :func:`play_policy` takes them: margin, candidates, end-game
 layouts, end-game nodes, the score (0.0 progress, 1.0 secondary safety, 2.0 tertiary, 3.0 blended,
 4.0 living: see ``analyzer.play.fast.SCORE_CODES``), 1.0 to leave dead candidates for later (0.0:
 guess them), 1.0 to guess pseudo-50/50 cells first (0.0: ignore them), 1.0 to play closed-off parts
-of fixed mine count by their own end game first (0.0: as the rest), and the number of off-front
-candidates (0: the candidates are the first cells in the guess order)."""
+of fixed mine count by their own end game first (0.0: as the rest), the number of off-front
+candidates (0: the candidates are the first cells in the guess order), and the weight of progress
+added to a secondary score."""
 
 
 @njit(cache=True)
@@ -1899,6 +1912,7 @@ def play_policy(
                 patterns,
                 params[7] != 0.0,
                 int(params[8]),
+                params[9],
             )
             if cell < 0:
                 return -1, guesses, reveals, traced

@@ -105,6 +105,12 @@ class ExpertPlayer(Player):
         guess order the front's cells come after every cell off it that is
         safer, however many, so without this a guess where the cells off the
         front are the safest weighs only corners and the first edge cells.
+    progress : Fraction
+        With a secondary score (``"secondary"``, ``"blended"`` or
+        ``"living"``), add this many times ``P(safe and the number shown
+        proves another cell safe)`` to it (``0``, the default: none). Secondary
+        safety ties often (many cells leave the same next guess); this breaks
+        the ties the way ``"progress"`` scoring ranks, and more.
 
     Examples
     --------
@@ -124,6 +130,7 @@ class ExpertPlayer(Player):
     pseudo: str = "ignore"
     isolated: str = "heuristic"
     offedge: int = 0
+    progress: Fraction = Fraction(0)
     _last_scores: dict[Cell, Fraction] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -132,6 +139,10 @@ class ExpertPlayer(Player):
         if isinstance(margin, bool) or not isinstance(margin, (int, Fraction)) or margin < 0:
             raise PlayerError(f"margin must be a Fraction >= 0, got {margin!r}")
         self.margin = Fraction(margin)
+        progress = self.progress
+        if isinstance(progress, bool) or not isinstance(progress, (int, Fraction)) or progress < 0:
+            raise PlayerError(f"progress must be a Fraction >= 0, got {progress!r}")
+        self.progress = Fraction(progress)
         for option in ("candidates", "endgame_layouts", "endgame_nodes", "offedge"):
             value = getattr(self, option)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
@@ -146,6 +157,8 @@ class ExpertPlayer(Player):
             raise PlayerError(f"pseudo must be one of {', '.join(PSEUDO)}, got {self.pseudo!r}")
         if self.isolated not in ISOLATED:
             raise PlayerError(f"isolated must be one of {', '.join(ISOLATED)}, got {self.isolated!r}")
+        if self.progress and self.score in ("progress", "tertiary"):
+            raise PlayerError(f"progress weighs a secondary score, not score={self.score!r}")
 
     def __repr__(self) -> str:
         # The default score is left out, so the setups (and results files) of before it stay the same.
@@ -163,6 +176,8 @@ class ExpertPlayer(Player):
             options += f", isolated={self.isolated!r}"
         if self.offedge:
             options += f", offedge={self.offedge!r}"
+        if self.progress:
+            options += f", progress={self.progress!r}"
         return f"ExpertPlayer({options})"
 
     def _think(self, board: Board, rng: np.random.Generator) -> list[Action]:
@@ -224,7 +239,9 @@ class ExpertPlayer(Player):
                     secondary += weight
                 else:
                     secondary += weight * _safest_next(outcome)
-            scores[(row, col)] = (1 - p) + progress if self.score == "progress" else secondary
+            scores[(row, col)] = (
+                (1 - p) + progress if self.score == "progress" else secondary + self.progress * progress
+            )
             if len(outcomes) > 1:
                 living.append(i)
         if self.dead == "wait" and living:
