@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from strategies import positions
+from hypothesis import example, given, settings
+from strategies import Position, positions
 
 from analyzer.board.board import Board
 from analyzer.play import fast
@@ -29,8 +29,10 @@ def _compiled(board: Board) -> tuple[list[list[int]], int]:
     return parts, int(kernels.isolated_move(state, nbr, board.mines, prob, 255, 20_000))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(positions(max_side=5, max_unknown=12))
+# certainly safe cells next to the part's numbers (hypothesis found the Python form counting them as mines)
+@example(Position(Board.from_text("5x2x2\nH1HHH\nH1H2H\n"), frozenset({(0, 2), (0, 4)})))
 def test_closed_off_parts_of_fixed_mine_count_are_games_of_their_own(position) -> None:  # type: ignore[no-untyped-def]
     board = position.board
     analysis = solve(board)

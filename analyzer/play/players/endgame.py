@@ -300,8 +300,9 @@ def isolated_move(board: Board, analysis: Analysis, *, limit: int, max_nodes: in
     game's over its own layouts (:func:`endgame_search`), whatever is played
     elsewhere. Parts are tried in order; the first with at most ``limit``
     layouts whose search ends within ``max_nodes`` positions gives the move.
-    The part is searched alone: every hidden cell outside it is flagged (the
-    numbers around the part see only its cells and certain mines).
+    The part is searched alone: outside it, certainly safe cells are shown as
+    opened and every other hidden cell is flagged (the numbers around the part
+    see only its cells, certain mines and certainly safe cells).
 
     One mine among the five cells around the 1: the corner (0, 0) first.
 
@@ -311,10 +312,16 @@ def isolated_move(board: Board, analysis: Analysis, *, limit: int, max_nodes: in
     """
     cells = board.cells
     w = board.width
+    probabilities = analysis.cell_probabilities
     for part in isolated_parts(board, analysis):
         inside = set(part)
-        outside = {divmod(i, w): FLAG for i, v in enumerate(cells) if v == HIDDEN and i not in inside}
-        flags = cells.count(FLAG) + len(outside)
+        # out of play: a certainly safe cell as opened (a 0 that touches no hidden cell), the rest flagged
+        outside = {
+            divmod(i, w): 0 if probabilities[i] == 0 else FLAG
+            for i, v in enumerate(cells)
+            if v == HIDDEN and i not in inside
+        }
+        flags = cells.count(FLAG) + sum(1 for v in outside.values() if v == FLAG)
         counts = []
         for k in range(len(part) + 1):
             found = endgame_layouts(board.replace(outside, mines=flags + k), limit=limit)
