@@ -1297,13 +1297,32 @@ def _guess_candidates(
             within[i] = True
             left += 1
     cands = np.empty(min(candidates, left), np.int64)
-    count = 0
-    while count < cands.shape[0]:
+    _take_in_guess_order(state, nbr, prob, within, cands, 0, cands.shape[0])
+    return cands
+
+
+@njit(cache=True)
+def _take_in_guess_order(
+    state: np.ndarray,
+    nbr: np.ndarray,
+    prob: np.ndarray,
+    pool: np.ndarray,
+    cands: np.ndarray,
+    start: int,
+    stop: int,
+) -> None:  # pragma: no cover - compiled
+    """Fill ``cands[start:stop]`` with the first cells of ``pool`` in the guess order, taking them out of it.
+
+    The guess order: probability, ties within 1e-12 to fewest unrevealed
+    neighbours, then index.
+    """
+    n = state.shape[0]
+    for count in range(start, stop):
         best = -1
         best_p = 2.0
         best_u = 99
         for i in range(n):
-            if not within[i]:
+            if not pool[i]:
                 continue
             p = prob[i]
             if p < best_p - 1e-12:
@@ -1312,10 +1331,8 @@ def _guess_candidates(
                 u = _unrevealed_neighbours(state, nbr, i)
                 if u < best_u:
                     best, best_p, best_u = i, min(p, best_p), u
-        within[best] = False
+        pool[best] = False
         cands[count] = best
-        count += 1
-    return cands
 
 
 @njit(cache=True)
@@ -1359,24 +1376,8 @@ def _split_candidates(
     take_on = min(candidates, n_on)
     take_off = min(offedge, n_off)
     cands = np.empty(take_on + take_off, np.int64)
-    count = 0
-    while count < take_on:
-        best = -1
-        best_p = 2.0
-        best_u = 99
-        for i in range(n):
-            if not on[i]:
-                continue
-            p = prob[i]
-            if p < best_p - 1e-12:
-                best, best_p, best_u = i, p, _unrevealed_neighbours(state, nbr, i)
-            elif p <= best_p + 1e-12:
-                u = _unrevealed_neighbours(state, nbr, i)
-                if u < best_u:
-                    best, best_p, best_u = i, min(p, best_p), u
-        on[best] = False
-        cands[count] = best
-        count += 1
+    _take_in_guess_order(state, nbr, prob, on, cands, 0, take_on)
+    count = take_on
     touching = np.zeros(n, np.int64)
     for i in range(n):
         if off[i]:
