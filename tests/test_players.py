@@ -107,6 +107,8 @@ def test_registry_names_and_errors() -> None:
         make_player("expert:isolated=first")
     with pytest.raises(PlayerError, match="offedge must be an integer >= 0, got -1"):
         make_player("expert:offedge=-1")
+    with pytest.raises(PlayerError, match="offedge does not apply to score='tertiary'"):
+        make_player("expert:score=tertiary,offedge=8")
     assert repr(make_player("expert:score=secondary,progress=1/5")).endswith(
         "score='secondary', progress=Fraction(1, 5))"
     )

@@ -530,7 +530,7 @@ def _reveal_outlook(
         doubt = 1.0  # the lowest probability above 0: the next guess once the proved-safe cells are open
         for j in range(n):
             if j != c and known[j] == HIDDEN:
-                if 0.0 < prob[j] < doubt:
+                if living and 0.0 < prob[j] < doubt:
                     doubt = prob[j]
                 if prob[j] == 0.0:
                     made += 1
@@ -1674,10 +1674,13 @@ def expert_guess(
     are left out while a living one is among them.
     With ``isolated``, a closed-off part of the board of fixed mine count
     is played by the end game over its own layouts first
-    (:func:`isolated_move`). Before any candidate, when ``patterns`` (:func:`fifty_fifty_patterns`, or
-    none: :func:`no_patterns`) finds living pseudo-50/50 cells
-    (:func:`pseudo_fifty_fifties`), the least likely to be a mine is guessed
-    (ties to the lowest index).
+    (:func:`isolated_move`). Before any candidate, when ``patterns``
+    (:func:`fifty_fifty_patterns`, or none: :func:`no_patterns`) finds living
+    pseudo-50/50 cells (:func:`pseudo_fifty_fifties`), the least likely to be
+    a mine is guessed (ties to the lowest index). With ``offedge`` above 0 the
+    candidates come from :func:`_split_candidates`; a secondary score has
+    ``progress`` times ``(1 - p) P(the number shown proves another cell safe
+    | safe)`` added.
     Returns -1 when a position was too hard to enumerate or beyond the
     compiled end game (the game is then played by the exact engine).
     """  # pragma: no cover - compiled

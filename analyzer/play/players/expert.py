@@ -105,6 +105,7 @@ class ExpertPlayer(Player):
         guess order the front's cells come after every cell off it that is
         safer, however many, so without this a guess where the cells off the
         front are the safest weighs only corners and the first edge cells.
+        Not with ``score="tertiary"``.
     progress : Fraction
         With a secondary score (``"secondary"``, ``"blended"`` or
         ``"living"``), add this many times ``P(safe and the number shown
@@ -159,6 +160,9 @@ class ExpertPlayer(Player):
             raise PlayerError(f"isolated must be one of {', '.join(ISOLATED)}, got {self.isolated!r}")
         if self.progress and self.score in ("progress", "tertiary"):
             raise PlayerError(f"progress weighs a secondary score, not score={self.score!r}")
+        if self.offedge and self.score == "tertiary":
+            # the compiled third click takes its candidates in the guess order
+            raise PlayerError("offedge does not apply to score='tertiary'")
 
     def __repr__(self) -> str:
         # The default score is left out, so the setups (and results files) of before it stay the same.
