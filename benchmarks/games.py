@@ -23,6 +23,17 @@
     the public repository with ``cmake -B build && make -C build``; nothing of
     it is kept here); its CPU time is that of its process, and its games come
     from its own C ``rand()``, seeded from the clock.
+``race-hill``
+    A player and David Hill's Java solver (DavidNHill/Minesweeper, the bulk
+    runner's settings: ``SMALL_ANALYSIS``, no flags) on the same games: games
+    0 to ``--games``-1 of one setup and seed, the layouts handed to Hill's
+    solver by the driver in ``benchmarks/peers/hill`` (ours, calling its API).
+    Hill's solver opens the first cell given; the table gives both win rates,
+    CPU ms a game (Hill's: its JVMs' whole CPU time) and Hill's difference to
+    ours with a 95 % interval from the paired games. The solver is built by
+    whoever runs the benchmark with ``scripts/build_hill.sh DEST`` (a clone of
+    the public repository compiled in ``DEST``; nothing of it is kept here),
+    and named by ``--hill-classes`` or ``HILL_CLASSES``.
 ``paired``
     Variants of a player (``name`` or ``name:option=value,...``, e.g.
     ``expert:score=secondary``) on the same games: each plays games 0 to
@@ -59,7 +70,7 @@ import argparse
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -669,6 +680,122 @@ def race_minesolve(
     return "\n".join(lines)
 
 
+def setup_layouts(
+    preset: str, first_click: str, first_cell: tuple[int, int], games: int, *, seed: int = 0
+) -> list[list[int]]:
+    """The mines (cells numbered row by row) of games ``0..games-1`` of a setup with a fixed first cell.
+
+    Drawn as :func:`~analyzer.play.simulation.play_indexed_fast` draws them, so a peer given these
+    plays the same games as our players.
+    """
+    import numpy as np
+
+    from analyzer.play import fast
+    from analyzer.play.simulation import _fast_zone, game_streams
+
+    width, height, mines = PRESETS[preset]
+    zone = _fast_zone(first_click, width, height, first_cell[0] * width + first_cell[1])
+    layouts = []
+    for index in range(games):
+        board_seq, _ = game_streams(seed, index)
+        mask = fast.layout_mask(width, height, mines, zone, np.random.default_rng(board_seq))
+        layouts.append(np.flatnonzero(mask).tolist())
+    return layouts
+
+
+def run_hill(
+    classes: str, preset: str, first_cell: tuple[int, int], layouts: Sequence[list[int]], workers: int
+) -> tuple[list[bool], float]:
+    """David Hill's solver on the given layouts, in ``workers`` JVMs: (wins game by game, CPU seconds).
+
+    Each JVM runs the driver of ``benchmarks/peers/hill`` on every ``workers``-th game; the CPU time
+    is that of the whole processes (the JVMs' start-up, compiler and collector included).
+    """
+    import resource
+    import subprocess
+    from concurrent.futures import ThreadPoolExecutor
+
+    width, height, mines = PRESETS[preset]
+    header = f"{width} {height} {mines} {first_cell[0]} {first_cell[1]}\n"
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    jobs = []
+    for part in range(workers):
+        lines = "".join(f"{i} {' '.join(map(str, layouts[i]))}\n" for i in range(part, len(layouts), workers))
+        process = subprocess.Popen(
+            ["java", "-cp", classes, "hilldrv.PlayLayouts"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        jobs.append((process, header + lines))
+    won: dict[int, bool] = {}
+    with ThreadPoolExecutor(len(jobs)) as feeders:  # every JVM fed and read at once
+        answers = list(feeders.map(lambda job: (job[0], *job[0].communicate(job[1])), jobs))
+    for process, out, err in answers:
+        if process.returncode != 0:
+            raise RuntimeError(f"Hill's solver exited {process.returncode}: {err.strip()[-300:]}")
+        for line in out.splitlines():
+            index, result = line.split()
+            if index != "cpu":
+                won[int(index)] = result == "1"
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if sorted(won) != list(range(len(layouts))):
+        raise RuntimeError(f"Hill's solver answered {len(won)} of {len(layouts)} games")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return [won[i] for i in range(len(layouts))], cpu
+
+
+def _paired_difference(won: Sequence[bool], first: Sequence[bool]) -> tuple[str, str]:
+    """``won`` against ``first`` on the same games: the difference in points with its 95 % interval,
+    and the games won only by each (``only won / only first``)."""
+    games = len(first)
+    gains = sum(1 for a, b in zip(won, first, strict=True) if a and not b)
+    losses = sum(1 for a, b in zip(won, first, strict=True) if b and not a)
+    spread = max(gains + losses - (gains - losses) ** 2 / games, 0.0) ** 0.5 / games
+    z = 1.959963984540054
+    return f"{100 * (gains - losses) / games:+.2f} ± {100 * z * spread:.2f}", f"{gains} / {losses}"
+
+
+def race_hill(
+    player: str,
+    preset: str,
+    first_click: str,
+    first_cell: tuple[int, int],
+    games: int,
+    *,
+    classes: str,
+    seed: int = 0,
+    workers: int = 1,
+    peer: Callable[[Sequence[list[int]]], tuple[list[bool], float]] | None = None,
+) -> str:
+    """``player`` and David Hill's solver on the same ``games`` games, as a Markdown table.
+
+    ``peer`` plays the layouts in Hill's place (for tests); by default :func:`run_hill` with ``classes``.
+    """
+    layouts = setup_layouts(preset, first_click, first_cell, games, seed=seed)
+    if peer is None:
+        theirs, their_cpu = run_hill(classes, preset, first_cell, layouts, workers)
+    else:
+        theirs, their_cpu = peer(layouts)
+    width, height, mines = PRESETS[preset]
+    fields = (width, height, mines, first_click, f"{first_cell[0]},{first_cell[1]}", seed)
+    ours, our_cpu = _paired_games(fields, player, games, workers)
+    difference, split = _paired_difference(theirs, ours)
+    our_ms = 1000 * our_cpu / games
+    their_ms = 1000 * their_cpu / games
+    return "\n".join(
+        [
+            "| player | games | win % (95 % interval) | CPU ms/game | ratio to ours "
+            "| Hill minus ours (95 %) | games won only by Hill / only by ours |",
+            "|---|---:|---:|---:|---:|---:|---:|",
+            f"| ours: `{player}` | {games} | {_wilson(sum(ours), games)} | {our_ms:.2f} | 1.00x | - | - |",
+            f"| David Hill's solver | {games} | {_wilson(sum(theirs), games)} | {their_ms:.2f} "
+            f"| {their_ms / our_ms:.2f}x | {difference} | {split} |",
+        ]
+    )
+
+
 def parse_variant(text: str) -> tuple[str, dict[str, Any]]:
     """``name`` or ``name:option=value,...`` as a player name and its options (ints, fractions, words).
 
@@ -705,6 +832,31 @@ def _paired_batch(
     return out
 
 
+def _paired_runs(
+    fields: tuple[Any, ...], variants: Sequence[str], games: int, workers: int, batch: int = 500
+) -> tuple[list[list[bool]], list[float]]:
+    """Games ``0..games-1`` of a setup for every variant on ``workers`` processes: (wins game by
+    game, CPU seconds) a variant, in game order whatever the number of workers."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    _paired_batch(fields, variants, 0, 1)  # compile in this process before the clock starts
+    spans = [(start, min(start + batch, games)) for start in range(0, games, batch)]
+    won: list[list[bool]] = [[] for _ in variants]
+    cpu = [0.0] * len(variants)
+    with ProcessPoolExecutor(max(1, workers)) as pool:
+        jobs = [pool.submit(_paired_batch, fields, variants, a, b) for a, b in spans]
+        for job in jobs:
+            for v, (wins, seconds) in enumerate(job.result()):
+                won[v] += wins
+                cpu[v] += seconds
+    return won, cpu
+
+
+def _paired_games(fields: tuple[Any, ...], player: str, games: int, workers: int) -> tuple[list[bool], float]:
+    won, cpu = _paired_runs(fields, [player], games, workers)
+    return won[0], cpu[0]
+
+
 def paired(
     variants: Sequence[str],
     preset: str,
@@ -717,33 +869,16 @@ def paired(
     batch: int = 500,
 ) -> str:
     """The variants on the same ``games`` games of one setup, as a Markdown table (see the module's doc)."""
-    from concurrent.futures import ProcessPoolExecutor
-
     width, height, mines = PRESETS[preset]
     fields = (width, height, mines, first_click, f"{first_cell[0]},{first_cell[1]}", seed)
-    _paired_batch(fields, variants, 0, 1)  # compile in this process before the clock starts
-    spans = [(start, min(start + batch, games)) for start in range(0, games, batch)]
-    won: list[list[bool]] = [[] for _ in variants]
-    cpu = [0.0] * len(variants)
-    with ProcessPoolExecutor(max(1, workers)) as pool:
-        jobs = [pool.submit(_paired_batch, fields, variants, a, b) for a, b in spans]
-        for job in jobs:  # in game order, whatever the number of workers
-            for v, (wins, seconds) in enumerate(job.result()):
-                won[v] += wins
-                cpu[v] += seconds
-    z = 1.959963984540054
+    won, cpu = _paired_runs(fields, variants, games, workers, batch)
     lines = [
         f"| variant | games | win % (95 % interval) | CPU ms/game | difference to {variants[0]} (95 %) "
         "| games won only by it / only by the first |",
         "|---|---:|---:|---:|---:|---:|",
     ]
     for v, text in enumerate(variants):
-        gains = sum(1 for a, b in zip(won[v], won[0], strict=True) if a and not b)
-        losses = sum(1 for a, b in zip(won[v], won[0], strict=True) if b and not a)
-        spread = max(gains + losses - (gains - losses) ** 2 / games, 0.0) ** 0.5 / games
-        first = v == 0
-        difference = "-" if first else f"{100 * (gains - losses) / games:+.2f} ± {100 * z * spread:.2f}"
-        split = "-" if first else f"{gains} / {losses}"
+        difference, split = ("-", "-") if v == 0 else _paired_difference(won[v], won[0])
         lines.append(
             f"| `{text}` | {games} | {_wilson(sum(won[v]), games)} | {1000 * cpu[v] / games:.2f} "
             f"| {difference} | {split} |"
@@ -823,6 +958,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     pa.add_argument("--games", type=int, default=10_000)
     pa.add_argument("--workers", type=int, default=1)
     pa.add_argument("--seed", type=int, default=0)
+    rh = sub.add_parser(
+        "race-hill", help="a player and David Hill's solver on the same games (set HILL_CLASSES)"
+    )
+    rh.add_argument(
+        "--player",
+        default="expert:score=secondary,margin=1/10,candidates=32,endgame_layouts=255,dead=wait,pseudo=first",
+    )
+    rh.add_argument("--preset", default="expert", choices=sorted(PRESETS))
+    rh.add_argument("--first-click", default="safe")
+    rh.add_argument("--first-cell", default="0,0", help="R,C (default 0,0)")
+    rh.add_argument("--games", type=int, default=2000)
+    rh.add_argument("--workers", type=int, default=1)
+    rh.add_argument("--seed", type=int, default=0)
+    rh.add_argument("--hill-classes", help="the classes scripts/build_hill.sh built (default: HILL_CLASSES)")
     sm = sub.add_parser("summarize", help="the runs of scripts/fast_win_rates.sh against PSEQ's table")
     sm.add_argument("--player", default="probabilistic")
     sm.add_argument("--players", help="comma-separated: one compact row a setup for all of them")
@@ -893,6 +1042,49 @@ def main(argv: Sequence[str] | None = None) -> int:
         setup = (args.preset, args.first_click, cell, args.games)
         table = paired(args.variants, *setup, seed=args.seed, workers=args.workers)
         print(table)
+        return 0
+
+    if args.command == "race-hill":
+        import os
+
+        from analyzer.errors import AnalyzerError
+        from analyzer.play.players import make_player
+
+        classes = args.hill_classes or os.environ.get("HILL_CLASSES")
+        try:
+            name, options = parse_variant(args.player)
+            make_player(name, **options)
+            row, _, col = args.first_cell.partition(",")
+            cell = (int(row), int(col))
+            if args.games < 1:
+                raise ValueError(f"--games must be at least 1, not {args.games}")
+        except (AnalyzerError, argparse.ArgumentTypeError, ValueError) as error:
+            print(f"bench_games: error: {error}", file=sys.stderr)
+            return 2
+        if not classes:
+            print(
+                "bench_games: error: name Hill's built classes with --hill-classes or HILL_CLASSES"
+                " (scripts/build_hill.sh DEST builds them)",
+                file=sys.stderr,
+            )
+            return 2
+        width, height, mines = PRESETS[args.preset]
+        print(
+            f"{args.preset} {width}x{height}/{mines}, {args.first_click} first click at {cell}, games 0 to"
+            f" {args.games - 1} of seed {args.seed} for both, {args.workers} worker(s) each; Hill: {classes}"
+        )
+        print(
+            race_hill(
+                args.player,
+                args.preset,
+                args.first_click,
+                cell,
+                args.games,
+                classes=classes,
+                seed=args.seed,
+                workers=args.workers,
+            )
+        )
         return 0
 
     if args.command == "race-minesolve":

@@ -80,3 +80,91 @@ def test_paired_variants_play_the_same_games() -> None:
     gains, losses = (int(x) for x in narrow[6].split("/"))
     wins = lambda row: float(row[3].split()[0])  # noqa: E731
     assert abs((wins(narrow) - wins(first)) - 100 * (gains - losses) / 40) < 1e-9
+
+
+def test_the_layouts_handed_to_a_peer_are_the_games_our_players_play() -> None:
+    # Each exported layout, played by the compiled player from the same first cell, gives game i's
+    # record; and the protected zone is honoured (opening: no mine around the first click).
+    import numpy as np
+
+    from analyzer.play import fast
+    from analyzer.play.players import make_player
+    from analyzer.play.simulation import Setup, play_indexed_fast
+    from benchmarks.games import PRESETS, setup_layouts
+
+    for rule, cell in (("safe", (0, 0)), ("opening", (2, 2))):
+        width, height, mines = PRESETS["beginner"]
+        layouts = setup_layouts("beginner", rule, cell, 30, seed=4)
+        player = make_player("probabilistic")
+        setup = Setup(width, height, mines, rule, f"{cell[0]},{cell[1]}", repr(player), 4)
+        nbr = fast.neighbours_of("square", width, height)
+        first = cell[0] * width + cell[1]
+        for index, cells in enumerate(layouts):
+            assert len(cells) == mines == len(set(cells))
+            mask = np.zeros(width * height, dtype=bool)
+            mask[cells] = True
+            around = {first} | (
+                {int(j) for j in nbr[first] if j < width * height} if rule == "opening" else set()
+            )
+            assert not mask[sorted(around)].any()
+            played = fast.play_game("probabilistic", mask, nbr, first, first_is_guess=False)
+            assert played is not None
+            record = play_indexed_fast(setup, player, index)
+            assert (played[0], played[1]) == (record.is_won, record.guesses)
+        assert len({tuple(c) for c in layouts}) == 30  # games differ
+
+
+def test_the_race_against_hill_pairs_the_games() -> None:
+    # A stand-in peer that wins the even games: its rate, its split against ours and the difference
+    # follow from our own wins on the same games.
+    from benchmarks.games import _paired_games, race_hill
+
+    table = race_hill(
+        "probabilistic",
+        "beginner",
+        "safe",
+        (0, 0),
+        40,
+        classes="",
+        seed=3,
+        workers=2,
+        peer=lambda layouts: ([i % 2 == 0 for i in range(len(layouts))], 0.5),
+    )
+    ours, _ = _paired_games((9, 9, 10, "safe", "0,0", 3), "probabilistic", 40, 1)
+    rows = [
+        line.split("|")
+        for line in table.splitlines()
+        if line.startswith("| ours") or line.startswith("| David")
+    ]
+    assert float(rows[1][3].split()[0]) == 50.0 and rows[1][4].strip() == "12.50"
+    assert float(rows[0][3].split()[0]) == 100 * sum(ours) / 40
+    only_hill = sum(1 for i, won in enumerate(ours) if i % 2 == 0 and not won)
+    only_ours = sum(1 for i, won in enumerate(ours) if i % 2 == 1 and won)
+    assert rows[1][7].strip() == f"{only_hill} / {only_ours}"
+    assert rows[1][6].strip().startswith(f"{100 * (only_hill - only_ours) / 40:+.2f} ±")
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--games", "0"], "--games must be at least 1"),
+        (["--player", "expert:score=nonsense"], "score"),
+        (["--first-cell", "a,b"], "invalid literal"),
+        ([], "HILL_CLASSES"),
+    ],
+)
+def test_a_bad_race_hill_option_is_a_usage_error(extra: list[str], message: str) -> None:
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k != "HILL_CLASSES"}
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks.games", "race-hill", *extra],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        env=env,
+    )
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    assert message in done.stderr.strip().splitlines()[-1]
