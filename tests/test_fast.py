@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from functools import partial
 
 import numpy as np
 import pytest
@@ -571,6 +572,50 @@ def test_guess_with_progress_added_to_secondary_safety_is_the_exact_players(pres
     _compiled_guesses_agree(preset, count, "secondary", "wait", progress=Fraction(1, 5))
 
 
+@pytest.mark.parametrize(("preset", "count"), [("intermediate", 40), ("expert", 40)])
+def test_guess_with_alike_cells_once_is_the_exact_players(preset: str, count: int) -> None:
+    _compiled_guesses_agree(preset, count, "secondary", "wait", "first", alike="once")
+
+
+def _far_size(board: Board, near: set[int], i: int) -> int | None:
+    around = board.neighbour_table[i]
+    if any(j in near or board.cells[j] != HIDDEN for j in (i, *around)):
+        return None
+    return len(around)
+
+
+def test_far_cells_alike_count_once_among_the_candidates() -> None:
+    # Far cells with as many neighbours score alike (the exact engine, cell by cell), so taking one
+    # of each size leaves the best score as it was and lets the front's cells in.
+    width, height, mines = PRESETS["expert"]
+    every = make_player("expert", score="secondary", candidates=12)
+    once = make_player("expert", score="secondary", candidates=12, alike="once")
+    wider = 0
+    for board, analysis in _guess_positions(width, height, mines, 30, seed=7):
+        near = {j for i, v in enumerate(board.cells) if v >= 0 for j in (i, *board.neighbour_table[i])}
+        far = partial(_far_size, board, near)
+
+        before = every._candidates(board, analysis)  # type: ignore[attr-defined]
+        after = once._candidates(board, analysis)  # type: ignore[attr-defined]
+        sizes = [far(i) for i in after if far(i) is not None]
+        assert len(sizes) == len(set(sizes))  # one far cell of each size
+        assert [i for i in before if far(i) is None] == [i for i in after if far(i) is None][
+            : len([i for i in before if far(i) is None])
+        ]
+        if len(before) == 12 and len([i for i in before if far(i) is not None]) > len(sizes):
+            wider += 1
+            assert len(after) == 12 and any(i not in before for i in after)
+        every.best_guess(board, analysis)  # type: ignore[attr-defined]
+        scores = every.last_scores  # type: ignore[attr-defined]
+        by_size: dict[int, set[Fraction]] = {}
+        for i in before:
+            size = far(i)
+            if size is not None:
+                by_size.setdefault(size, set()).add(scores[divmod(i, width)])
+        assert all(len(found) == 1 for found in by_size.values())
+    assert wider >= 3
+
+
 def test_off_front_candidates_are_taken_by_how_much_they_touch_the_front() -> None:
     # Where the cells off the front are the safest, the guess order weighs corners and top-row cells;
     # offedge weighs the front's cells and the off-front cells touching the most front cells.
@@ -620,6 +665,7 @@ def _compiled_guesses_agree(
     offedge: int = 0,
     isolated: bool = False,
     progress: Fraction = Fraction(0),
+    alike: str = "all",
 ) -> None:
     from analyzer.play.fast import SCORE_CODES, kernels
 
@@ -632,6 +678,7 @@ def _compiled_guesses_agree(
         offedge=offedge,
         isolated="exact" if isolated else "heuristic",
         progress=progress,
+        alike=alike,
     )
     nbr = neighbours_of("square", width, height)
     patterns = kernels.fifty_fifty_patterns(nbr) if pseudo == "first" else kernels.no_patterns()
@@ -661,6 +708,7 @@ def _compiled_guesses_agree(
             isolated,
             offedge,
             float(progress),
+            alike == "once",
         )
         assert cell == player.best_guess(board, analysis), board.to_text()  # type: ignore[attr-defined]
 
@@ -695,6 +743,7 @@ def test_fast_and_exact_expert_make_the_same_guesses(preset: str, games: int) ->
         {"score": "living", "dead": "wait"},
         {"score": "secondary", "progress": Fraction(1, 5)},
         {"score": "tertiary", "candidates": 4},
+        {"score": "secondary", "dead": "wait", "alike": "once", "candidates": 4},
         {"candidates": 3, "endgame_layouts": 10},
         {"margin": Fraction(1, 10), "candidates": 12},
         {"endgame_layouts": 255},

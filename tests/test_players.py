@@ -109,6 +109,12 @@ def test_registry_names_and_errors() -> None:
         make_player("expert:offedge=-1")
     with pytest.raises(PlayerError, match="offedge does not apply to score='tertiary'"):
         make_player("expert:score=tertiary,offedge=8")
+    assert repr(make_player("expert:score=secondary,alike=once")).endswith("score='secondary', alike='once')")
+    with pytest.raises(PlayerError, match="alike must be one of all, once, got 'twice'"):
+        make_player("expert:alike=twice")
+    for text in ("expert:score=tertiary,alike=once", "expert:offedge=4,alike=once"):
+        with pytest.raises(PlayerError, match="alike='once' does not apply with offedge or score='tertiary'"):
+            make_player(text)
     assert repr(make_player("expert:score=secondary,progress=1/5")).endswith(
         "score='secondary', progress=Fraction(1, 5))"
     )

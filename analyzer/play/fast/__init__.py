@@ -126,7 +126,7 @@ def expert_params(player: object) -> np.ndarray:
 
     >>> from analyzer.play.players import make_player
     >>> expert_params(make_player("expert", candidates=4, score="secondary")).tolist()
-    [0.02, 4.0, 60.0, 20000.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+    [0.02, 4.0, 60.0, 20000.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
     """
     return np.array(
         [
@@ -140,6 +140,7 @@ def expert_params(player: object) -> np.ndarray:
             1.0 if player.isolated == "exact" else 0.0,  # type: ignore[attr-defined]
             player.offedge,  # type: ignore[attr-defined]
             float(player.progress),  # type: ignore[attr-defined]
+            1.0 if player.alike == "once" else 0.0,  # type: ignore[attr-defined]
         ]
     )
 
@@ -169,7 +170,9 @@ def first_choice(
     if player == "expert":
         log_total = math.lgamma(n + 1) - math.lgamma(mines + 1) - math.lgamma(n - mines + 1)
         params = options or tuple(kernels.EXPERT_PARAMS.tolist())
-        margin, candidates, layouts, nodes, score, wait_dead, pseudo, isolated, offedge, progress = params
+        margin, candidates, layouts, nodes, score, wait_dead, pseudo, isolated, offedge, progress, alike = (
+            params
+        )
         return int(
             kernels.expert_guess(
                 state,
@@ -189,6 +192,7 @@ def first_choice(
                 isolated != 0.0,
                 int(offedge),
                 progress,
+                alike != 0.0,
             )
         )
     return int(kernels.lowest_probability_cell(state, nbr, prob))

@@ -1277,12 +1277,20 @@ EXPERT_ENDGAME_NODES = 20_000
 
 @njit(cache=True)
 def _guess_candidates(
-    state: np.ndarray, nbr: np.ndarray, prob: np.ndarray, margin: float, candidates: int
+    state: np.ndarray,
+    nbr: np.ndarray,
+    prob: np.ndarray,
+    margin: float,
+    candidates: int,
+    alike_once: bool = False,
 ) -> np.ndarray:  # pragma: no cover - compiled
     """The first ``candidates`` hidden cells in the guess order within ``margin`` of the lowest probability.
 
     The guess order: probability, ties within 1e-12 to fewest unrevealed
-    neighbours, then index.
+    neighbours, then index. With ``alike_once``, cells alike count once: of
+    the cells far from every number (:func:`_far_cells`) with the same number
+    of neighbours, only the first (the lowest index: they are equally likely
+    and all their neighbours are unrevealed) is taken.
     """
     n = state.shape[0]
     lowest = 2.0
@@ -1296,9 +1304,53 @@ def _guess_candidates(
         if state[i] == HIDDEN and prob[i] <= limit:
             within[i] = True
             left += 1
+    if alike_once:
+        far = _far_cells(state, nbr)
+        first = np.zeros(nbr.shape[1] + 1, np.bool_)  # a far cell of this neighbourhood size is taken
+        for i in range(n):
+            if within[i] and far[i] >= 0:
+                if first[far[i]]:
+                    within[i] = False
+                    left -= 1
+                else:
+                    first[far[i]] = True
     cands = np.empty(min(candidates, left), np.int64)
     _take_in_guess_order(state, nbr, prob, within, cands, 0, cands.shape[0])
     return cands
+
+
+@njit(cache=True)
+def _far_cells(state: np.ndarray, nbr: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
+    """Each cell's number of neighbours if it is *far* (it and every neighbour of it hidden and next to
+    no revealed cell), else -1.
+
+    Far cells with as many neighbours are alike: what revealing one can show, and
+    what follows, is the same for each (:func:`_outlooks` solves one of them).
+    """
+    n = state.shape[0]
+    deg = nbr.shape[1]
+    near = np.zeros(n, np.bool_)  # revealed, or next to a revealed cell
+    for i in range(n):
+        if state[i] >= 0:
+            near[i] = True
+            for k in range(deg):
+                j = nbr[i, k]
+                if j < n:
+                    near[j] = True
+    far = np.full(n, -1, np.int64)
+    for i in range(n):
+        if state[i] != HIDDEN or near[i]:
+            continue
+        size = 0
+        for k in range(deg):
+            j = nbr[i, k]
+            if j < n:
+                size += 1
+                if near[j] or state[j] != HIDDEN:
+                    size = -1
+                    break
+        far[i] = size
+    return far
 
 
 @njit(cache=True)
@@ -1653,6 +1705,7 @@ def expert_guess(
     isolated: bool = False,
     offedge: int = 0,
     progress: float = 0.0,
+    alike_once: bool = False,
 ) -> int:
     """The ``expert`` player's guess (see :class:`analyzer.play.players.expert.ExpertPlayer`).
 
@@ -1680,7 +1733,8 @@ def expert_guess(
     a mine is guessed (ties to the lowest index). With ``offedge`` above 0 the
     candidates come from :func:`_split_candidates`; a secondary score has
     ``progress`` times ``(1 - p) P(the number shown proves another cell safe
-    | safe)`` added.
+    | safe)`` added. With ``alike_once``, far cells alike count once among the
+    candidates (:func:`_guess_candidates`).
     Returns -1 when a position was too hard to enumerate or beyond the
     compiled end game (the game is then played by the exact engine).
     """  # pragma: no cover - compiled
@@ -1711,7 +1765,7 @@ def expert_guess(
     if offedge > 0:
         cands = _split_candidates(state, nbr, prob, margin, candidates, offedge)
     else:
-        cands = _guess_candidates(state, nbr, prob, margin, candidates)
+        cands = _guess_candidates(state, nbr, prob, margin, candidates, alike_once)
     count = cands.shape[0]
     if count == 1:
         return cands[0]
@@ -1802,6 +1856,7 @@ EXPERT_PARAMS = np.array(
         0.0,
         0.0,
         0.0,
+        0.0,
     ]
 )
 """The ``expert`` policy's options as :func:`play_policy` takes them: margin, candidates, end-game
@@ -1809,8 +1864,8 @@ layouts, end-game nodes, the score (0.0 progress, 1.0 secondary safety, 2.0 tert
 4.0 living: see ``analyzer.play.fast.SCORE_CODES``), 1.0 to leave dead candidates for later (0.0:
 guess them), 1.0 to guess pseudo-50/50 cells first (0.0: ignore them), 1.0 to play closed-off parts
 of fixed mine count by their own end game first (0.0: as the rest), the number of off-front
-candidates (0: the candidates are the first cells in the guess order), and the weight of progress
-added to a secondary score."""
+candidates (0: the candidates are the first cells in the guess order), the weight of progress
+added to a secondary score, and 1.0 to count far cells alike once among the candidates (0.0: each)."""
 
 
 @njit(cache=True)
@@ -1917,6 +1972,7 @@ def play_policy(
                 params[7] != 0.0,
                 int(params[8]),
                 params[9],
+                params[10] != 0.0,
             )
             if cell < 0:
                 return -1, guesses, reveals, traced

@@ -28,6 +28,8 @@ PSEUDO = ("ignore", "first")
 """What :class:`ExpertPlayer` does with pseudo-50/50 cells (mines only inside a forced 50/50)."""
 ISOLATED = ("heuristic", "exact")
 """How :class:`ExpertPlayer` plays a closed-off part of the board whose mine count is fixed."""
+ALIKE = ("all", "once")
+"""How many of the far cells alike :class:`ExpertPlayer` takes among its candidates."""
 
 
 @dataclass(eq=False, repr=False)
@@ -112,6 +114,17 @@ class ExpertPlayer(Player):
         proves another cell safe)`` to it (``0``, the default: none). Secondary
         safety ties often (many cells leave the same next guess); this breaks
         the ties the way ``"progress"`` scoring ranks, and more.
+    alike : str
+        ``"all"`` (the default) or ``"once"``: far cells alike count once among
+        the candidates. A cell is *far* when it and all its neighbours are
+        unrevealed and next to no revealed number; far cells with as many
+        neighbours are alike (revealing one shows the same numbers, with the
+        same chances and the same consequences, as revealing another), so
+        only the first in :func:`guess_order` is taken and the candidates go
+        further down the order. Where the cells off the front are the safest
+        (early in a game), the order takes every corner, then edge cell,
+        before any cell next to a number, so without this the front is often
+        not weighed at all. Not with ``offedge`` or ``score="tertiary"``.
 
     Examples
     --------
@@ -132,6 +145,7 @@ class ExpertPlayer(Player):
     isolated: str = "heuristic"
     offedge: int = 0
     progress: Fraction = Fraction(0)
+    alike: str = "all"
     _last_scores: dict[Cell, Fraction] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -158,6 +172,11 @@ class ExpertPlayer(Player):
             raise PlayerError(f"pseudo must be one of {', '.join(PSEUDO)}, got {self.pseudo!r}")
         if self.isolated not in ISOLATED:
             raise PlayerError(f"isolated must be one of {', '.join(ISOLATED)}, got {self.isolated!r}")
+        if self.alike not in ALIKE:
+            raise PlayerError(f"alike must be one of {', '.join(ALIKE)}, got {self.alike!r}")
+        if self.alike == "once" and (self.offedge or self.score == "tertiary"):
+            # offedge takes its off-front cells its own way; the compiled third click takes every cell
+            raise PlayerError("alike='once' does not apply with offedge or score='tertiary'")
         if self.progress and self.score in ("progress", "tertiary"):
             raise PlayerError(f"progress weighs a secondary score, not score={self.score!r}")
         if self.offedge and self.score == "tertiary":
@@ -182,6 +201,8 @@ class ExpertPlayer(Player):
             options += f", offedge={self.offedge!r}"
         if self.progress:
             options += f", progress={self.progress!r}"
+        if self.alike != "all":
+            options += f", alike={self.alike!r}"
         return f"ExpertPlayer({options})"
 
     def _think(self, board: Board, rng: np.random.Generator) -> list[Action]:
@@ -306,6 +327,16 @@ class ExpertPlayer(Player):
         assert lowest is not None
         limit = lowest + self.margin
         within = [i for i in order if (p := probabilities[i]) is not None and p <= limit]
+        if self.alike == "once":
+            sizes: set[int] = set()
+            kept = []
+            for i in within:
+                size = _far_size(board, i)
+                if size is None or size not in sizes:
+                    kept.append(i)
+                    if size is not None:
+                        sizes.add(size)
+            within = kept
         if not self.offedge:
             return within[: self.candidates]
         cells = board.cells
@@ -321,6 +352,18 @@ class ExpertPlayer(Player):
     def last_scores(self) -> dict[Cell, Fraction]:
         """The scores of the candidates of the last heuristic guess."""
         return dict(self._last_scores)
+
+
+def _far_size(board: Board, i: int) -> int | None:
+    """Cell ``i``'s number of neighbours if it is far (it and its neighbours unrevealed, next to no
+    revealed cell), else ``None``."""
+    cells = board.cells
+    table = board.neighbour_table
+    around = table[i]
+    for j in (i, *around):
+        if cells[j] != HIDDEN or any(cells[k] >= 0 for k in table[j]):
+            return None
+    return len(around)
 
 
 def _secondary(board: Board, analysis: Analysis, i: int) -> Fraction:
