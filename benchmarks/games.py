@@ -734,7 +734,8 @@ def run_hill(
         answers = list(feeders.map(lambda job: (job[0], *job[0].communicate(job[1])), jobs))
     for process, out, err in answers:
         if process.returncode != 0:
-            raise RuntimeError(f"Hill's solver exited {process.returncode}: {err.strip()[-300:]}")
+            said = "; ".join(line.strip() for line in err.strip().splitlines()[:3])
+            raise RuntimeError(f"Hill's solver exited {process.returncode}: {said}")
         for line in out.splitlines():
             index, result = line.split()
             if index != "cpu":
@@ -1073,8 +1074,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{args.preset} {width}x{height}/{mines}, {args.first_click} first click at {cell}, games 0 to"
             f" {args.games - 1} of seed {args.seed} for both, {args.workers} worker(s) each; Hill: {classes}"
         )
-        print(
-            race_hill(
+        try:
+            table = race_hill(
                 args.player,
                 args.preset,
                 args.first_click,
@@ -1084,7 +1085,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 seed=args.seed,
                 workers=args.workers,
             )
-        )
+        except (OSError, RuntimeError) as error:  # no java, or classes that are not the driver's
+            print(f"bench_games: error: Hill's solver did not run: {error}", file=sys.stderr)
+            return 1
+        print(table)
         return 0
 
     if args.command == "race-minesolve":

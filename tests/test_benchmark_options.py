@@ -168,3 +168,26 @@ def test_a_bad_race_hill_option_is_a_usage_error(extra: list[str], message: str)
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
     assert message in done.stderr.strip().splitlines()[-1]
+
+
+def test_race_hill_without_the_solver_says_so(tmp_path: Path) -> None:
+    # Classes that hold no driver (or no java at all): a one-line error, not a traceback.
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "benchmarks.games",
+            "race-hill",
+            "--games",
+            "2",
+            "--hill-classes",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert "Hill's solver did not run" in done.stderr.strip().splitlines()[-1]
