@@ -42,6 +42,12 @@
     and its difference to the first variant with a 95 % interval from the
     paired outcomes (the games one won and the other lost), far narrower than
     the two rates' own intervals when the variants mostly play alike.
+``summarize``
+    The 10^6-game runs of ``scripts/fast_win_rates.sh`` (``results/fast/``)
+    against PSEQ's published table; with ``--players a,b,...`` one row a setup
+    for all of them, and each player's difference to the first on the batches
+    both played (the same games), with a 95 % interval from the batches'
+    differences.
 ``reproduce``
     The three studies of ``docs/win_rates.md``, written there as Markdown
     tables (and ``docs/win_rates_4x4.png``):
@@ -165,7 +171,52 @@ def compare(folder: Path, players: Sequence[str]) -> str:
             count = f"10^{len(str(games)) - 1}" if str(games).strip("0") == "1" else f"{games:,}"
             cells.append(f"{100 * wins / games:.2f} ({100 * low:.2f}-{100 * high:.2f}), {count} games")
         lines.append(f"| {name} | " + " | ".join(cells) + f" | {published} ± {half} |")
+    paired = [row for name in PSEQ_HEADLINE for row in _batch_differences(folder, players, name)]
+    if paired:
+        lines += [
+            "",
+            f"Each player against `{players[0]}` on the batches both played (the same games: same seed and"
+            " game numbers), the 95 % interval from the batches' differences:",
+            "",
+            "| setup | player | games in common | difference (points, 95 %) |",
+            "|---|---|---:|---:|",
+            *paired,
+        ]
     return "\n".join(lines)
+
+
+def _batches(path: Path) -> dict[tuple[int, int, int], int]:
+    """A results file's batches: (seed, start, stop) to wins (empty when there is no file)."""
+    import json
+
+    found: dict[tuple[int, int, int], int] = {}
+    if not path.exists():
+        return found
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # a line cut short by an interrupted run
+        found[(entry["setup"]["seed"], entry["start"], entry["stop"])] = entry["wins"]
+    return found
+
+
+def _batch_differences(folder: Path, players: Sequence[str], name: str) -> list[str]:
+    """Rows of each later player's difference to the first on their common batches of one setup
+    (at least 30 batches, else no row)."""
+    first = _batches(folder / f"{players[0]}-{name}.jsonl")
+    rows = []
+    for player in players[1:]:
+        other = _batches(folder / f"{player}-{name}.jsonl")
+        common = sorted(set(first) & set(other))
+        if len(common) < 30:
+            continue
+        shares = [(other[k] - first[k]) / (k[2] - k[1]) for k in common]
+        games = sum(k[2] - k[1] for k in common)
+        mean = sum(other[k] - first[k] for k in common) / games
+        half = 1.959963984540054 * statistics.stdev(shares) / len(shares) ** 0.5
+        rows.append(f"| {name} | `{player}` | {games:,} | {100 * mean:+.3f} ± {100 * half:.3f} |")
+    return rows
 
 
 def summarize(folder: Path, player: str) -> str:

@@ -191,3 +191,36 @@ def test_race_hill_without_the_solver_says_so(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert "Traceback" not in done.stderr
     assert "Hill's solver did not run" in done.stderr.strip().splitlines()[-1]
+
+
+def test_summarize_pairs_players_on_the_batches_both_played(tmp_path: Path) -> None:
+    # Two players' results files on the same 40 batches of 100 games (seed 0) and a third on
+    # another seed: the second's difference is its batches' mean with the batches' spread; the
+    # third has no batch in common and no row; a setup with fewer than 30 common batches none.
+    import json
+    import statistics
+
+    from benchmarks.games import compare
+
+    def write(player: str, setup: str, seed: int, wins: list[int]) -> None:
+        lines = [
+            json.dumps({"setup": {"seed": seed}, "start": 100 * i, "stop": 100 * (i + 1), "wins": w})
+            for i, w in enumerate(wins)
+        ]
+        (tmp_path / f"{player}-{setup}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    base = [40 + i % 3 for i in range(40)]
+    better = [w + (1 if i % 4 else 0) for i, w in enumerate(base)]
+    write("a", "expert-safe", 0, base)
+    write("b", "expert-safe", 0, better)
+    write("c", "expert-safe", 1, better)
+    write("a", "beginner-safe", 0, base[:20])
+    write("b", "beginner-safe", 0, better[:20])
+    table = compare(tmp_path, ["a", "b", "c"])
+    rows = [line for line in table.splitlines() if line.startswith("| expert-safe | `")]
+    assert len(rows) == 1 and "`b`" in rows[0]
+    assert not any(line.startswith("| beginner-safe | `") for line in table.splitlines())
+    shares = [(b - a) / 100 for a, b in zip(base, better, strict=True)]
+    half = 1.959963984540054 * statistics.stdev(shares) / 40**0.5
+    assert rows[0].split("|")[3].strip() == "4,000"
+    assert rows[0].split("|")[4].strip() == f"{100 * sum(shares) / 40:+.3f} ± {100 * half:.3f}"
