@@ -900,21 +900,14 @@ def _outlooks(
     The first three figures are read from the position's counts
     (:func:`_outlook_from_counts`) where that applies; the secondary safety
     (``with_second``, else NaN) and the other cases solve the position once for
-    each number the cell could show. Cells whose neighbourhood touches no
-    number are interchangeable, so their outlook is computed once per
+    each number the cell could show. Far cells (:func:`_far_cells`) with as
+    many neighbours are alike, so their outlook is computed once per
     neighbourhood size. Returns how many were read from the counts, or -1 when
     a position was too hard to enumerate.
     """
     n = state.shape[0]
     deg = nbr.shape[1]
-    # Which hidden cells touch a revealed number (the frontier)?
-    touches = np.zeros(n, np.bool_)
-    for i in range(n):
-        if state[i] >= 0:
-            for k in range(deg):
-                j = nbr[i, k]
-                if j < n:
-                    touches[j] = True
+    far = _far_cells(state, nbr)  # far cells of one neighbourhood size are alike: solved once
     # The position's counts, once for every candidate. The secondary safety solves each
     # number instead, so it counts an empty board (no work; the same types either way).
     record = np.empty(0 if with_second else _RECORD_CAP, np.int64)
@@ -958,14 +951,8 @@ def _outlooks(
     read = 0
     for t in range(count):
         c = cands[t]
-        pure = not touches[c]
-        size = 0
-        for k in range(deg):
-            j = nbr[c, k]
-            if j < n:
-                size += 1
-                if touches[j] or known[j] != HIDDEN:
-                    pure = False
+        size = far[c]
+        pure = size >= 0
         if pure and cached[size, 0] == 1.0:
             some[c], expected[c], entropy[c] = cached[size, 1], cached[size, 2], cached[size, 3]
             second[c] = cached[size, 4]
