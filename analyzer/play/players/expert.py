@@ -122,9 +122,10 @@ class ExpertPlayer(Player):
         same chances and the same consequences, as revealing another), so
         only the first in :func:`guess_order` is taken and the candidates go
         further down the order. Where the cells off the front are the safest
-        (early in a game), the order takes every corner, then edge cell,
-        before any cell next to a number, so without this the front is often
-        not weighed at all. Not with ``offedge`` or ``score="tertiary"``.
+        (early in a game), the order takes every corner, then every edge
+        cell, before the cells next to a number with more unrevealed
+        neighbours, so without this the front is often not weighed at all.
+        Not with ``offedge`` or ``score="tertiary"``.
 
     Examples
     --------
