@@ -975,6 +975,36 @@ def race_table(rows: Sequence[RaceRow], strategy: str) -> str:
     return "\n".join(lines)
 
 
+def _add_setup_arguments(parser: argparse.ArgumentParser, *, games: int) -> None:
+    """The options naming one setup's games: preset, first-click rule and cell, games, workers, seed."""
+    parser.add_argument("--preset", default="expert", choices=sorted(PRESETS))
+    parser.add_argument("--first-click", default="safe")
+    parser.add_argument("--first-cell", default="0,0", help="R,C (default 0,0)")
+    parser.add_argument("--games", type=int, default=games)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=0)
+
+
+def _checked_setup(players: Sequence[str], first_cell: str, games: int) -> tuple[int, int] | None:
+    """The first cell ``R,C`` once the players and the game count are checked; ``None`` (the
+    error printed) when one is wrong."""
+    from analyzer.errors import AnalyzerError
+    from analyzer.play.players import make_player
+
+    try:
+        for text in players:
+            name, options = parse_variant(text)
+            make_player(name, **options)
+        row, _, col = first_cell.partition(",")
+        cell = (int(row), int(col))
+        if games < 1:
+            raise ValueError(f"--games must be at least 1, not {games}")
+    except (AnalyzerError, argparse.ArgumentTypeError, ValueError) as error:
+        print(f"bench_games: error: {error}", file=sys.stderr)
+        return None
+    return cell
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line of ``python -m benchmarks.games``."""
     parser = argparse.ArgumentParser(prog="python -m benchmarks.games", description=__doc__.splitlines()[0])
@@ -1004,12 +1034,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     rm.add_argument("--seed", type=int, default=0)
     pa = sub.add_parser("paired", help="variants of a player on the same games, with paired differences")
     pa.add_argument("--variants", nargs="+", required=True, type=str, help="name or name:option=value,...")
-    pa.add_argument("--preset", default="expert", choices=sorted(PRESETS))
-    pa.add_argument("--first-click", default="safe")
-    pa.add_argument("--first-cell", default="0,0", help="R,C (default 0,0)")
-    pa.add_argument("--games", type=int, default=10_000)
-    pa.add_argument("--workers", type=int, default=1)
-    pa.add_argument("--seed", type=int, default=0)
+    _add_setup_arguments(pa, games=10_000)
     rh = sub.add_parser(
         "race-hill", help="a player and David Hill's solver on the same games (set HILL_CLASSES)"
     )
@@ -1017,12 +1042,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--player",
         default="expert:score=secondary,margin=1/10,candidates=32,endgame_layouts=255,dead=wait,pseudo=first",
     )
-    rh.add_argument("--preset", default="expert", choices=sorted(PRESETS))
-    rh.add_argument("--first-click", default="safe")
-    rh.add_argument("--first-cell", default="0,0", help="R,C (default 0,0)")
-    rh.add_argument("--games", type=int, default=2000)
-    rh.add_argument("--workers", type=int, default=1)
-    rh.add_argument("--seed", type=int, default=0)
+    _add_setup_arguments(rh, games=2000)
     rh.add_argument("--hill-classes", help="the classes scripts/build_hill.sh built (default: HILL_CLASSES)")
     sm = sub.add_parser("summarize", help="the runs of scripts/fast_win_rates.sh against PSEQ's table")
     sm.add_argument("--player", default="probabilistic")
@@ -1073,18 +1093,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
     if args.command == "paired":
-        from analyzer.errors import AnalyzerError
-
-        try:
-            for text in args.variants:
-                name, options = parse_variant(text)
-                from analyzer.play.players import make_player
-
-                make_player(name, **options)
-            row, _, col = args.first_cell.partition(",")
-            cell = (int(row), int(col))
-        except (AnalyzerError, argparse.ArgumentTypeError, ValueError) as error:
-            print(f"bench_games: error: {error}", file=sys.stderr)
+        cell = _checked_setup(args.variants, args.first_cell, args.games)
+        if cell is None:
             return 2
         print(
             f"{args.preset} {'x'.join(map(str, PRESETS[args.preset]))}, {args.first_click} first click at"
@@ -1099,19 +1109,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "race-hill":
         import os
 
-        from analyzer.errors import AnalyzerError
-        from analyzer.play.players import make_player
-
         classes = args.hill_classes or os.environ.get("HILL_CLASSES")
-        try:
-            name, options = parse_variant(args.player)
-            make_player(name, **options)
-            row, _, col = args.first_cell.partition(",")
-            cell = (int(row), int(col))
-            if args.games < 1:
-                raise ValueError(f"--games must be at least 1, not {args.games}")
-        except (AnalyzerError, argparse.ArgumentTypeError, ValueError) as error:
-            print(f"bench_games: error: {error}", file=sys.stderr)
+        cell = _checked_setup([args.player], args.first_cell, args.games)
+        if cell is None:
             return 2
         if not classes:
             print(

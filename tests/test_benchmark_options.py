@@ -20,16 +20,22 @@ def test_games_per_preset_reads_any_of_the_three_presets() -> None:
 
 @pytest.mark.parametrize("bad", ["300", "beginner=x", "huge=3", "beginner=-1"])
 def test_a_bad_games_option_is_a_usage_error(bad: str) -> None:
+    _fails_clearly(["race", "--games", bad], 2, "expected preset=games")
+
+
+def _fails_clearly(args: list[str], code: int, message: str, env: dict[str, str] | None = None) -> None:
+    """``python -m benchmarks.games ARGS`` exits ``code`` with ``message`` on its last line, no traceback."""
     done = subprocess.run(
-        [sys.executable, "-m", "benchmarks.games", "race", "--games", bad],
+        [sys.executable, "-m", "benchmarks.games", *args],
         capture_output=True,
         text=True,
         cwd=ROOT,
-        timeout=120,
+        timeout=300,
+        env=env,
     )
-    assert done.returncode == 2
+    assert done.returncode == code
     assert "Traceback" not in done.stderr
-    assert "expected preset=games" in done.stderr.strip().splitlines()[-1]
+    assert message in done.stderr.strip().splitlines()[-1]
 
 
 def test_paired_variants_are_read_with_their_options() -> None:
@@ -53,16 +59,7 @@ def test_paired_variants_are_read_with_their_options() -> None:
     ],
 )
 def test_a_bad_paired_variant_is_a_usage_error(variant: str, message: str) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "benchmarks.games", "paired", "--variants", "expert", variant, "--games", "2"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-    )
-    assert done.returncode == 2
-    assert "Traceback" not in done.stderr
-    assert message in done.stderr.strip().splitlines()[-1]
+    _fails_clearly(["paired", "--variants", "expert", variant, "--games", "2"], 2, message)
 
 
 def test_paired_variants_play_the_same_games() -> None:
@@ -157,40 +154,14 @@ def test_a_bad_race_hill_option_is_a_usage_error(extra: list[str], message: str)
     import os
 
     env = {k: v for k, v in os.environ.items() if k != "HILL_CLASSES"}
-    done = subprocess.run(
-        [sys.executable, "-m", "benchmarks.games", "race-hill", *extra],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-        env=env,
-    )
-    assert done.returncode == 2
-    assert "Traceback" not in done.stderr
-    assert message in done.stderr.strip().splitlines()[-1]
+    _fails_clearly(["race-hill", *extra], 2, message, env)
 
 
 def test_race_hill_without_the_solver_says_so(tmp_path: Path) -> None:
     # Classes that hold no driver (or no java at all): a one-line error, not a traceback.
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "benchmarks.games",
-            "race-hill",
-            "--games",
-            "2",
-            "--hill-classes",
-            str(tmp_path),
-        ],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
+    _fails_clearly(
+        ["race-hill", "--games", "2", "--hill-classes", str(tmp_path)], 1, "Hill's solver did not run"
     )
-    assert done.returncode == 1
-    assert "Traceback" not in done.stderr
-    assert "Hill's solver did not run" in done.stderr.strip().splitlines()[-1]
 
 
 def test_summarize_pairs_players_on_the_batches_both_played(tmp_path: Path) -> None:
@@ -224,3 +195,7 @@ def test_summarize_pairs_players_on_the_batches_both_played(tmp_path: Path) -> N
     half = 1.959963984540054 * statistics.stdev(shares) / 40**0.5
     assert rows[0].split("|")[3].strip() == "4,000"
     assert rows[0].split("|")[4].strip() == f"{100 * sum(shares) / 40:+.3f} ± {100 * half:.3f}"
+
+
+def test_paired_refuses_zero_games() -> None:
+    _fails_clearly(["paired", "--variants", "expert", "--games", "0"], 2, "--games must be at least 1")
