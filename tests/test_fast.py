@@ -577,6 +577,41 @@ def test_guess_with_alike_cells_once_is_the_exact_players(preset: str, count: in
     _compiled_guesses_agree(preset, count, "secondary", "wait", "first", alike="once")
 
 
+@pytest.mark.parametrize(("preset", "count"), [("intermediate", 30), ("expert", 30)])
+def test_guess_with_long_term_safety_is_the_exact_players(preset: str, count: int) -> None:
+    _compiled_guesses_agree(preset, count, "secondary", "wait", alike="once", longterm=Fraction(9, 10))
+
+
+def test_long_term_safety_moves_guesses_toward_fifty_fifties_that_may_form() -> None:
+    # The scores are the secondary safeties times 1 + w I / (1 - p), I the exact 50/50 influence;
+    # some guesses change, each to a cell a 50/50 may form around.
+    from analyzer.play.forced import fifty_influence
+
+    width, height, mines = PRESETS["expert"]
+    plain = make_player("expert", score="secondary", candidates=12)
+    weighed = make_player("expert", score="secondary", candidates=12, longterm=Fraction(9, 10))
+    changed = 0
+    for board, analysis in _guess_positions(width, height, mines, 40, seed=7):
+        before = plain.best_guess(board, analysis)  # type: ignore[attr-defined]
+        after = weighed.best_guess(board, analysis)  # type: ignore[attr-defined]
+        old, new = plain.last_scores, weighed.last_scores  # type: ignore[attr-defined]
+        if not new:
+            continue  # a pseudo-50/50 or a single candidate: no scores
+        cells = [r * width + c for r, c in new]
+        influence = fifty_influence(board, analysis, cells)
+        p = analysis.cell_probabilities
+        for i in cells:
+            q = p[i]
+            assert q is not None
+            assert new[divmod(i, width)] == old[divmod(i, width)] * (
+                1 + Fraction(9, 10) * influence[i] / (1 - q)
+            )
+        if after != before:
+            changed += 1
+            assert influence[after] > 0
+    assert changed >= 1
+
+
 def _far_size(board: Board, near: set[int], i: int) -> int | None:
     around = board.neighbour_table[i]
     if any(j in near or board.cells[j] != HIDDEN for j in (i, *around)):
@@ -666,6 +701,7 @@ def _compiled_guesses_agree(
     isolated: bool = False,
     progress: Fraction = Fraction(0),
     alike: str = "all",
+    longterm: Fraction = Fraction(0),
 ) -> None:
     from analyzer.play.fast import SCORE_CODES, kernels
 
@@ -679,9 +715,10 @@ def _compiled_guesses_agree(
         isolated="exact" if isolated else "heuristic",
         progress=progress,
         alike=alike,
+        longterm=longterm,
     )
     nbr = neighbours_of("square", width, height)
-    patterns = kernels.fifty_fifty_patterns(nbr) if pseudo == "first" else kernels.no_patterns()
+    patterns = kernels.fifty_fifty_patterns(nbr) if pseudo == "first" or longterm else kernels.no_patterns()
     for board, analysis in _guess_positions(width, height, mines, count, seed=7):
         state = np.array(board.cells, dtype=np.int8)
         known = state.copy()
@@ -709,6 +746,8 @@ def _compiled_guesses_agree(
             offedge,
             float(progress),
             alike == "once",
+            float(longterm),
+            pseudo == "first",
         )
         assert cell == player.best_guess(board, analysis), board.to_text()  # type: ignore[attr-defined]
 
@@ -744,6 +783,7 @@ def test_fast_and_exact_expert_make_the_same_guesses(preset: str, games: int) ->
         {"score": "secondary", "progress": Fraction(1, 5)},
         {"score": "tertiary", "candidates": 4},
         {"score": "secondary", "dead": "wait", "alike": "once", "candidates": 4},
+        {"score": "secondary", "longterm": Fraction(9, 10), "candidates": 4},
         {"candidates": 3, "endgame_layouts": 10},
         {"margin": Fraction(1, 10), "candidates": 12},
         {"endgame_layouts": 255},

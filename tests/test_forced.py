@@ -1,4 +1,4 @@
-"""Forced 50/50s: the patterns, the pseudo-50/50 cells (against brute force), the compiled scan."""
+"""Forced 50/50s: patterns, pseudo-50/50 cells, 50/50 influence (against brute force), the compiled scans."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from analyzer.board.board import FLAG, HIDDEN, Board
 from analyzer.board.topology import neighbour_table
 from analyzer.play import fast
 from analyzer.play.fast import kernels
-from analyzer.play.forced import fifty_fifty_patterns, pseudo_fifty_fifties
+from analyzer.play.forced import LONGTERM_MISSING, fifty_fifty_patterns, fifty_influence, pseudo_fifty_fifties
 from analyzer.play.game import Game
 from analyzer.play.players import make_player
 from analyzer.solver.solve import solve
@@ -74,6 +74,50 @@ def _compiled_pseudo(board: Board) -> list[int]:
     )
     assert count >= 0
     return out[:count].tolist()
+
+
+def _brute_influence(board: Board) -> dict[int, Fraction]:
+    """The 50/50 influence of every cell in doubt by its definition, every share counted over the layouts."""
+    layouts = _layouts(board)
+    flagged = {r * board.width + c for r, c in board.flagged_cells()}
+
+    def p(cells_mine: set[int], cells_safe: set[int] = frozenset()) -> Fraction:  # type: ignore[assignment]
+        hits = sum(1 for lay in layouts if cells_mine <= lay | flagged and not cells_safe & (lay | flagged))
+        return Fraction(hits, len(layouts))
+
+    doubt = [i for i, v in enumerate(board.cells) if v == HIDDEN and p({i}) not in (0, 1)]
+    influence = dict.fromkeys(doubt, Fraction(0))
+    for first, second, ends in fifty_fifty_patterns(board.neighbour_table):
+        if any(i not in influence for i in first + second):
+            continue
+        if any(board.cells[j] >= 0 or p({j}) == 0 for j in ends):
+            continue
+        missing = [j for j in ends if board.cells[j] != FLAG and p({j}) != 1]
+        if len(missing) > LONGTERM_MISSING:
+            continue
+        share = p(set(missing) | set(first), set(second))
+        for i in first + second:
+            influence[i] += share
+        if len(missing) == 1 and missing[0] in influence:
+            influence[missing[0]] += share  # a guess at its one unknown end cell stops it forming
+    return {i: min(value, p({i}), 1 - p({i})) for i, value in influence.items()}
+
+
+def _compiled_influence(board: Board, cells: list[int]) -> dict[int, float]:
+    nbr = fast.neighbours_of(board.topology, board.width, board.height)
+    known = np.array(board.cells, dtype=np.int8)
+    prob = np.empty(len(known))
+    info = np.zeros(1)
+    assert kernels.probabilities(known, nbr, board.mines, prob, kernels.DEFAULT_MAX_NODES, info) == 1
+    kernels._closure(known, nbr)
+    out = np.full(len(known), -1.0)
+    cands = np.array(cells, dtype=np.int64)
+    patterns = kernels.fifty_fifty_patterns(nbr)
+    status = kernels.fifty_influence(
+        known, nbr, board.mines, prob, info[0], kernels.DEFAULT_MAX_NODES, patterns, cands, len(cells), out
+    )
+    assert status == 1
+    return {i: float(out[i]) for i in cells}
 
 
 @pytest.mark.parametrize(
@@ -155,3 +199,39 @@ def test_compiled_scan_finds_the_exact_ones_in_real_games() -> None:
         for i in exact:
             assert analysis.cell_probabilities[i] not in (None, 0, 1)
     assert with_pseudo >= 3
+
+
+@settings(max_examples=120, deadline=None)
+@given(positions(max_side=5, flags=True))
+def test_fifty_influence_is_what_its_definition_says(position) -> None:
+    board = position.board
+    expected = _brute_influence(board)
+    cells = sorted(expected)
+    assert fifty_influence(board, solve(board), cells) == expected
+    compiled = _compiled_influence(board, cells)
+    assert all(abs(compiled[i] - float(expected[i])) <= 1e-9 * max(1.0, float(expected[i])) for i in cells)
+
+
+def test_fifty_influence_weighs_corners_most_on_an_open_board() -> None:
+    # Nothing revealed: a corner's pair and block need fewer mines around them than an edge's.
+    board = Board.from_text("4x4x3\nHHHH\nHHHH\nHHHH\nHHHH\n")
+    influence = fifty_influence(board, solve(board), list(range(16)))
+    assert influence == _brute_influence(board)
+    assert {influence[i] for i in (0, 3, 12, 15)} == {Fraction(3, 560)}
+    assert {influence[i] for i in range(16) if i not in (0, 3, 12, 15)} == {Fraction(1, 280)}
+
+
+def test_compiled_influence_is_the_exact_one_in_real_games() -> None:
+    influenced = 0
+    for board, analysis in _game_positions(40, seed=5):
+        p = analysis.cell_probabilities
+        cells = [i for i, v in enumerate(board.cells) if v == HIDDEN and p[i] not in (None, 0, 1)]
+        exact = fifty_influence(board, analysis, cells)
+        compiled = _compiled_influence(board, cells)
+        for i in cells:
+            assert abs(compiled[i] - float(exact[i])) <= 1e-9 * max(1e-12, float(exact[i])), (
+                board.to_text(),
+                i,
+            )
+        influenced += sum(1 for i in cells if exact[i] > 0)
+    assert influenced >= 40

@@ -122,6 +122,13 @@ def test_registry_names_and_errors() -> None:
         make_player("expert:progress=1/5")
     with pytest.raises(PlayerError, match="progress must be a Fraction >= 0"):
         make_player("expert:score=secondary,progress=-1/5")
+    assert repr(make_player("expert:score=secondary,longterm=9/10")).endswith(
+        "score='secondary', longterm=Fraction(9, 10))"
+    )
+    with pytest.raises(PlayerError, match="longterm must be a Fraction >= 0"):
+        make_player("expert:longterm=-1")
+    with pytest.raises(PlayerError, match="longterm does not apply to score='tertiary'"):
+        make_player("expert:score=tertiary,longterm=9/10")
 
 
 @pytest.mark.parametrize("name", list(PLAYERS))

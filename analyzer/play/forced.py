@@ -33,7 +33,10 @@ from analyzer.board.board import FLAG, HIDDEN, Board
 from analyzer.errors import InconsistentBoardError
 from analyzer.solver.solve import Analysis, solve
 
-__all__ = ["Pattern", "fifty_fifty_patterns", "pseudo_fifty_fifties"]
+__all__ = ["LONGTERM_MISSING", "Pattern", "fifty_fifty_patterns", "fifty_influence", "pseudo_fifty_fifties"]
+
+LONGTERM_MISSING = 3
+""":func:`fifty_influence` looks at a pattern with at most this many end cells not known to be mines."""
 
 Pattern = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 """One side's cells, the other side's, and the end cells (flat indices, ascending)."""
@@ -105,6 +108,51 @@ def pseudo_fifty_fifties(board: Board, analysis: Analysis) -> list[int]:
         share = Fraction(_layouts(board, set(missing) | set(first), set(second)), analysis.total)
         found.update(i for i in inside if probabilities[i] == share)
     return sorted(found)
+
+
+def fifty_influence(board: Board, analysis: Analysis, cells: list[int]) -> dict[int, Fraction]:
+    """The chance that a 50/50 forms around each of ``cells`` (hidden, in doubt), by cell.
+
+    A guess now at a cell where a 50/50 may form later takes a risk that
+    would otherwise have to be taken then: David Hill's solver counts this as
+    the cell's *long-term safety*. A pattern may form when its cells are in
+    doubt (probability strictly between 0 and 1), none of its end cells is
+    revealed or safe, and at most :data:`LONGTERM_MISSING` of them are not
+    known to be mines. Its share is the fraction of the layouts with those
+    end cells and its first side mines and its second side safe. A cell's
+    influence sums the shares of the patterns it is a side cell of, and of
+    those whose one unknown end cell it is (a guess there stops the 50/50
+    forming), at most its probability and at most its safety.
+
+    >>> board = Board.from_text("4x4x3\\nHHHH\\nHHHH\\nHHHH\\nHHHH\\n")  # a corner, an edge, an inner cell
+    >>> influence = fifty_influence(board, solve(board), [0, 1, 5])
+    >>> influence[0], influence[1], influence[5]
+    (Fraction(3, 560), Fraction(1, 280), Fraction(1, 280))
+    """
+    probabilities = analysis.cell_probabilities
+    shown = board.cells
+    wanted = set(cells)
+    influence = dict.fromkeys(cells, Fraction(0))
+    for first, second, ends in fifty_fifty_patterns(board.neighbour_table):
+        inside = first + second
+        if any(shown[i] != HIDDEN or probabilities[i] in (None, 0, 1) for i in inside):
+            continue
+        if any(shown[j] >= 0 or probabilities[j] == 0 for j in ends):
+            continue  # an end cell that is no mine: this pattern cannot form
+        missing = [j for j in ends if shown[j] != FLAG and probabilities[j] != 1]
+        stops = len(missing) == 1 and missing[0] in wanted
+        touched = [i for i in inside if i in wanted]
+        if len(missing) > LONGTERM_MISSING or not (touched or stops):
+            continue
+        share = Fraction(_layouts(board, set(missing) | set(first), set(second)), analysis.total)
+        for i in touched + missing if stops else touched:
+            influence[i] += share
+    result = {}
+    for i, value in influence.items():
+        p = probabilities[i]
+        assert p is not None
+        result[i] = min(value, p, 1 - p)
+    return result
 
 
 def _layouts(board: Board, mines: set[int], safe: set[int]) -> int:

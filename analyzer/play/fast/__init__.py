@@ -126,7 +126,7 @@ def expert_params(player: object) -> np.ndarray:
 
     >>> from analyzer.play.players import make_player
     >>> expert_params(make_player("expert", candidates=4, score="secondary")).tolist()
-    [0.02, 4.0, 60.0, 20000.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+    [0.02, 4.0, 60.0, 20000.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
     """
     return np.array(
         [
@@ -141,6 +141,7 @@ def expert_params(player: object) -> np.ndarray:
             player.offedge,  # type: ignore[attr-defined]
             float(player.progress),  # type: ignore[attr-defined]
             1.0 if player.alike == "once" else 0.0,  # type: ignore[attr-defined]
+            float(player.longterm),  # type: ignore[attr-defined]
         ]
     )
 
@@ -170,9 +171,20 @@ def first_choice(
     if player == "expert":
         log_total = math.lgamma(n + 1) - math.lgamma(mines + 1) - math.lgamma(n - mines + 1)
         params = options or tuple(kernels.EXPERT_PARAMS.tolist())
-        margin, candidates, layouts, nodes, score, wait_dead, pseudo, isolated, offedge, progress, alike = (
-            params
-        )
+        (
+            margin,
+            candidates,
+            layouts,
+            nodes,
+            score,
+            wait_dead,
+            pseudo,
+            isolated,
+            offedge,
+            progress,
+            alike,
+            longterm,
+        ) = params
         return int(
             kernels.expert_guess(
                 state,
@@ -188,11 +200,15 @@ def first_choice(
                 kernels.DEFAULT_MAX_NODES,
                 int(score),
                 wait_dead != 0.0,
-                fifty_fifty_patterns(topology, width, height) if pseudo else kernels.no_patterns(),
+                fifty_fifty_patterns(topology, width, height)
+                if pseudo or longterm
+                else kernels.no_patterns(),
                 isolated != 0.0,
                 int(offedge),
                 progress,
                 alike != 0.0,
+                longterm,
+                pseudo != 0.0,
             )
         )
     return int(kernels.lowest_probability_cell(state, nbr, prob))
@@ -221,7 +237,8 @@ def play_game(
     draw on the generator's 32-bit words, drawn here in advance). ``params``:
     an ``expert`` player's options (:func:`expert_params`; its defaults when None).
     ``patterns``: the board's :func:`fifty_fifty_patterns`, for an ``expert``
-    player that guesses pseudo-50/50s first (made from ``nbr`` when None).
+    player that guesses pseudo-50/50s first or weighs the 50/50s that may form
+    (made from ``nbr`` when None).
     """
     if player not in _POLICIES:
         raise ValueError(
@@ -238,7 +255,7 @@ def play_game(
         rands = np.zeros(1, dtype=np.int64)
     policy = _POLICIES[player]
     options = kernels.EXPERT_PARAMS if params is None else params
-    if policy != kernels.EXPERT or options[6] == 0.0:
+    if policy != kernels.EXPERT or (options[6] == 0.0 and options[11] == 0.0):
         patterns = kernels.no_patterns()
     elif patterns is None:
         patterns = kernels.fifty_fifty_patterns(nbr)

@@ -1253,6 +1253,97 @@ def pseudo_fifty_fifties(
     return count
 
 
+_LONGTERM_MISSING = 3
+"""At most this many end cells of a 50/50 that may form can still be unknown (neither flagged nor certain)."""
+
+
+@njit(cache=True)
+def fifty_influence(
+    known: np.ndarray,
+    nbr: np.ndarray,
+    mines: int,
+    prob: np.ndarray,
+    log_total: float,
+    max_nodes: int,
+    patterns: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    cands: np.ndarray,
+    count: int,
+    influence: np.ndarray,
+) -> int:  # pragma: no cover - compiled
+    """The chance that a 50/50 forms around each of ``cands[:count]``, into ``influence``.
+
+    A pattern (:func:`fifty_fifty_patterns`) may form where its side cells are
+    in doubt (hidden, probability strictly between 0 and 1), none of its end
+    cells is revealed or safe, and at most ``_LONGTERM_MISSING`` end cells are
+    unknown (neither flagged nor certain mines). Its share is the fraction of
+    the layouts with its unknown end cells and first side mines and its
+    second side safe (solved as :func:`pseudo_fifty_fifties` does). A
+    candidate's influence sums the shares of the patterns it is a side cell
+    of, and of those whose only unknown end cell it is (a guess there stops
+    the 50/50 forming), at most its probability and its safety. Returns 1, or
+    -1 when a position was too hard to enumerate.
+    """
+    sides, sizes, ends, end_counts = patterns
+    n = known.shape[0]
+    wanted = np.zeros(n, np.bool_)
+    for t in range(count):
+        wanted[cands[t]] = True
+        influence[cands[t]] = 0.0
+    trial = np.empty_like(known)
+    scratch = np.empty(n)
+    info = np.zeros(1)
+    missing = np.empty(ends.shape[1], np.int64)
+    for q in range(sides.shape[0]):
+        k = sizes[q]
+        usable = True
+        touches = False
+        for t in range(2 * k):
+            c = sides[q, t]
+            if known[c] != HIDDEN or not 0.0 < prob[c] < 1.0:
+                usable = False
+                break
+            touches = touches or wanted[c]
+        m = 0
+        for e in range(end_counts[q]):
+            if not usable:
+                break
+            j = ends[q, e]
+            if known[j] >= 0 or known[j] == SAFE or (known[j] == HIDDEN and prob[j] == 0.0):
+                usable = False  # an end cell that is no mine: this pattern cannot form
+            elif known[j] != FLAG and prob[j] < 1.0:
+                if m == _LONGTERM_MISSING:
+                    usable = False
+                else:
+                    missing[m] = j
+                    m += 1
+        if not usable:
+            continue
+        stops = m == 1 and wanted[missing[0]]
+        if not (touches or stops):
+            continue
+        trial[:] = known
+        for t in range(m):
+            trial[missing[t]] = FLAG
+        for t in range(k):
+            trial[sides[q, t]] = FLAG
+            trial[sides[q, k + t]] = SAFE
+        status = probabilities(trial, nbr, mines, scratch, max_nodes, info)
+        if status < 0:
+            return -1
+        if status == 0:
+            continue
+        share = math.exp(info[0] - log_total)
+        for t in range(2 * k):
+            if wanted[sides[q, t]]:
+                influence[sides[q, t]] += share
+        if stops:
+            influence[missing[0]] += share
+    for t in range(count):
+        c = cands[t]
+        influence[c] = min(influence[c], prob[c], 1.0 - prob[c])
+    return 1
+
+
 # ------------------------------------------------------------------ expert
 # The exact player's defaults (ExpertPlayer: margin 1/50, candidates, endgame_layouts, endgame_nodes);
 # only a player with these plays compiled.
@@ -1693,6 +1784,8 @@ def expert_guess(
     offedge: int = 0,
     progress: float = 0.0,
     alike_once: bool = False,
+    longterm: float = 0.0,
+    pseudo_first: bool = True,
 ) -> int:
     """The ``expert`` player's guess (see :class:`analyzer.play.players.expert.ExpertPlayer`).
 
@@ -1721,7 +1814,10 @@ def expert_guess(
     candidates come from :func:`_split_candidates`; a secondary score has
     ``progress`` times ``(1 - p) P(the number shown proves another cell safe
     | safe)`` added. With ``alike_once``, far cells alike count once among the
-    candidates (:func:`_guess_candidates`).
+    candidates (:func:`_guess_candidates`). With ``longterm`` above 0 each
+    score is multiplied by ``1 + longterm I / (1 - p)``, ``I`` the chance that
+    a 50/50 of ``patterns`` forms around the candidate (:func:`fifty_influence`);
+    pseudo-50/50s are looked for only with ``pseudo_first``.
     Returns -1 when a position was too hard to enumerate or beyond the
     compiled end game (the game is then played by the exact engine).
     """  # pragma: no cover - compiled
@@ -1740,7 +1836,7 @@ def expert_guess(
         cell = isolated_move(state, nbr, mines, prob, endgame_limit, endgame_nodes)
         if cell >= 0:
             return cell
-    if patterns[0].shape[0] > 0:
+    if pseudo_first and patterns[0].shape[0] > 0:
         pseudo = np.empty(n, np.int64)
         found = pseudo_fifty_fifties(known, nbr, mines, prob, log_total, max_nodes, patterns, pseudo)
         if found < 0:
@@ -1778,6 +1874,11 @@ def expert_guess(
     )
     if scored < 0:
         return -1
+    influence = np.zeros(n)
+    if longterm > 0.0 and (
+        fifty_influence(known, nbr, mines, prob, log_total, max_nodes, patterns, cands, count, influence) < 0
+    ):
+        return -1
     alive = False  # some candidate is living (only asked when dead ones wait)
     if wait_dead:
         for t in range(count):
@@ -1790,6 +1891,8 @@ def expert_guess(
         if wait_dead and alive and entropy[c] == 0.0:
             continue  # its number is known already: it tells nothing, and can wait
         score = (1.0 - prob[c]) * (second[c] + progress * some[c] if secondary else 1.0 + some[c])
+        if influence[c] > 0.0:
+            score *= 1.0 + longterm * influence[c] / (1.0 - prob[c])
         if score > best_score + 1e-12:
             best, best_score = c, score
     if not third:
@@ -1844,6 +1947,7 @@ EXPERT_PARAMS = np.array(
         0.0,
         0.0,
         0.0,
+        0.0,
     ]
 )
 """The ``expert`` policy's options as :func:`play_policy` takes them: margin, candidates, end-game
@@ -1852,7 +1956,8 @@ layouts, end-game nodes, the score (0.0 progress, 1.0 secondary safety, 2.0 tert
 guess them), 1.0 to guess pseudo-50/50 cells first (0.0: ignore them), 1.0 to play closed-off parts
 of fixed mine count by their own end game first (0.0: as the rest), the number of off-front
 candidates (0: the candidates are the first cells in the guess order), the weight of progress
-added to a secondary score, and 1.0 to count far cells alike once among the candidates (0.0: each)."""
+added to a secondary score, 1.0 to count far cells alike once among the candidates (0.0: each), and
+the weight of the chance that a 50/50 forms around a candidate (0.0: none)."""
 
 
 @njit(cache=True)
@@ -1879,7 +1984,7 @@ def play_policy(
     index) for ``PROBABILISTIC``; :func:`expert_guess` for ``EXPERT``, with
     ``params`` its options (:data:`EXPERT_PARAMS`) and ``patterns`` the
     board's :func:`fifty_fifty_patterns` when it guesses pseudo-50/50s first
-    (else :func:`no_patterns`); for
+    or weighs the 50/50s that may form (else :func:`no_patterns`); for
     ``PSEQ`` the survivors of :func:`pseq_candidates`, drawn among as
     ``numpy.random.Generator.integers(survivors)`` draws, from ``rands``: the
     generator's 32-bit words in turn (a game that runs out of them returns -1).
@@ -1960,6 +2065,8 @@ def play_policy(
                 int(params[8]),
                 params[9],
                 params[10] != 0.0,
+                params[11],
+                params[6] != 0.0,
             )
             if cell < 0:
                 return -1, guesses, reveals, traced

@@ -10,7 +10,7 @@ import numpy as np
 
 from analyzer.board.board import HIDDEN, Board, Cell
 from analyzer.errors import PlayerError
-from analyzer.play.forced import pseudo_fifty_fifties
+from analyzer.play.forced import fifty_influence, pseudo_fifty_fifties
 from analyzer.play.players.base import Action, Player, reveal_action
 from analyzer.play.players.endgame import endgame_layouts, endgame_search, isolated_move, reveal_outcomes
 from analyzer.play.players.probabilistic import certain_reveals, guess_order
@@ -126,6 +126,14 @@ class ExpertPlayer(Player):
         cell, before the cells next to a number with more unrevealed
         neighbours, so without this the front is often not weighed at all.
         Not with ``offedge`` or ``score="tertiary"``.
+    longterm : Fraction
+        ``0`` (the default), or the weight of David Hill's *long-term safety*:
+        each candidate's score is multiplied by ``1 + longterm I / (1 - p)``,
+        where ``I`` is the chance that a 50/50 forms around it
+        (:func:`~analyzer.play.forced.fifty_influence`): a risk that would
+        have to be taken later anyway costs less when taken now, and a guess
+        that stops a 50/50 forming saves it. Hill's solver weighs it ``9/10``.
+        Not with ``score="tertiary"``.
 
     Examples
     --------
@@ -147,6 +155,7 @@ class ExpertPlayer(Player):
     offedge: int = 0
     progress: Fraction = Fraction(0)
     alike: str = "all"
+    longterm: Fraction = Fraction(0)
     _last_scores: dict[Cell, Fraction] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -159,6 +168,10 @@ class ExpertPlayer(Player):
         if isinstance(progress, bool) or not isinstance(progress, (int, Fraction)) or progress < 0:
             raise PlayerError(f"progress must be a Fraction >= 0, got {progress!r}")
         self.progress = Fraction(progress)
+        longterm = self.longterm
+        if isinstance(longterm, bool) or not isinstance(longterm, (int, Fraction)) or longterm < 0:
+            raise PlayerError(f"longterm must be a Fraction >= 0, got {longterm!r}")
+        self.longterm = Fraction(longterm)
         for option in ("candidates", "endgame_layouts", "endgame_nodes", "offedge"):
             value = getattr(self, option)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
@@ -178,6 +191,9 @@ class ExpertPlayer(Player):
         if self.alike == "once" and (self.offedge or self.score == "tertiary"):
             # offedge takes its off-front cells its own way; the compiled third click takes every cell
             raise PlayerError("alike='once' does not apply with offedge or score='tertiary'")
+        if self.longterm and self.score == "tertiary":
+            # the compiled third click ranks its candidates by secondary safety alone
+            raise PlayerError("longterm does not apply to score='tertiary'")
         if self.progress and self.score in ("progress", "tertiary"):
             raise PlayerError(f"progress weighs a secondary score, not score={self.score!r}")
         if self.offedge and self.score == "tertiary":
@@ -204,6 +220,8 @@ class ExpertPlayer(Player):
             options += f", progress={self.progress!r}"
         if self.alike != "all":
             options += f", alike={self.alike!r}"
+        if self.longterm:
+            options += f", longterm={self.longterm!r}"
         return f"ExpertPlayer({options})"
 
     def _think(self, board: Board, rng: np.random.Generator) -> list[Action]:
@@ -270,6 +288,12 @@ class ExpertPlayer(Player):
             )
             if len(outcomes) > 1:
                 living.append(i)
+        if self.longterm:
+            # a risk a 50/50 forming here would make us take later anyway counts as part safe
+            for i, share in fifty_influence(board, analysis, within).items():
+                p = probabilities[i]
+                assert p is not None
+                scores[divmod(i, w)] *= 1 + self.longterm * share / (1 - p)
         if self.dead == "wait" and living:
             within = living  # a dead cell's number is known already: it tells nothing, and can wait
         best, best_score = within[0], Fraction(-1)
