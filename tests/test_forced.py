@@ -60,13 +60,20 @@ def _brute_pseudo(board: Board) -> list[int]:
     return sorted(found)
 
 
-def _compiled_pseudo(board: Board) -> list[int]:
+def _compiled_position(board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The compiled form of ``board``: its neighbour table, the position after the single-number
+    rules, its probabilities and (in an array) the log of its layouts."""
     nbr = fast.neighbours_of(board.topology, board.width, board.height)
     known = np.array(board.cells, dtype=np.int8)
     prob = np.empty(len(known))
     info = np.zeros(1)
     assert kernels.probabilities(known, nbr, board.mines, prob, kernels.DEFAULT_MAX_NODES, info) == 1
     kernels._closure(known, nbr)
+    return nbr, known, prob, info
+
+
+def _compiled_pseudo(board: Board) -> list[int]:
+    nbr, known, prob, info = _compiled_position(board)
     out = np.empty(len(known), dtype=np.int64)
     patterns = kernels.fifty_fifty_patterns(nbr)
     count = kernels.pseudo_fifty_fifties(
@@ -104,12 +111,7 @@ def _brute_influence(board: Board) -> dict[int, Fraction]:
 
 
 def _compiled_influence(board: Board, cells: list[int]) -> dict[int, float]:
-    nbr = fast.neighbours_of(board.topology, board.width, board.height)
-    known = np.array(board.cells, dtype=np.int8)
-    prob = np.empty(len(known))
-    info = np.zeros(1)
-    assert kernels.probabilities(known, nbr, board.mines, prob, kernels.DEFAULT_MAX_NODES, info) == 1
-    kernels._closure(known, nbr)
+    nbr, known, prob, info = _compiled_position(board)
     out = np.full(len(known), -1.0)
     cands = np.array(cells, dtype=np.int64)
     patterns = kernels.fifty_fifty_patterns(nbr)

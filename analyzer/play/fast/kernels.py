@@ -1178,6 +1178,37 @@ _PSEUDO_TOL = 1e-9
 
 
 @njit(cache=True)
+def _pattern_share(
+    known: np.ndarray,
+    nbr: np.ndarray,
+    mines: int,
+    log_total: float,
+    max_nodes: int,
+    side: np.ndarray,
+    k: int,
+    missing: np.ndarray,
+    m: int,
+    trial: np.ndarray,
+) -> float:  # pragma: no cover - compiled
+    """The share of the layouts of ``known`` (``log_total`` the log of their number) with
+    ``missing[:m]`` and ``side[:k]`` mines and ``side[k:2k]`` safe: 0.0 when none fits, -1.0 when
+    the position was too hard to enumerate. ``trial`` is scratch space of ``known``'s size."""
+    trial[:] = known
+    for t in range(m):
+        trial[missing[t]] = FLAG
+    for t in range(k):
+        trial[side[t]] = FLAG
+        trial[side[k + t]] = SAFE
+    info = np.zeros(1)
+    status = probabilities(trial, nbr, mines, np.empty(known.shape[0]), max_nodes, info)
+    if status < 0:
+        return -1.0
+    if status == 0:
+        return 0.0
+    return math.exp(info[0] - log_total)
+
+
+@njit(cache=True)
 def pseudo_fifty_fifties(
     known: np.ndarray,
     nbr: np.ndarray,
@@ -1201,8 +1232,6 @@ def pseudo_fifty_fifties(
     n = known.shape[0]
     found = np.zeros(n, np.bool_)
     trial = np.empty_like(known)
-    scratch = np.empty(n)
-    info = np.zeros(1)
     missing = np.empty(ends.shape[1], np.int64)
     for q in range(sides.shape[0]):
         k = sizes[q]
@@ -1229,18 +1258,11 @@ def pseudo_fifty_fifties(
                     m += 1
         if not usable:
             continue
-        trial[:] = known
-        for t in range(m):
-            trial[missing[t]] = FLAG
-        for t in range(k):
-            trial[sides[q, t]] = FLAG
-            trial[sides[q, k + t]] = SAFE
-        status = probabilities(trial, nbr, mines, scratch, max_nodes, info)
-        if status < 0:
+        share = _pattern_share(known, nbr, mines, log_total, max_nodes, sides[q], k, missing, m, trial)
+        if share < 0.0:
             return -1
-        if status == 0:
+        if share == 0.0:
             continue
-        share = math.exp(info[0] - log_total)
         for t in range(2 * k):
             c = sides[q, t]
             if abs(share - prob[c]) <= _PSEUDO_TOL * prob[c]:
@@ -1290,8 +1312,6 @@ def fifty_influence(
         wanted[cands[t]] = True
         influence[cands[t]] = 0.0
     trial = np.empty_like(known)
-    scratch = np.empty(n)
-    info = np.zeros(1)
     missing = np.empty(ends.shape[1], np.int64)
     for q in range(sides.shape[0]):
         k = sizes[q]
@@ -1321,18 +1341,11 @@ def fifty_influence(
         stops = m == 1 and wanted[missing[0]]
         if not (touches or stops):
             continue
-        trial[:] = known
-        for t in range(m):
-            trial[missing[t]] = FLAG
-        for t in range(k):
-            trial[sides[q, t]] = FLAG
-            trial[sides[q, k + t]] = SAFE
-        status = probabilities(trial, nbr, mines, scratch, max_nodes, info)
-        if status < 0:
+        share = _pattern_share(known, nbr, mines, log_total, max_nodes, sides[q], k, missing, m, trial)
+        if share < 0.0:
             return -1
-        if status == 0:
+        if share == 0.0:
             continue
-        share = math.exp(info[0] - log_total)
         for t in range(2 * k):
             if wanted[sides[q, t]]:
                 influence[sides[q, t]] += share
