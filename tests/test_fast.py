@@ -612,6 +612,28 @@ def test_long_term_safety_moves_guesses_toward_fifty_fifties_that_may_form() -> 
     assert changed >= 1
 
 
+def test_long_term_safety_with_a_certain_mine_among_the_candidates() -> None:
+    # (0, 3) is a mine in every layout; a margin of 1 makes it a candidate: its score is 0, not 0/0.
+    from analyzer.play.fast import SCORE_CODES, kernels
+
+    board = Board.from_text("4x1x2\nH1HH\n")
+    analysis = solve(board)
+    player = make_player("expert", score="secondary", longterm=1, endgame_layouts=0, margin=1)
+    assert player.best_guess(board, analysis) == 0  # type: ignore[attr-defined]
+    assert player.last_scores[(0, 3)] == 0  # type: ignore[attr-defined]
+    nbr = neighbours_of("square", 4, 1)
+    state = np.array(board.cells, dtype=np.int8)
+    known = state.copy()
+    prob = np.empty(4)
+    info = np.zeros(1)
+    assert kernels.probabilities(known, nbr, 2, prob, kernels.DEFAULT_MAX_NODES, info) == 1
+    kernels._closure(known, nbr)
+    patterns = kernels.fifty_fifty_patterns(nbr)
+    args = (1.0, 8, 0, 20_000, kernels.DEFAULT_MAX_NODES, int(SCORE_CODES["secondary"]), False, patterns)
+    cell = kernels.expert_guess(state, known, nbr, 2, prob, info[0], *args, False, 0, 0.0, False, 1.0, False)
+    assert cell == 0
+
+
 def _far_size(board: Board, near: set[int], i: int) -> int | None:
     around = board.neighbour_table[i]
     if any(j in near or board.cells[j] != HIDDEN for j in (i, *around)):

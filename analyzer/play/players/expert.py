@@ -293,7 +293,8 @@ class ExpertPlayer(Player):
             for i, share in fifty_influence(board, analysis, within).items():
                 p = probabilities[i]
                 assert p is not None
-                scores[divmod(i, w)] *= 1 + self.longterm * share / (1 - p)
+                if share:  # never for a certain mine: its influence is at most its safety, 0
+                    scores[divmod(i, w)] *= 1 + self.longterm * share / (1 - p)
         if self.dead == "wait" and living:
             within = living  # a dead cell's number is known already: it tells nothing, and can wait
         best, best_score = within[0], Fraction(-1)
