@@ -243,7 +243,8 @@ def _cells_without_clues(
 def _floats_without_clues(cells: Sequence[int], p: float, flagged: bool) -> np.ndarray:
     """A clueless board's probabilities as floats: ``p`` everywhere, 1 on the flags when ``flagged``
     (trusted ones)."""
-    values = np.full(len(cells), p)
+    values = np.empty(len(cells))
+    values.fill(p)  # np.full costs a tiny board's whole answer (0.57 against 0.22 us for two cells)
     if flagged:
         values[np.asarray(cells) == FLAG] = 1.0
     return values
