@@ -214,6 +214,10 @@ def test_fifty_influence_is_what_its_definition_says(position) -> None:
     assert all(abs(compiled[i] - float(expected[i])) <= 1e-9 * max(1.0, float(expected[i])) for i in cells)
 
 
+def test_compiled_influence_looks_at_as_many_unknown_end_cells() -> None:
+    assert kernels._LONGTERM_MISSING == LONGTERM_MISSING
+
+
 def test_fifty_influence_weighs_corners_most_on_an_open_board() -> None:
     # Nothing revealed: a corner's pair and block need fewer mines around them than an edge's.
     board = Board.from_text("4x4x3\nHHHH\nHHHH\nHHHH\nHHHH\n")

@@ -401,7 +401,7 @@ def play_indexed_fast(setup: Setup, player: Player, index: int) -> GameRecord:
     rng = np.random.default_rng(player_seq) if player.name == "pseq" else None
     patterns = (
         fast.fifty_fifty_patterns("square", width, height)
-        if params is not None and (params[6] or params[11])
+        if params is not None and fast.uses_patterns(params)
         else None
     )
     played = fast.play_game(

@@ -36,6 +36,7 @@ __all__ = [
     "layout_mask",
     "expert_params",
     "fifty_fifty_patterns",
+    "uses_patterns",
 ]
 
 FAST_PLAYERS = ("probabilistic", "pseq", "expert", "random", "local", "subset")
@@ -146,6 +147,12 @@ def expert_params(player: object) -> np.ndarray:
     )
 
 
+def uses_patterns(params: np.ndarray | tuple[float, ...]) -> bool:
+    """Whether an ``expert`` player with these options (:func:`expert_params`) needs the board's
+    :func:`fifty_fifty_patterns`: it guesses pseudo-50/50s first or weighs the 50/50s that may form."""
+    return params[6] != 0.0 or params[11] != 0.0
+
+
 @functools.lru_cache(maxsize=256)
 def first_choice(
     player: str, topology: str, width: int, height: int, mines: int, options: tuple[float, ...] = ()
@@ -171,6 +178,9 @@ def first_choice(
     if player == "expert":
         log_total = math.lgamma(n + 1) - math.lgamma(mines + 1) - math.lgamma(n - mines + 1)
         params = options or tuple(kernels.EXPERT_PARAMS.tolist())
+        patterns = kernels.no_patterns()
+        if uses_patterns(params):
+            patterns = fifty_fifty_patterns(topology, width, height)
         (
             margin,
             candidates,
@@ -200,9 +210,7 @@ def first_choice(
                 kernels.DEFAULT_MAX_NODES,
                 int(score),
                 wait_dead != 0.0,
-                fifty_fifty_patterns(topology, width, height)
-                if pseudo or longterm
-                else kernels.no_patterns(),
+                patterns,
                 isolated != 0.0,
                 int(offedge),
                 progress,
@@ -255,7 +263,7 @@ def play_game(
         rands = np.zeros(1, dtype=np.int64)
     policy = _POLICIES[player]
     options = kernels.EXPERT_PARAMS if params is None else params
-    if policy != kernels.EXPERT or (options[6] == 0.0 and options[11] == 0.0):
+    if policy != kernels.EXPERT or not uses_patterns(options):
         patterns = kernels.no_patterns()
     elif patterns is None:
         patterns = kernels.fifty_fifty_patterns(nbr)

@@ -1887,7 +1887,7 @@ def expert_guess(
     )
     if scored < 0:
         return -1
-    influence = np.zeros(n)
+    influence = np.zeros(n if longterm > 0.0 else 0)  # read only with longterm
     if longterm > 0.0 and (
         fifty_influence(known, nbr, mines, prob, log_total, max_nodes, patterns, cands, count, influence) < 0
     ):
@@ -1904,7 +1904,7 @@ def expert_guess(
         if wait_dead and alive and entropy[c] == 0.0:
             continue  # its number is known already: it tells nothing, and can wait
         score = (1.0 - prob[c]) * (second[c] + progress * some[c] if secondary else 1.0 + some[c])
-        if influence[c] > 0.0:
+        if longterm > 0.0 and influence[c] > 0.0:
             score *= 1.0 + longterm * influence[c] / (1.0 - prob[c])
         if score > best_score + 1e-12:
             best, best_score = c, score
