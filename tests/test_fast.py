@@ -166,7 +166,8 @@ def test_simulate_uses_the_fast_form_by_default_and_exact_on_request() -> None:
     assert has_fast_form(make_player("probabilistic")) and has_fast_form(make_player("expert"))
     assert has_fast_form(make_player("expert", endgame_layouts=10, score="secondary"))
     assert has_fast_form(make_player("expert", endgame_layouts=255))
-    assert not has_fast_form(make_player("expert", endgame_layouts=256))  # past the compiled end game
+    assert has_fast_form(make_player("expert", endgame_layouts=1023))
+    assert not has_fast_form(make_player("expert", endgame_layouts=1024))  # past the compiled end game
     fast = simulate(9, 9, 10, "probabilistic", 60, first_cell="corner", seed=4)
     exact = simulate(9, 9, 10, "probabilistic", 60, first_cell="corner", seed=4, exact=True)
     assert (fast.wins, fast.guesses) == (exact.wins, exact.guesses)
@@ -228,7 +229,7 @@ def test_compiled_rule_players_play_the_exact_players_games_200(name: str) -> No
 def test_rule_players_have_fast_forms() -> None:
     names = ("random", "local", "subset", "probabilistic", "pseq", "expert")
     assert all(has_fast_form(make_player(name)) for name in names)
-    assert not has_fast_form(make_player("expert", endgame_layouts=300))
+    assert not has_fast_form(make_player("expert", endgame_layouts=1500))
 
 
 def _torus_position(width: int, height: int, mines: int, *, progress: float, seed: int) -> Board:
@@ -459,16 +460,19 @@ def test_compiled_endgame_is_the_exact_search() -> None:
 
 
 def test_compiled_endgame_past_one_word_is_the_exact_search() -> None:
-    """64 to 255 layouts: sets of layouts over several machine words, against the Python search."""
+    """64 to 1,023 layouts: sets of layouts over several machine words (as many as the layouts
+    need, the memo key padded), against the Python search."""
     from analyzer.play.fast import endgame as compiled
     from analyzer.play.players.endgame import endgame_layouts, endgame_search
 
     searched = 0
+    sizes = []
     for board in _endgame_positions(25, seed=5, fewest=64, most=compiled.MAX_LAYOUTS):
         state = np.array(board.cells, dtype=np.int8)
         nbr = neighbours_of("square", board.width, board.height)
         exact_layouts = endgame_layouts(board, limit=compiled.MAX_LAYOUTS)
         assert exact_layouts is not None and len(exact_layouts) >= 64
+        sizes.append(len(exact_layouts))
         listed = compiled.layouts(state, nbr, board.mines, compiled.MAX_LAYOUTS)
         ours = sorted(tuple(np.flatnonzero(row).tolist()) for row in listed)
         assert ours == sorted(tuple(sorted(layout)) for layout in exact_layouts)
@@ -478,6 +482,7 @@ def test_compiled_endgame_past_one_word_is_the_exact_search() -> None:
             assert move == (-1 if exact is None else exact[0]), (board.to_text(), nodes)
             searched += exact is not None
     assert searched > 5  # some searches finish within their budget
+    assert min(sizes) < 128 and max(sizes) > 512  # two words to more than eight
 
 
 def _guess_positions(width: int, height: int, mines: int, count: int, seed: int):

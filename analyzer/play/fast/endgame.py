@@ -6,16 +6,17 @@ game) splits the layouts still possible by what it shows; the value of a
 position is the number of its layouts on which the best play wins; a cell no
 remaining layout mines is taken without branching; cells are tried by how many
 layouts mine them, then by index, and a cell that cannot beat the best found so
-far ends the loop. Sets of layouts are bit masks of :data:`WORDS` machine words
-(at most 255 layouts) and the cells the search has revealed are two more words
-over the cells some layout leaves safe, so a position's memo key is six
-machine words.
+far ends the loop. Sets of layouts are bit masks of up to :data:`WORDS` machine words
+(at most 1,023 layouts; a search takes as many words as its layouts need) and the cells the
+search has revealed are two more words over the cells some layout leaves safe, so a
+position's memo key is a set of layouts padded to :data:`WORDS` words and those two.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import types
+from numba.np.unsafe.ndarray import to_fixed_tuple
 from numba.typed import Dict
 
 from analyzer.board.board import FLAG, HIDDEN
@@ -24,12 +25,13 @@ from analyzer.play.fast.bits import popcount as _popcount
 
 __all__ = ["MAX_LAYOUTS", "layouts", "endgame_move"]
 
-WORDS = 4
-"""Machine words of a set of layouts."""
+WORDS = 16
+"""Machine words of a set of layouts, at most (a search takes as many as its layouts need)."""
 MAX_LAYOUTS = 64 * WORDS - 1
 """The most layouts the compiled search holds (one bit each in :data:`WORDS` 64-bit words)."""
 
 _KEY = types.UniTuple(types.uint64, WORDS + 2)
+_KEY_SIZE = WORDS + 2
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 
@@ -45,7 +47,7 @@ def _lowest_bit(x: np.uint64) -> int:  # pragma: no cover - compiled
 @njit(cache=True)
 def _lowest(s: np.ndarray) -> int:  # pragma: no cover - compiled
     """The lowest member of a set of layouts (-1 when empty)."""
-    for w in range(WORDS):
+    for w in range(s.shape[0]):
         if s[w]:
             return 64 * w + _lowest_bit(s[w])
     return -1
@@ -59,7 +61,7 @@ def _has(s: np.ndarray, b: int) -> bool:  # pragma: no cover - compiled
 @njit(cache=True)
 def _size(s: np.ndarray) -> int:  # pragma: no cover - compiled
     c = 0
-    for w in range(WORDS):
+    for w in range(s.shape[0]):
         c += _popcount(s[w])
     return c
 
@@ -68,7 +70,7 @@ def _size(s: np.ndarray) -> int:  # pragma: no cover - compiled
 def _size_of_both(a: np.ndarray, b: np.ndarray) -> int:  # pragma: no cover - compiled
     """Members of both sets."""
     c = 0
-    for w in range(WORDS):
+    for w in range(a.shape[0]):
         c += _popcount(a[w] & b[w])
     return c
 
@@ -211,8 +213,9 @@ def _after(
     """
     n = board.shape[0]
     deg = nbr.shape[1]
-    rest = np.empty(WORDS, np.uint64)
-    for w in range(WORDS):
+    words = live.shape[0]
+    rest = np.empty(words, np.uint64)
+    for w in range(words):
         rest[w] = live[w] & ~mined_by[cell, w]
     seen = np.zeros(n, np.bool_)
     flood = np.empty(n, np.int64)
@@ -237,8 +240,8 @@ def _after(
                         seen[j] = True
                         flood[size] = j
                         size += 1
-        group = np.zeros(WORDS, np.uint64)
-        for w in range(WORDS):
+        group = np.zeros(words, np.uint64)
+        for w in range(words):
             others = rest[w]
             while others:
                 b = _lowest_bit(others)
@@ -252,7 +255,7 @@ def _after(
                         break
                 if same:
                     group[w] |= _ONE << np.uint64(b)
-        for w in range(WORDS):
+        for w in range(words):
             rest[w] &= ~group[w]
         a = _lowest(rest)
         new_low = low
@@ -268,7 +271,11 @@ def _after(
         if count == 1:
             total += 1
             continue
-        key = (group[0], group[1], group[2], group[3], new_low, new_high)
+        padded = np.zeros(_KEY_SIZE, np.uint64)
+        padded[:words] = group
+        padded[WORDS] = new_low
+        padded[WORDS + 1] = new_high
+        key = to_fixed_tuple(padded, _KEY_SIZE)  # type: ignore[call-arg,var-annotated]
         if key in memo:
             total += memo[key]
             continue
@@ -374,8 +381,9 @@ def endgame_move(state: np.ndarray, nbr: np.ndarray, mines: int, limit: int, max
     total = found.shape[0]
     if found.shape[1] != n or total == 0:
         return -1
-    everything = np.zeros(WORDS, np.uint64)
-    mined_by = np.zeros((n, WORDS), np.uint64)
+    words = total // 64 + 1
+    everything = np.zeros(words, np.uint64)
+    mined_by = np.zeros((n, words), np.uint64)
     for li in range(total):
         everything[li >> 6] |= _ONE << np.uint64(li & 63)
         for i in range(n):
