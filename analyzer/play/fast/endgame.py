@@ -30,8 +30,8 @@ WORDS = 16
 MAX_LAYOUTS = 64 * WORDS - 1
 """The most layouts the compiled search holds (one bit each in :data:`WORDS` 64-bit words)."""
 
-_KEY = types.UniTuple(types.uint64, WORDS + 2)
-_KEY_SIZE = WORDS + 2
+_KEY_SIZE = WORDS + 2  # a memo key: the set of layouts padded to WORDS words, then the revealed cells' two
+_KEY = types.UniTuple(types.uint64, _KEY_SIZE)
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 
