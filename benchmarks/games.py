@@ -754,6 +754,37 @@ def setup_layouts(
     return layouts
 
 
+def run_jvms(classes: str, main: str, header: str, lines: Sequence[str], workers: int) -> list[str]:
+    """Java's ``main`` class from ``classes`` in ``workers`` JVMs at once, each fed ``header`` and every
+    ``workers``-th of ``lines`` on standard input: the lines they print, all together.
+
+    Raises ``RuntimeError`` (a JVM's first lines of error) when one exits with an error, and
+    ``OSError`` when there is no ``java``.
+    """
+    import subprocess
+    from concurrent.futures import ThreadPoolExecutor
+
+    jobs = []
+    for part in range(workers):
+        process = subprocess.Popen(
+            ["java", "-cp", classes, main],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        jobs.append((process, header + "".join(lines[part::workers])))
+    with ThreadPoolExecutor(len(jobs)) as feeders:  # every JVM fed and read at once
+        answers = list(feeders.map(lambda job: (job[0], *job[0].communicate(job[1])), jobs))
+    printed = []
+    for process, out, err in answers:
+        if process.returncode != 0:
+            said = "; ".join(line.strip() for line in err.strip().splitlines()[:3])
+            raise RuntimeError(f"Hill's solver exited {process.returncode}: {said}")
+        printed.extend(out.splitlines())
+    return printed
+
+
 def run_hill(
     classes: str, preset: str, first_cell: tuple[int, int], layouts: Sequence[list[int]], workers: int
 ) -> tuple[list[bool], float]:
@@ -763,34 +794,16 @@ def run_hill(
     is that of the whole processes (the JVMs' start-up, compiler and collector included).
     """
     import resource
-    import subprocess
-    from concurrent.futures import ThreadPoolExecutor
 
     width, height, mines = PRESETS[preset]
     header = f"{width} {height} {mines} {first_cell[0]} {first_cell[1]}\n"
+    lines = [f"{i} {' '.join(map(str, layout))}\n" for i, layout in enumerate(layouts)]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    jobs = []
-    for part in range(workers):
-        lines = "".join(f"{i} {' '.join(map(str, layouts[i]))}\n" for i in range(part, len(layouts), workers))
-        process = subprocess.Popen(
-            ["java", "-cp", classes, "hilldrv.PlayLayouts"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        jobs.append((process, header + lines))
     won: dict[int, bool] = {}
-    with ThreadPoolExecutor(len(jobs)) as feeders:  # every JVM fed and read at once
-        answers = list(feeders.map(lambda job: (job[0], *job[0].communicate(job[1])), jobs))
-    for process, out, err in answers:
-        if process.returncode != 0:
-            said = "; ".join(line.strip() for line in err.strip().splitlines()[:3])
-            raise RuntimeError(f"Hill's solver exited {process.returncode}: {said}")
-        for line in out.splitlines():
-            index, result = line.split()
-            if index != "cpu":
-                won[int(index)] = result == "1"
+    for line in run_jvms(classes, "hilldrv.PlayLayouts", header, lines, workers):
+        index, result = line.split()
+        if index != "cpu":
+            won[int(index)] = result == "1"
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if sorted(won) != list(range(len(layouts))):
         raise RuntimeError(f"Hill's solver answered {len(won)} of {len(layouts)} games")

@@ -94,6 +94,55 @@ def fast_probabilities(
     return out.reshape(board.height, board.width)
 
 
+def sample_layouts(
+    board: Board, count: int, *, seed: int, max_nodes: int = kernels.DEFAULT_MAX_NODES
+) -> np.ndarray:
+    """``count`` mine layouts drawn independently and uniformly among those that fit ``board``.
+
+    Shape (count, height, width), True for a mine (flags are taken as mines).
+    Each is drawn by the chain rule over the cells next to a number, with this
+    engine's float64 probabilities, then the rest spread uniformly: exact but
+    for floats. The same ``seed`` gives the same layouts.
+
+    >>> board = Board.from_text("3x1x1\n1HH\n")
+    >>> sample_layouts(board, 4, seed=0)[:, 0].tolist()
+    [[False, True, False], [False, True, False], [False, True, False], [False, True, False]]
+
+    Raises
+    ------
+    InconsistentBoardError, SolverTimeoutError
+        As :func:`fast_probabilities`.
+    """
+    nbr = neighbours_of(board.topology, board.width, board.height)
+    cells = np.array(board.cells, dtype=np.int8)
+    drawn = position_layouts(cells, nbr, board.mines, count, np.random.default_rng(seed), max_nodes)
+    return drawn.reshape(count, board.height, board.width)
+
+
+def position_layouts(
+    cells: np.ndarray,
+    nbr: np.ndarray,
+    mines: int,
+    count: int,
+    rng: np.random.Generator,
+    max_nodes: int = kernels.DEFAULT_MAX_NODES,
+) -> np.ndarray:
+    """:func:`sample_layouts` on a flat position (int8: numbers, -1 hidden, -2 flag): (count, cells) bool.
+
+    Each layout takes ``cells`` uniforms from ``rng``, in turn.
+    """
+    out = np.zeros((count, cells.shape[0]), dtype=np.bool_)
+    for row in out:
+        status = kernels.sample_layout(cells, nbr, mines, max_nodes, rng.random(cells.shape[0]), row)
+        if status == 0:
+            raise InconsistentBoardError("no mine layout is consistent with this board", clues=())
+        if status < 0:
+            raise SolverTimeoutError(
+                f"the fast engine gave up after {max_nodes} search nodes drawing a layout"
+            )
+    return out
+
+
 _POLICIES = {"probabilistic": kernels.PROBABILISTIC, "pseq": kernels.PSEQ, "expert": kernels.EXPERT}
 
 SCORE_CODES = {"progress": 0.0, "secondary": 1.0, "tertiary": 2.0, "blended": 3.0, "living": 4.0}
@@ -153,6 +202,93 @@ def uses_patterns(params: np.ndarray | tuple[float, ...]) -> bool:
     return params[6] != 0.0 or params[11] != 0.0
 
 
+def _expert_guess(
+    state: np.ndarray,
+    known: np.ndarray,
+    nbr: np.ndarray,
+    mines: int,
+    prob: np.ndarray,
+    log_total: float,
+    params: tuple[float, ...],
+    patterns: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+) -> int:
+    """:func:`kernels.expert_guess` with an ``expert`` player's options (:func:`expert_params`)."""
+    (
+        margin,
+        candidates,
+        layouts,
+        nodes,
+        score,
+        wait_dead,
+        pseudo,
+        isolated,
+        offedge,
+        progress,
+        alike,
+        longterm,
+    ) = params
+    return int(
+        kernels.expert_guess(
+            state,
+            known,
+            nbr,
+            mines,
+            prob,
+            log_total,
+            margin,
+            int(candidates),
+            int(layouts),
+            int(nodes),
+            kernels.DEFAULT_MAX_NODES,
+            int(score),
+            wait_dead != 0.0,
+            patterns,
+            isolated != 0.0,
+            int(offedge),
+            progress,
+            alike != 0.0,
+            longterm,
+            pseudo != 0.0,
+        )
+    )
+
+
+def guess_in(
+    player: str,
+    state: np.ndarray,
+    nbr: np.ndarray,
+    mines: int,
+    *,
+    params: np.ndarray | None = None,
+    patterns: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None,
+) -> int:
+    """The cell ``player``'s compiled policy (``probabilistic`` or ``expert``) guesses in ``state``.
+
+    ``state``: a position (int8: the shown numbers, -1 hidden) where no cell
+    is proven safe, as before each guess of :func:`play_game`; ``params`` and
+    ``patterns`` as there. Returns -1 when the position was too hard to enumerate.
+    """
+    if player not in ("probabilistic", "expert"):
+        raise ValueError(f"no single-guess policy of player {player!r}: probabilistic or expert")
+    known = state.copy()
+    kernels._closure(known, nbr)
+    prob = np.empty(state.shape[0])
+    info = np.zeros(1)
+    status = kernels.probabilities(known, nbr, mines, prob, kernels.DEFAULT_MAX_NODES, info)
+    if status == 0:
+        raise InconsistentBoardError("no mine layout is consistent with this position", clues=())
+    if status < 0:
+        return -1
+    if player == "probabilistic":
+        return int(kernels.lowest_probability_cell(state, nbr, prob))
+    options = kernels.EXPERT_PARAMS if params is None else params
+    if not uses_patterns(options):
+        patterns = kernels.no_patterns()
+    elif patterns is None:
+        patterns = kernels.fifty_fifty_patterns(nbr)
+    return _expert_guess(state, known, nbr, mines, prob, info[0], tuple(options.tolist()), patterns)
+
+
 @functools.lru_cache(maxsize=256)
 def first_choice(
     player: str, topology: str, width: int, height: int, mines: int, options: tuple[float, ...] = ()
@@ -181,44 +317,7 @@ def first_choice(
         patterns = kernels.no_patterns()
         if uses_patterns(params):
             patterns = fifty_fifty_patterns(topology, width, height)
-        (
-            margin,
-            candidates,
-            layouts,
-            nodes,
-            score,
-            wait_dead,
-            pseudo,
-            isolated,
-            offedge,
-            progress,
-            alike,
-            longterm,
-        ) = params
-        return int(
-            kernels.expert_guess(
-                state,
-                state.copy(),
-                nbr,
-                mines,
-                prob,
-                log_total,
-                margin,
-                int(candidates),
-                int(layouts),
-                int(nodes),
-                kernels.DEFAULT_MAX_NODES,
-                int(score),
-                wait_dead != 0.0,
-                patterns,
-                isolated != 0.0,
-                int(offedge),
-                progress,
-                alike != 0.0,
-                longterm,
-                pseudo != 0.0,
-            )
-        )
+        return _expert_guess(state, state.copy(), nbr, mines, prob, log_total, params, patterns)
     return int(kernels.lowest_probability_cell(state, nbr, prob))
 
 
@@ -233,6 +332,8 @@ def play_game(
     rng: np.random.Generator | None = None,
     params: np.ndarray | None = None,
     patterns: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None,
+    start: np.ndarray | None = None,
+    positions: np.ndarray | None = None,
 ) -> tuple[bool, int, int, list[int]] | None:
     """Play one game from its first click with ``player``'s compiled policy.
 
@@ -246,7 +347,12 @@ def play_game(
     an ``expert`` player's options (:func:`expert_params`; its defaults when None).
     ``patterns``: the board's :func:`fifty_fifty_patterns`, for an ``expert``
     player that guesses pseudo-50/50s first or weighs the 50/50s that may form
-    (made from ``nbr`` when None).
+    (made from ``nbr`` when None). ``start``: the position to play from (int8,
+    the shown numbers and -1 for hidden cells, as a position of the game on
+    ``is_mine``; a new game when None), ``first`` a hidden cell of it.
+    ``positions``: an int8 array of rows of ``is_mine``'s size; row ``t``
+    receives the position before the ``t``-th guessed cell is opened (row 0:
+    the start), as far as it has rows.
     """
     if player not in _POLICIES:
         raise ValueError(
@@ -261,6 +367,13 @@ def play_game(
         rands: np.ndarray = words.astype(np.int64)
     else:
         rands = np.zeros(1, dtype=np.int64)
+    cells = mask.shape[0]
+    begin = np.full(cells, kernels.HIDDEN, dtype=np.int8) if start is None else start
+    if begin.shape != (cells,) or begin.dtype != np.int8 or begin[first] != kernels.HIDDEN:
+        raise ValueError(f"start must be an int8 position of {cells} cells with cell {first} hidden")
+    record = np.empty((0, cells), dtype=np.int8) if positions is None else positions
+    if record.ndim != 2 or record.shape[1] != cells or record.dtype != np.int8:
+        raise ValueError(f"positions must be an int8 array of rows of {cells} cells")
     policy = _POLICIES[player]
     options = kernels.EXPERT_PARAMS if params is None else params
     if policy != kernels.EXPERT or not uses_patterns(options):
@@ -279,6 +392,8 @@ def play_game(
         rands,
         options,
         patterns,
+        begin,
+        record,
     )
     if won == -1:
         return None

@@ -1479,6 +1479,18 @@ def _take_in_guess_order(
 
 
 @njit(cache=True)
+def _mark_front(state: np.ndarray, nbr: np.ndarray, front: np.ndarray) -> None:  # pragma: no cover - compiled
+    """Set ``front`` at each hidden cell next to a shown number (the others left as they are)."""
+    n = state.shape[0]
+    for i in range(n):
+        if state[i] >= 0:
+            for k in range(nbr.shape[1]):
+                j = nbr[i, k]
+                if j < n and state[j] == HIDDEN:
+                    front[j] = True
+
+
+@njit(cache=True)
 def _split_candidates(
     state: np.ndarray, nbr: np.ndarray, prob: np.ndarray, margin: float, candidates: int, offedge: int
 ) -> np.ndarray:  # pragma: no cover - compiled
@@ -1498,12 +1510,7 @@ def _split_candidates(
             lowest = prob[i]
     limit = lowest + margin + 1e-12
     edge = np.zeros(n, np.bool_)
-    for i in range(n):
-        if state[i] >= 0:
-            for k in range(deg):
-                j = nbr[i, k]
-                if j < n and state[j] == HIDDEN:
-                    edge[j] = True
+    _mark_front(state, nbr, edge)
     on = np.zeros(n, np.bool_)
     off = np.zeros(n, np.bool_)
     n_on = 0
@@ -1986,6 +1993,8 @@ def play_policy(
     rands: np.ndarray,
     params: np.ndarray,
     patterns: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    start: np.ndarray,
+    positions: np.ndarray,
 ) -> tuple[int, int, int, int]:
     """Play one game from its first click with the policy of ``probabilistic``, ``expert`` or PSEQ.
 
@@ -2002,6 +2011,12 @@ def play_policy(
     ``numpy.random.Generator.integers(survivors)`` draws, from ``rands``: the
     generator's 32-bit words in turn (a game that runs out of them returns -1).
 
+    The game starts from ``start`` (the shown numbers, ``HIDDEN`` elsewhere: all
+    hidden for a new game, or a position of the game on ``is_mine``), ``first``
+    being the first cell opened there. Row ``t`` of ``positions`` (as many rows
+    as it has; none to record nothing) receives the position before the
+    ``t``-th guessed cell of ``trace`` is opened (row 0: ``start``).
+
     Returns ``(won, guesses, reveals, traced)``: ``trace`` receives the cells
     guessed, in order (the first click included), ``traced`` of them. ``won``
     is 1 or 0, or -1 when a position was too hard to enumerate within
@@ -2016,7 +2031,7 @@ def play_policy(
                 j = nbr[i, k]
                 if j < n:
                     count[j] += 1
-    state = np.full(n, HIDDEN, np.int8)
+    state = start.copy()
     stack = np.empty(n * (deg + 1), np.int64)
     safe = np.empty(n, np.int64)
     prob = np.empty(n)
@@ -2025,6 +2040,11 @@ def play_policy(
     cands = np.empty(n, np.int64)
     to_open = n - mines
     revealed = 0
+    for i in range(n):
+        if state[i] >= 0:
+            revealed += 1
+    if positions.shape[0] > 0:
+        positions[0, :] = state
     guesses = 1 if first_is_guess else 0
     reveals = 1
     drawn = 0
@@ -2107,9 +2127,68 @@ def play_policy(
                 cell = cands[product >> 32]
         guesses += 1
         reveals += 1
+        if traced < positions.shape[0]:
+            positions[traced, :] = state
         trace[traced] = cell
         traced += 1
         if is_mine[cell]:
             return 0, guesses, reveals, traced
         revealed += _open(cell, is_mine, count, nbr, state, stack)
     return 1, guesses, reveals, traced
+
+
+@njit(cache=True)
+def sample_layout(
+    state: np.ndarray, nbr: np.ndarray, mines: int, max_nodes: int, uniforms: np.ndarray, out: np.ndarray
+) -> int:  # pragma: no cover - compiled
+    """A layout drawn uniformly among those that fit ``state`` (shown numbers, flags, hidden cells).
+
+    The hidden cells next to a shown number are decided in index order, each a
+    mine with its probability given the cells decided before it (the chain
+    rule: exact but for the floats of :func:`probabilities`); the mines left
+    then go to the other hidden cells uniformly (a partial Fisher-Yates
+    shuffle). ``uniforms`` holds numbers in [0, 1), taken in turn, one a
+    decision: as many as the cells suffice. Writes the layout into ``out`` (a
+    flag is a mine) and returns 1; 0 when no layout fits ``state``, -1 when a
+    position was too hard to enumerate within ``max_nodes``.
+    """
+    n = state.shape[0]
+    known = state.copy()
+    prob = np.empty(n)
+    info = np.zeros(1)
+    front = np.zeros(n, np.bool_)
+    _mark_front(state, nbr, front)
+    used = 0
+    while True:
+        status = probabilities(known, nbr, mines, prob, max_nodes, info)
+        if status <= 0:
+            return status
+        pick = -1
+        for i in range(n):
+            if front[i] and known[i] == HIDDEN:
+                if prob[i] == 0.0:
+                    known[i] = SAFE
+                elif prob[i] == 1.0:
+                    known[i] = FLAG
+                elif pick < 0:
+                    pick = i
+        if pick < 0:
+            break
+        known[pick] = FLAG if uniforms[used] < prob[pick] else SAFE
+        used += 1
+    flags = 0
+    rest = np.empty(n, np.int64)
+    free = 0
+    for i in range(n):
+        out[i] = known[i] == FLAG
+        if known[i] == FLAG:
+            flags += 1
+        elif known[i] == HIDDEN:
+            rest[free] = i
+            free += 1
+    for t in range(mines - flags):  # probabilities() said 0 <= mines - flags <= free
+        u = t + min(int(uniforms[used] * (free - t)), free - t - 1)
+        used += 1
+        rest[t], rest[u] = rest[u], rest[t]
+        out[rest[t]] = True
+    return 1
