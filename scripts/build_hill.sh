@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build David Hill's Java solver (github.com/DavidNHill/Minesweeper) and the benchmark's driver
-# (benchmarks/peers/hill) for `python -m benchmarks.games race-hill`. Nothing of the solver is kept
-# in this project: it is cloned into DEST and compiled there.
+# (benchmarks/peers/hill) for `python -m benchmarks.games race-hill` and `python -m benchmarks.one_step`.
+# Nothing of the solver is kept in this project: it is cloned into DEST and compiled there.
 #   scripts/build_hill.sh DEST [SOURCE]
 # SOURCE: the repository to clone (default https://github.com/DavidNHill/Minesweeper), a URL or a
 # local clone. Needs git and a JDK (javac 11 or later). Prints the classes directory to pass
