@@ -104,7 +104,7 @@ def sample_layouts(
     engine's float64 probabilities, then the rest spread uniformly: exact but
     for floats. The same ``seed`` gives the same layouts.
 
-    >>> board = Board.from_text("3x1x1\n1HH\n")
+    >>> board = Board.from_text("3x1x1\\n1HH\\n")
     >>> sample_layouts(board, 4, seed=0)[:, 0].tolist()
     [[False, True, False], [False, True, False], [False, True, False], [False, True, False]]
 
