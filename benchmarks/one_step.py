@@ -84,7 +84,7 @@ class Worth:
 
 
 def _context(player: str, preset: str) -> tuple[str, Any, Any, Any, int]:
-    """The compiled policy's name, options and patterns for ``player``, and the board's neighbours."""
+    """The compiled policy's name, options and patterns for ``player``; the board's neighbours and mines."""
     from analyzer.play import fast
     from analyzer.play.players import make_player
     from analyzer.play.players.expert import ExpertPlayer
@@ -346,7 +346,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument(
         "--player",
-        default="expert:score=secondary,margin=1/10,candidates=32,endgame_layouts=255,dead=wait,"
+        default="expert:score=blended,margin=1/10,candidates=32,endgame_layouts=255,dead=wait,"
         "pseudo=first,alike=once,longterm=9/10",
     )
     _add_setup_arguments(parser, games=2000)
@@ -363,8 +363,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     if cell is None:
         return 2
-    if parse_variant(args.player)[0] not in ("probabilistic", "pseq", "expert"):
-        return _usage_error("the player needs a compiled policy: probabilistic, pseq or expert")
+    if parse_variant(args.player)[0] not in ("probabilistic", "expert"):  # pseq draws among ties
+        return _usage_error("the player needs a compiled policy that draws nothing: probabilistic or expert")
     if args.against and parse_variant(args.against)[0] not in ("probabilistic", "expert"):
         return _usage_error("--against takes probabilistic or expert (with options)")
     if args.layouts < 1:

@@ -228,6 +228,7 @@ def _fails_clearly(args: list[str], code: int, message: str) -> None:
     [
         (["--layouts", "0", "--hill-classes", "x"], 2, "--layouts must be at least 1"),
         (["--player", "local", "--hill-classes", "x"], 2, "needs a compiled policy"),
+        (["--player", "pseq", "--hill-classes", "x"], 2, "draws nothing"),
         (["--player", "expert:margin=abc", "--hill-classes", "x"], 2, "margin"),
         ([], 2, "name the other player"),
         (["--against", "pseq"], 2, "--against takes probabilistic or expert"),
