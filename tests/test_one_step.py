@@ -137,6 +137,9 @@ def test_drawn_layouts_follow_the_seed_and_refuse_an_impossible_board() -> None:
     assert not (first == fast.sample_layouts(board, 50, seed=5)).all()
     with pytest.raises(InconsistentBoardError):
         fast.sample_layouts(Board.from_text("3x1x1\n2HH\n"), 1, seed=0)
+    with pytest.raises(ValueError, match="count must be at least 0"):
+        fast.sample_layouts(board, -1, seed=0)
+    assert fast.sample_layouts(board, 0, seed=0).shape == (0, 5, 5)
 
 
 def test_a_start_that_is_no_position_is_refused() -> None:

@@ -131,6 +131,8 @@ def position_layouts(
 
     Each layout takes ``cells`` uniforms from ``rng``, in turn.
     """
+    if count < 0:
+        raise ValueError(f"count must be at least 0, not {count}")
     out = np.zeros((count, cells.shape[0]), dtype=np.bool_)
     for row in out:
         status = kernels.sample_layout(cells, nbr, mines, max_nodes, rng.random(cells.shape[0]), row)
