@@ -97,7 +97,7 @@ def test_registry_names_and_errors() -> None:
         "ExpertPlayer(margin=Fraction(1, 50), candidates=8, endgame_layouts=60, endgame_nodes=20000, "
         "score='blended', pseudo='first')"
     )
-    with pytest.raises(PlayerError, match="pseudo must be one of ignore, first, got 'always'"):
+    with pytest.raises(PlayerError, match="pseudo must be one of ignore, first, chains, got 'always'"):
         make_player("expert:pseudo=always")
     assert repr(make_player("expert:isolated=exact,offedge=16")) == (
         "ExpertPlayer(margin=Fraction(1, 50), candidates=8, endgame_layouts=60, endgame_nodes=20000, "

@@ -18,7 +18,16 @@ the strongest players guess such a cell as soon as they see it.
 
 The patterns come from the topology's neighbour table alone (nothing here
 assumes a square grid); a pattern is looked at only when at most ``k`` of its
-end cells are not yet known to be mines, as Hill's solver does. The compiled
+end cells are not yet known to be mines, as Hill's solver does.
+
+A 50/50 may also be longer than a pair or a block: a *chain* of linked pairs.
+A revealed number that still needs one mine among exactly two cells in doubt
+*links* them (one of the two is a mine). Linked cells that hang together
+alternate: in every layout one colour of the chain holds its mines and the
+other none. When the two colours have the same size, the chain is a pattern
+of the position (:func:`chain_patterns`), its sides the two colours and its
+end cells found as above: for instance two pairs along a wall with a revealed
+cell between them, which no pair or block of the neighbour table holds. The compiled
 player's scan (:func:`analyzer.play.fast.kernels.pseudo_fifty_fifties`) makes
 the same choices; this is the form written for clarity, exact with Python
 integers.
@@ -33,13 +42,24 @@ from analyzer.board.board import FLAG, HIDDEN, Board
 from analyzer.errors import InconsistentBoardError
 from analyzer.solver.solve import Analysis, solve
 
-__all__ = ["LONGTERM_MISSING", "Pattern", "fifty_fifty_patterns", "fifty_influence", "pseudo_fifty_fifties"]
+__all__ = [
+    "CHAIN_SIDE",
+    "LONGTERM_MISSING",
+    "Pattern",
+    "chain_patterns",
+    "fifty_fifty_patterns",
+    "fifty_influence",
+    "pseudo_fifty_fifties",
+]
 
 LONGTERM_MISSING = 3
 """:func:`fifty_influence` looks at a pattern with at most this many end cells not known to be mines."""
 
 Pattern = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 """One side's cells, the other side's, and the end cells (flat indices, ascending)."""
+
+CHAIN_SIDE = 4
+""":func:`chain_patterns` takes chains of at most this many cells a side."""
 
 
 def fifty_fifty_patterns(table: tuple[tuple[int, ...], ...]) -> list[Pattern]:
@@ -80,8 +100,66 @@ def _pattern(first: tuple[int, ...], second: tuple[int, ...], neighbours: list[s
     return first, second, ends
 
 
-def pseudo_fifty_fifties(board: Board, analysis: Analysis) -> list[int]:
+def chain_patterns(board: Board, analysis: Analysis) -> list[Pattern]:
+    """The chains of linked pairs of the position that may be 50/50s, as patterns.
+
+    Two cells in doubt are linked where a revealed number still needs exactly
+    one mine and sees exactly these two cells in doubt (the others it sees
+    are revealed, safe or certain mines). A connected set of at least four
+    linked cells, its two colours of the same size (at most
+    :data:`CHAIN_SIDE` cells), is a pattern: the colour holding the lowest
+    cell first, then the other, then the cells outside that neighbour more
+    cells of one colour than of the other. A chain whose links contradict
+    each other (an odd cycle) is none.
+
+    >>> board = Board.from_text("6x3x4\\nHH1HHF\\n11113F\\n000011\\n")  # two pairs along the wall
+    >>> chain_patterns(board, solve(board))
+    [((0, 3), (1, 4), (5, 11))]
+    """
+    probabilities = analysis.cell_probabilities
+    cells = board.cells
+    table = board.neighbour_table
+
+    def doubt(i: int) -> bool:
+        return cells[i] == HIDDEN and probabilities[i] not in (None, 0, 1)
+
+    links: dict[int, set[int]] = {}
+    for y, shown in enumerate(cells):
+        if shown < 0:
+            continue
+        unknown = [i for i in table[y] if doubt(i)]
+        sure = sum(1 for i in table[y] if cells[i] == FLAG or (cells[i] == HIDDEN and probabilities[i] == 1))
+        if len(unknown) == 2 and shown - sure == 1:
+            a, b = unknown
+            links.setdefault(a, set()).add(b)
+            links.setdefault(b, set()).add(a)
+    neighbours = [set(row) for row in table]
+    colour: dict[int, int] = {}
+    patterns = []
+    for start in sorted(links):
+        if start in colour:
+            continue
+        colour[start] = 0
+        chain, queue, broken = [start], [start], False
+        while queue:
+            cell = queue.pop()
+            for other in sorted(links[cell]):
+                if other not in colour:
+                    colour[other] = 1 - colour[cell]
+                    chain.append(other)
+                    queue.append(other)
+                broken = broken or colour[other] == colour[cell]
+        first = tuple(sorted(i for i in chain if colour[i] == 0))
+        second = tuple(sorted(i for i in chain if colour[i] == 1))
+        if not broken and len(first) == len(second) and 2 <= len(first) <= CHAIN_SIDE:
+            patterns.append(_pattern(first, second, neighbours))
+    return patterns
+
+
+def pseudo_fifty_fifties(board: Board, analysis: Analysis, *, chains: bool = False) -> list[int]:
     """The pseudo-50/50 cells of ``board`` (flat indices, ascending), ``analysis`` its solve.
+
+    With ``chains`` the position's :func:`chain_patterns` are looked at too.
 
     >>> board = Board.from_text("2x3x1\\nHH\\n11\\n00\\n")  # a 50/50 already: each cell explained
     >>> pseudo_fifty_fifties(board, solve(board))
@@ -89,11 +167,17 @@ def pseudo_fifty_fifties(board: Board, analysis: Analysis) -> list[int]:
     >>> board = Board.from_text("3x3x1\\nHHH\\nHHH\\nHHH\\n")  # each pattern has too many unknown end cells
     >>> pseudo_fifty_fifties(board, solve(board))
     []
+    >>> board = Board.from_text("6x3x4\\nHH1HHF\\n11113F\\n000011\\n")  # a chain: no pair or block holds it
+    >>> pseudo_fifty_fifties(board, solve(board)), pseudo_fifty_fifties(board, solve(board), chains=True)
+    ([], [0, 1, 3, 4])
     """
     probabilities = analysis.cell_probabilities
     cells = board.cells
     found: set[int] = set()
-    for first, second, ends in fifty_fifty_patterns(board.neighbour_table):
+    patterns = fifty_fifty_patterns(board.neighbour_table)
+    if chains:
+        patterns += chain_patterns(board, analysis)
+    for first, second, ends in patterns:
         inside = first + second
         if any(cells[i] != HIDDEN or probabilities[i] in (None, 0, 1) for i in inside):
             continue

@@ -149,6 +149,8 @@ _POLICIES = {"probabilistic": kernels.PROBABILISTIC, "pseq": kernels.PSEQ, "expe
 
 SCORE_CODES = {"progress": 0.0, "secondary": 1.0, "tertiary": 2.0, "blended": 3.0, "living": 4.0}
 """How :func:`expert_params` passes the ``expert`` player's ``score`` to the compiled policy."""
+PSEUDO_CODES = {"ignore": 0.0, "first": 1.0, "chains": 2.0}
+"""How :func:`expert_params` passes the ``expert`` player's ``pseudo`` to the compiled policy."""
 _BLOCK = 1 << 14  # as analyzer.play.placement draws them
 
 
@@ -188,7 +190,7 @@ def expert_params(player: object) -> np.ndarray:
             player.endgame_nodes,  # type: ignore[attr-defined]
             SCORE_CODES[player.score],  # type: ignore[attr-defined]
             1.0 if player.dead == "wait" else 0.0,  # type: ignore[attr-defined]
-            1.0 if player.pseudo == "first" else 0.0,  # type: ignore[attr-defined]
+            PSEUDO_CODES[player.pseudo],  # type: ignore[attr-defined]
             1.0 if player.isolated == "exact" else 0.0,  # type: ignore[attr-defined]
             player.offedge,  # type: ignore[attr-defined]
             float(player.progress),  # type: ignore[attr-defined]
@@ -251,6 +253,7 @@ def _expert_guess(
             alike != 0.0,
             longterm,
             pseudo != 0.0,
+            pseudo == 2.0,
         )
     )
 

@@ -1209,6 +1209,29 @@ def _pattern_share(
 
 
 @njit(cache=True)
+def _union(cells: np.ndarray, count: int, more: np.ndarray, extra: int) -> int:  # pragma: no cover - compiled
+    """``cells[:count]`` and ``more[:extra]`` (each ascending) merged into ``cells``: ascending, once each.
+
+    Returns how many cells ``cells`` then holds."""
+    merged = np.empty(count + extra, np.int64)
+    i = 0
+    j = 0
+    m = 0
+    while i < count or j < extra:
+        if j == extra or (i < count and cells[i] <= more[j]):
+            cell = cells[i]
+            i += 1
+        else:
+            cell = more[j]
+            j += 1
+        if m == 0 or merged[m - 1] != cell:
+            merged[m] = cell
+            m += 1
+    cells[:m] = merged[:m]
+    return m
+
+
+@njit(cache=True)
 def pseudo_fifty_fifties(
     known: np.ndarray,
     nbr: np.ndarray,
@@ -1273,6 +1296,104 @@ def pseudo_fifty_fifties(
             out[count] = i
             count += 1
     return count
+
+
+_CHAIN_SIDE = 4
+"""A chain of linked pairs is a pattern with at most this many cells a side (as
+``analyzer.play.forced.CHAIN_SIDE``)."""
+
+
+@njit(cache=True)
+def chain_patterns(
+    known: np.ndarray, nbr: np.ndarray, prob: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
+    """The position's chains of linked pairs that may be 50/50s (:func:`analyzer.play.forced.chain_patterns`).
+
+    ``known`` is the position after the single-number rules and ``prob`` its
+    probabilities. The patterns come as :func:`fifty_fifty_patterns` gives
+    them (rows of ``sides`` of width ``2 * _CHAIN_SIDE``), in the order of
+    their lowest cell; an empty set when there is none.
+    """
+    n = known.shape[0]
+    deg = nbr.shape[1]
+    first = np.full(n, -1, np.int64)  # links as lists: each cell's first link, each link's next
+    after = np.empty(2 * n, np.int64)
+    target = np.empty(2 * n, np.int64)
+    links = 0
+    for y in range(n):
+        if known[y] < 0:
+            continue
+        need = np.int64(known[y])
+        a = -1
+        b = -1
+        unknown = 0
+        for t in range(deg):
+            x = nbr[y, t]
+            if x >= n:
+                continue
+            if known[x] == FLAG or (known[x] == HIDDEN and prob[x] >= 1.0):
+                need -= 1
+            elif known[x] == HIDDEN and prob[x] > 0.0:
+                unknown += 1
+                if unknown == 1:
+                    a = x
+                else:
+                    b = x
+        if unknown == 2 and need == 1:
+            for u, v in ((a, b), (b, a)):
+                target[links] = v
+                after[links] = first[u]
+                first[u] = links
+                links += 1
+    limit = n // 4 + 1
+    sides = np.zeros((limit, 2 * _CHAIN_SIDE), np.int64)
+    sizes = np.zeros(limit, np.int64)
+    ends = np.zeros((limit, 2 * _CHAIN_SIDE * deg), np.int64)
+    counts = np.zeros(limit, np.int64)
+    colour = np.full(n, -1, np.int64)
+    chain = np.empty(n, np.int64)
+    side = np.empty(2 * _CHAIN_SIDE, np.int64)
+    q = 0
+    for start in range(n):
+        if first[start] < 0 or colour[start] >= 0:
+            continue
+        colour[start] = 0
+        chain[0] = start
+        size = 1
+        done = 0
+        broken = False
+        while done < size:  # breadth first: the queue is the chain itself
+            cell = chain[done]
+            done += 1
+            link = first[cell]
+            while link >= 0:
+                other = target[link]
+                if colour[other] < 0:
+                    colour[other] = 1 - colour[cell]
+                    chain[size] = other
+                    size += 1
+                broken = broken or colour[other] == colour[cell]
+                link = after[link]
+        k = 0
+        for t in range(size):
+            k += colour[chain[t]] == 0
+        if broken or 2 * k != size or not 2 <= k <= _CHAIN_SIDE:
+            continue
+        ones = 0
+        twos = k
+        chain[:size].sort()
+        for t in range(size):
+            if colour[chain[t]] == colour[start]:
+                side[ones] = chain[t]
+                ones += 1
+            else:
+                side[twos] = chain[t]
+                twos += 1
+        sides[q, : 2 * k] = side[: 2 * k]
+        sizes[q] = k
+        counts[q] = _pattern_ends(nbr, side, k, ends[q])
+        q += 1
+    return sides[:q], sizes[:q], ends[:q], counts[:q]
 
 
 _LONGTERM_MISSING = 3
@@ -1806,6 +1927,7 @@ def expert_guess(
     alike_once: bool = False,
     longterm: float = 0.0,
     pseudo_first: bool = True,
+    chains: bool = False,
 ) -> int:
     """The ``expert`` player's guess (see :class:`analyzer.play.players.expert.ExpertPlayer`).
 
@@ -1837,7 +1959,8 @@ def expert_guess(
     candidates (:func:`_guess_candidates`). With ``longterm`` above 0 each
     score is multiplied by ``1 + longterm I / (1 - p)``, ``I`` the chance that
     a 50/50 of ``patterns`` forms around the candidate (:func:`fifty_influence`);
-    pseudo-50/50s are looked for only with ``pseudo_first``.
+    pseudo-50/50s are looked for only with ``pseudo_first``, and with
+    ``chains`` among the position's :func:`chain_patterns` too.
     Returns -1 when a position was too hard to enumerate or beyond the
     compiled end game (the game is then played by the exact engine).
     """  # pragma: no cover - compiled
@@ -1859,6 +1982,12 @@ def expert_guess(
     if pseudo_first and patterns[0].shape[0] > 0:
         pseudo = np.empty(n, np.int64)
         found = pseudo_fifty_fifties(known, nbr, mines, prob, log_total, max_nodes, patterns, pseudo)
+        if found >= 0 and chains:
+            more = np.empty(n, np.int64)
+            extra = pseudo_fifty_fifties(
+                known, nbr, mines, prob, log_total, max_nodes, chain_patterns(known, nbr, prob), more
+            )
+            found = -1 if extra < 0 else _union(pseudo, found, more, extra)
         if found < 0:
             return -1
         if found > 0:
@@ -1973,7 +2102,8 @@ EXPERT_PARAMS = np.array(
 """The ``expert`` policy's options as :func:`play_policy` takes them: margin, candidates, end-game
 layouts, end-game nodes, the score (0.0 progress, 1.0 secondary safety, 2.0 tertiary, 3.0 blended,
 4.0 living: see ``analyzer.play.fast.SCORE_CODES``), 1.0 to leave dead candidates for later (0.0:
-guess them), 1.0 to guess pseudo-50/50 cells first (0.0: ignore them), 1.0 to play closed-off parts
+guess them), 1.0 to guess pseudo-50/50 cells first (2.0: also those of chains of linked pairs, 0.0:
+ignore them), 1.0 to play closed-off parts
 of fixed mine count by their own end game first (0.0: as the rest), the number of off-front
 candidates (0: the candidates are the first cells in the guess order), the weight of progress
 added to a secondary score, 1.0 to count far cells alike once among the candidates (0.0: each), and
@@ -2100,6 +2230,7 @@ def play_policy(
                 params[10] != 0.0,
                 params[11],
                 params[6] != 0.0,
+                params[6] == 2.0,
             )
             if cell < 0:
                 return -1, guesses, reveals, traced

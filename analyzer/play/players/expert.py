@@ -24,7 +24,7 @@ SCORES = ("progress", "secondary", "tertiary", "blended", "living")
 """The ways :class:`ExpertPlayer` scores its candidates."""
 DEAD = ("guess", "wait")
 """What :class:`ExpertPlayer` does with dead candidates (cells whose number is known already)."""
-PSEUDO = ("ignore", "first")
+PSEUDO = ("ignore", "first", "chains")
 """What :class:`ExpertPlayer` does with pseudo-50/50 cells (mines only inside a forced 50/50)."""
 ISOLATED = ("heuristic", "exact")
 """How :class:`ExpertPlayer` plays a closed-off part of the board whose mine count is fixed."""
@@ -85,7 +85,10 @@ class ExpertPlayer(Player):
         guess a living *pseudo-50/50* cell if there is one (a cell that is a
         mine only where it is in a forced 50/50: its risk has to be taken
         anyway; :mod:`analyzer.play.forced`), the least likely to be a mine,
-        ties to the lowest index.
+        ties to the lowest index. ``"chains"``: the same, the 50/50s looked
+        for among the position's chains of linked pairs too
+        (:func:`analyzer.play.forced.chain_patterns`), as David Hill's solver
+        looks for its extended pseudo-50/50s.
     isolated : str
         ``"heuristic"`` (the default) or ``"exact"``: before the pseudo-50/50s
         and the candidates, play a *closed-off part* of the board (cells that
@@ -248,10 +251,10 @@ class ExpertPlayer(Player):
             if found is not None:
                 self._last_scores = {}
                 return found
-        if self.pseudo == "first":
+        if self.pseudo != "ignore":
             living = [
                 i
-                for i in pseudo_fifty_fifties(board, analysis)
+                for i in pseudo_fifty_fifties(board, analysis, chains=self.pseudo == "chains")
                 if len(reveal_outcomes(board, analysis, *divmod(i, board.width))) > 1
             ]
             if living:
