@@ -133,7 +133,14 @@ def _compiled_pseudo(board: Board, *, chains: bool = False) -> list[int]:
     if chains:
         more = np.empty(len(known), dtype=np.int64)
         extra = kernels.pseudo_fifty_fifties(
-            known, nbr, board.mines, prob, info[0], kernels.DEFAULT_MAX_NODES, _compiled_chains(board), more
+            known,
+            nbr,
+            board.mines,
+            prob,
+            info[0],
+            kernels.DEFAULT_MAX_NODES,
+            kernels.chain_patterns(known, nbr, prob),
+            more,
         )
         assert extra >= 0
         count = kernels._union(out, count, more, extra)

@@ -103,14 +103,15 @@ def _pattern(first: tuple[int, ...], second: tuple[int, ...], neighbours: list[s
 def chain_patterns(board: Board, analysis: Analysis) -> list[Pattern]:
     """The chains of linked pairs of the position that may be 50/50s, as patterns.
 
-    Two cells in doubt are linked where a revealed number still needs exactly
-    one mine and sees exactly these two cells in doubt (the others it sees
-    are revealed, safe or certain mines). A connected set of at least four
-    linked cells, its two colours of the same size (at most
-    :data:`CHAIN_SIDE` cells), is a pattern: the colour holding the lowest
-    cell first, then the other, then the cells outside that neighbour more
-    cells of one colour than of the other. A chain whose links contradict
-    each other (an odd cycle) is none.
+    Two cells in doubt are linked where a revealed number sees exactly these
+    two cells in doubt (the others it sees are revealed, safe or certain
+    mines): it then still needs exactly one mine, as with none or two both
+    cells would be decided. A connected set of at least four linked cells,
+    its two colours of the same size (at most :data:`CHAIN_SIDE` cells), is
+    a pattern: the colour holding the lowest cell first, then the other, then
+    the cells outside that neighbour more cells of one colour than of the
+    other. (Links never close an odd cycle: each says one of its cells is a
+    mine and the other safe, in every layout of a consistent position.)
 
     >>> board = Board.from_text("6x3x4\\nHH1HHF\\n11113F\\n000011\\n")  # two pairs along the wall
     >>> chain_patterns(board, solve(board))
@@ -128,8 +129,7 @@ def chain_patterns(board: Board, analysis: Analysis) -> list[Pattern]:
         if shown < 0:
             continue
         unknown = [i for i in table[y] if doubt(i)]
-        sure = sum(1 for i in table[y] if cells[i] == FLAG or (cells[i] == HIDDEN and probabilities[i] == 1))
-        if len(unknown) == 2 and shown - sure == 1:
+        if len(unknown) == 2:
             a, b = unknown
             links.setdefault(a, set()).add(b)
             links.setdefault(b, set()).add(a)
@@ -140,7 +140,7 @@ def chain_patterns(board: Board, analysis: Analysis) -> list[Pattern]:
         if start in colour:
             continue
         colour[start] = 0
-        chain, queue, broken = [start], [start], False
+        chain, queue = [start], [start]
         while queue:
             cell = queue.pop()
             for other in sorted(links[cell]):
@@ -148,10 +148,9 @@ def chain_patterns(board: Board, analysis: Analysis) -> list[Pattern]:
                     colour[other] = 1 - colour[cell]
                     chain.append(other)
                     queue.append(other)
-                broken = broken or colour[other] == colour[cell]
         first = tuple(sorted(i for i in chain if colour[i] == 0))
         second = tuple(sorted(i for i in chain if colour[i] == 1))
-        if not broken and len(first) == len(second) and 2 <= len(first) <= CHAIN_SIDE:
+        if len(first) == len(second) and 2 <= len(first) <= CHAIN_SIDE:
             patterns.append(_pattern(first, second, neighbours))
     return patterns
 

@@ -1323,7 +1323,6 @@ def chain_patterns(
     for y in range(n):
         if known[y] < 0:
             continue
-        need = np.int64(known[y])
         a = -1
         b = -1
         unknown = 0
@@ -1331,15 +1330,13 @@ def chain_patterns(
             x = nbr[y, t]
             if x >= n:
                 continue
-            if known[x] == FLAG or (known[x] == HIDDEN and prob[x] >= 1.0):
-                need -= 1
-            elif known[x] == HIDDEN and prob[x] > 0.0:
+            if known[x] == HIDDEN and 0.0 < prob[x] < 1.0:
                 unknown += 1
                 if unknown == 1:
                     a = x
                 else:
                     b = x
-        if unknown == 2 and need == 1:
+        if unknown == 2:  # a number that sees two cells in doubt needs one mine among them
             for u, v in ((a, b), (b, a)):
                 target[links] = v
                 after[links] = first[u]
@@ -1361,7 +1358,6 @@ def chain_patterns(
         chain[0] = start
         size = 1
         done = 0
-        broken = False
         while done < size:  # breadth first: the queue is the chain itself
             cell = chain[done]
             done += 1
@@ -1372,12 +1368,11 @@ def chain_patterns(
                     colour[other] = 1 - colour[cell]
                     chain[size] = other
                     size += 1
-                broken = broken or colour[other] == colour[cell]
                 link = after[link]
         k = 0
         for t in range(size):
             k += colour[chain[t]] == 0
-        if broken or 2 * k != size or not 2 <= k <= _CHAIN_SIDE:
+        if 2 * k != size or not 2 <= k <= _CHAIN_SIDE:
             continue
         ones = 0
         twos = k
