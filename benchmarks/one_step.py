@@ -347,7 +347,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--player",
         default="expert:score=blended,margin=1/10,candidates=32,endgame_layouts=255,dead=wait,"
-        "pseudo=first,alike=once,longterm=9/10",
+        "pseudo=chains,alike=once,longterm=9/10",
     )
     _add_setup_arguments(parser, games=2000)
     parser.add_argument("--layouts", type=int, default=100, help="layouts drawn per position (default 100)")
