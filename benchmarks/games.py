@@ -785,6 +785,23 @@ def run_jvms(classes: str, main: str, header: str, lines: Sequence[str], workers
     return printed
 
 
+def driver_answers(printed: Sequence[str]) -> list[tuple[str, str]]:
+    """The driver's answer lines ("KEY VALUE"), split; ``RuntimeError`` naming any other line.
+
+    The drivers keep standard output for their answers (the solver's own prints, such as its
+    "might be looping" watchdog, go to standard error): another line there is a driver out of date.
+    """
+    answers = []
+    for line in printed:
+        fields = line.split()
+        if len(fields) != 2:
+            raise RuntimeError(
+                f"Hill's driver printed {line.strip()!r}, not an answer: rebuild it (scripts/build_hill.sh)"
+            )
+        answers.append((fields[0], fields[1]))
+    return answers
+
+
 def run_hill(
     classes: str, preset: str, first_cell: tuple[int, int], layouts: Sequence[list[int]], workers: int
 ) -> tuple[list[bool], float]:
@@ -800,8 +817,7 @@ def run_hill(
     lines = [f"{i} {' '.join(map(str, layout))}\n" for i, layout in enumerate(layouts)]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     won: dict[int, bool] = {}
-    for line in run_jvms(classes, "hilldrv.PlayLayouts", header, lines, workers):
-        index, result = line.split()
+    for index, result in driver_answers(run_jvms(classes, "hilldrv.PlayLayouts", header, lines, workers)):
         if index != "cpu":
             won[int(index)] = result == "1"
     after = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -41,6 +41,7 @@ from benchmarks.games import (
     PRESETS,
     _add_setup_arguments,
     _checked_setup,
+    driver_answers,
     parse_variant,
     run_jvms,
     setup_layouts,
@@ -141,8 +142,7 @@ def run_hill_moves(
     header = f"{width} {height} {mines} {first_cell[0]} {first_cell[1]}\n"
     lines = [f"{k} {_shown_text(p.shown)} {' '.join(map(str, p.mines))}\n" for k, p in enumerate(positions)]
     moves: dict[int, int] = {}
-    for line in run_jvms(classes, "hilldrv.PositionMoves", header, lines, workers):
-        key, cell = line.split()
+    for key, cell in driver_answers(run_jvms(classes, "hilldrv.PositionMoves", header, lines, workers)):
         if cell == "mismatch":
             raise RuntimeError(f"Hill's game did not reach position {key}: clicks and layout disagree")
         moves[int(key)] = int(cell)

@@ -199,3 +199,21 @@ def test_summarize_pairs_players_on_the_batches_both_played(tmp_path: Path) -> N
 
 def test_paired_refuses_zero_games() -> None:
     _fails_clearly(["paired", "--variants", "expert", "--games", "0"], 2, "--games must be at least 1")
+
+
+def test_a_stray_line_from_hills_driver_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The solver's watchdog prints "... might be looping" when a move takes over 2 s of wall time;
+    # an answer line is "KEY VALUE", and anything else is named, not unpacked into a traceback.
+    import benchmarks.games as games
+    import benchmarks.one_step as one_step
+
+    assert games.driver_answers(["0 1", "1 0", "cpu 0.25"]) == [("0", "1"), ("1", "0"), ("cpu", "0.25")]
+    stray = ["0 1", "game 7 might be looping", "1 0", "cpu 0.25"]
+    with pytest.raises(RuntimeError, match="printed 'game 7 might be looping', not an answer"):
+        games.driver_answers(stray)
+    monkeypatch.setattr(games, "run_jvms", lambda *args: stray)
+    with pytest.raises(RuntimeError, match="might be looping"):
+        games.run_hill("", "beginner", (0, 0), [[1], [2]], 1)
+    monkeypatch.setattr(one_step, "run_jvms", lambda *args: stray)
+    with pytest.raises(RuntimeError, match="might be looping"):
+        one_step.run_hill_moves("", "beginner", (0, 0), [], 1)

@@ -2,6 +2,7 @@ package hilldrv;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.io.PrintStream;
 import minesweeper.gamestate.GameStateModel;
 import minesweeper.settings.GameSettings;
 import minesweeper.solver.Solver;
@@ -22,6 +23,9 @@ import minesweeper.structure.Location;
 public class PlayLayouts {
     public static void main(String[] args) throws Exception {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
+        // the answers alone on standard output: what the solver itself prints goes to standard error
+        PrintStream out = System.out;
+        System.setOut(System.err);
         String[] size = in.readLine().trim().split(" ");
         GameSettings game = GameSettings.create(
             Integer.parseInt(size[0]), Integer.parseInt(size[1]), Integer.parseInt(size[2]));
@@ -38,10 +42,10 @@ public class PlayLayouts {
             for (int i = 1; i < fields.length; i++) {
                 mines[i - 1] = Integer.parseInt(fields[i]);
             }
-            System.out.println(index + " " + (play(new LayoutGame(game, index, mines), settings, cache) ? 1 : 0));
+            out.println(index + " " + (play(new LayoutGame(game, index, mines), settings, cache) ? 1 : 0));
         }
         long stop = java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
-        System.out.println("cpu " + (stop - start) / 1e9);
+        out.println("cpu " + (stop - start) / 1e9);
     }
 
     /** One game, played as the solver's own bulk runner plays it: every move it returns, in turn. */

@@ -2,6 +2,7 @@ package hilldrv;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.io.PrintStream;
 import minesweeper.gamestate.GameStateModel;
 import minesweeper.settings.GameSettings;
 import minesweeper.solver.Solver;
@@ -24,6 +25,9 @@ import minesweeper.structure.Location;
 public class PositionMoves {
     public static void main(String[] args) throws Exception {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
+        // the answers alone on standard output: what the solver itself prints goes to standard error
+        PrintStream out = System.out;
+        System.setOut(System.err);
         String[] size = in.readLine().trim().split(" ");
         int width = Integer.parseInt(size[0]);
         GameSettings game = GameSettings.create(width, Integer.parseInt(size[1]), Integer.parseInt(size[2]));
@@ -54,7 +58,7 @@ public class PositionMoves {
                 reached = open == (shown.charAt(cell) != 'H');
             }
             if (!reached) {
-                System.out.println(fields[0] + " mismatch");
+                out.println(fields[0] + " mismatch");
                 continue;
             }
             Solver solver = new Solver(position, settings, false);
@@ -65,7 +69,7 @@ public class PositionMoves {
             if (moves.length == 0) {
                 throw new IllegalStateException("position " + fields[0] + ": the solver returned no move");
             }
-            System.out.println(fields[0] + " " + (moves[0].y * width + moves[0].x));
+            out.println(fields[0] + " " + (moves[0].y * width + moves[0].x));
         }
     }
 }
