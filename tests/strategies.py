@@ -23,11 +23,15 @@ from typing import Any
 from hypothesis import strategies as st
 
 from analyzer.board.board import FLAG, HIDDEN, Board
+from analyzer.board.topology import MAX_DEGREE, TOPOLOGIES, Graph
 from analyzer.play.game import Game
 from analyzer.solver.decomposition import ComponentProblem
 
 __all__ = [
     "MAX_UNKNOWN",
+    "ALL_TOPOLOGIES",
+    "graphs",
+    "board_shapes",
     "Position",
     "positions",
     "game_boards",
@@ -41,6 +45,44 @@ MAX_UNKNOWN = 18
 Cell = tuple[int, int]
 
 _CHARS = "012345678HF"
+
+
+ALL_TOPOLOGIES = (*TOPOLOGIES, "graph")
+"""Every topology the strategies draw: the named ones and ``"graph"``, a random :class:`Graph`."""
+
+
+@st.composite
+def graphs(draw: st.DrawFn, *, min_cells: int = 1, max_cells: int = 14) -> Graph:
+    """A random graph: each possible edge kept with a drawn density, degrees capped at :data:`MAX_DEGREE`."""
+    n = draw(st.integers(min_cells, max_cells), label="cells")
+    density = draw(st.sampled_from((0.15, 0.3, 0.5, 0.8)), label="density")
+    rng = random.Random(draw(st.integers(0, 2**32 - 1), label="graph seed"))
+    around: list[set[int]] = [set() for _ in range(n)]
+    for i in range(n):
+        for j in range(i + 1, n):
+            if rng.random() < density and len(around[i]) < MAX_DEGREE and len(around[j]) < MAX_DEGREE:
+                around[i].add(j)
+                around[j].add(i)
+    return Graph(tuple(tuple(sorted(a)) for a in around))
+
+
+@st.composite
+def board_shapes(
+    draw: st.DrawFn, topology: str = "square", *, min_side: int = 1, max_side: int = 6
+) -> tuple[int, int, str | Graph]:
+    """``(width, height, topology)`` of a board of ``topology`` (a name of :data:`ALL_TOPOLOGIES`).
+
+    A cube is ``n`` wide and ``6 n`` high (``n`` at most 2 here); a graph's board is one row.
+    """
+    if topology == "graph":
+        graph = draw(graphs(max_cells=max(2, max_side * 2)))
+        return len(graph), 1, graph
+    if topology == "cube":
+        n = draw(st.integers(1, 2), label="face")
+        return n, 6 * n, "cube"
+    width = draw(st.integers(min_side, max_side), label="width")
+    height = draw(st.integers(min_side, max_side), label="height")
+    return width, height, topology
 
 
 @dataclass(frozen=True)
@@ -74,9 +116,10 @@ def positions(
     the flood fill come a few more random safe clicks, and more until at most
     ``max_unknown`` cells are hidden. Some true mines may then be flagged and,
     with ``wrong_flags``, some safe cells too (flags never outnumber mines).
+
+    ``topology``: a name of :data:`ALL_TOPOLOGIES` (``"graph"`` draws a random graph).
     """
-    width = draw(st.integers(min_side, max_side), label="width")
-    height = draw(st.integers(min_side, max_side), label="height")
+    width, height, shape = draw(board_shapes(topology, min_side=min_side, max_side=max_side))
     size = width * height
     # At least a few mines (when there is room): with none the first click opens everything.
     mine_count = draw(st.integers(min(size - 1, 1 + size // 8), min(size - 1, max_unknown)), label="mines")
@@ -84,7 +127,7 @@ def positions(
     first = divmod(draw(st.integers(0, size - 1), label="first click"), width)
     rng = random.Random(seed)
 
-    template = Board(width, height, 0, (HIDDEN,) * size, topology)
+    template = Board(width, height, 0, (HIDDEN,) * size, shape)
     kept_free = {first}
     if (
         draw(st.booleans(), label="open with a zero")
@@ -94,7 +137,7 @@ def positions(
     candidates = [(r, c) for r in range(height) for c in range(width) if (r, c) not in kept_free]
     layout = frozenset(rng.sample(candidates, mine_count))
 
-    game = Game.from_layout(width, height, layout, topology=topology)
+    game = Game.from_layout(width, height, layout, topology=shape)
 
     def hidden() -> list[Cell]:
         return sorted(game.board.hidden_cells())

@@ -32,7 +32,7 @@ def test_repr_evaluates_back(board):
     assert eval(repr(board), {"Board": Board}) == board
 
 
-@given(boards, st.sampled_from(TOPOLOGIES))
+@given(boards, st.sampled_from([t for t in TOPOLOGIES if t != "cube"]))  # a cube is n by 6n: test_topology
 def test_repr_evaluates_back_with_any_topology(board, topology):
     board = Board(board.width, board.height, board.mines, board.cells, topology)
     again = eval(repr(board), {"Board": Board})
@@ -165,7 +165,7 @@ def test_accessors():
         ((1, 1, -1, (HIDDEN,)), "mine count must be a non-negative integer, got -1"),
         ((2, 1, 0, (FLAG, 1)), "fewer mines (0) than flags (1)"),
         ((2, 1, 2, (HIDDEN, 1)), "more mines (2) than unrevealed cells (1)"),
-        ((1, 1, 0, (0,), "hexagonal"), "unknown topology 'hexagonal'"),
+        ((1, 1, 0, (0,), "spherical"), "unknown topology 'spherical'"),
     ],
 )
 def test_constructor_validates(args, message):

@@ -158,7 +158,7 @@ def test_torus_zone_wraps_around():
         ((3, 3, 10), {"first_click": "none"}, r"more mines \(10\) than cells \(9\)"),
         ((3, 3, 1), {"first_click": "first"}, r"unknown first-click rule 'first'"),
         ((3, 3, 1), {"method": "shuffle"}, r"unknown placement method 'shuffle'"),
-        ((3, 3, 1), {"topology": "hex"}, r"unknown topology 'hex'"),
+        ((3, 3, 1), {"topology": "sphere"}, r"unknown topology 'sphere'"),
         ((3, 3, 1), {"seed": 1, "rng": np.random.default_rng()}, r"give seed= or rng=, not both"),
         ((3, 3, 1), {"rng": 5}, r"rng must be a numpy.random.Generator, got int"),
     ],

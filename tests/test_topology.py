@@ -1,13 +1,50 @@
-"""Neighbourhoods: the one function of the board that knows the topology (square, torus)."""
+"""Neighbourhoods: the one function of the board that knows the topology.
+
+Square, torus, hexagonal, cube, knight, cross and graphs: each checked against
+a definition written independently here (hexagonal through cube coordinates,
+the cube through its unfolded net), then the text formats (round trips, bad
+input) and the exact solve on every topology against the brute force.
+"""
 
 from __future__ import annotations
 
-import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+import random
+from fractions import Fraction
 
-from analyzer import HIDDEN, Board
-from analyzer.board.topology import TOPOLOGIES, chebyshev_ball, neighbour_array, neighbour_table
+import numpy as np
+import pytest
+from bruteforce import BruteForce, brute_force
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import ALL_TOPOLOGIES, board_shapes, positions
+from test_explain import assert_minimal_explanation
+
+from analyzer import (
+    FLAG,
+    HIDDEN,
+    Board,
+    BoardParseError,
+    Game,
+    GameError,
+    SimulationError,
+    certain_cells,
+    explain,
+    make_player,
+    simulate,
+    solve,
+)
+from analyzer.board.topology import (
+    CUBE_NET,
+    MAX_DEGREE,
+    TOPOLOGIES,
+    Graph,
+    chebyshev_ball,
+    neighbour_array,
+    neighbour_table,
+)
+from analyzer.play.simulation import play
+
+Cell = tuple[int, int]
 
 
 def _naive_square_neighbours(width, height, row, col):
@@ -47,15 +84,16 @@ def test_torus_neighbours_wrap_around():
     assert Board(1, 1, 0, (HIDDEN,), "torus").neighbours(0, 0) == ()
 
 
-@given(st.integers(1, 6), st.integers(1, 6), st.sampled_from(TOPOLOGIES))
-def test_neighbourhoods_are_symmetric_sorted_and_exclude_the_cell(width, height, topology):
+@given(st.sampled_from(ALL_TOPOLOGIES).flatmap(board_shapes))
+def test_neighbourhoods_are_symmetric_sorted_and_exclude_the_cell(shape):
+    width, height, topology = shape
     board = Board(width, height, 0, (HIDDEN,) * (width * height), topology)
     for r in range(height):
         for c in range(width):
             around = board.neighbours(r, c)
             assert (r, c) not in around
             assert list(around) == sorted(set(around))
-            assert len(around) <= 8
+            assert len(around) <= MAX_DEGREE
             for other in around:
                 assert (r, c) in board.neighbours(*other)
 
@@ -69,8 +107,9 @@ def test_torus_equals_square_away_from_the_edges(width, height, data):
     assert square.neighbours(row, col) == torus.neighbours(row, col)
 
 
-@given(st.integers(1, 8), st.integers(1, 8), st.sampled_from(TOPOLOGIES))
-def test_array_and_table_describe_the_same_neighbourhoods(width, height, topology):
+@given(st.sampled_from(ALL_TOPOLOGIES).flatmap(lambda t: board_shapes(t, max_side=8)))
+def test_array_and_table_describe_the_same_neighbourhoods(shape):
+    width, height, topology = shape
     table = neighbour_table(topology, width, height)
     array = neighbour_array(topology, width, height)
     assert len(table) == width * height
@@ -97,3 +136,403 @@ def test_unknown_topology_and_negative_radius_are_refused():
         neighbour_table("hexagonal-ish", 3, 3)
     with pytest.raises(ValueError, match="radius"):
         chebyshev_ball("square", 3, 3, 0, 0, -1)
+
+
+# ---------------------------------------------------------------- hexagonal
+def _hex_distance(a: tuple[int, int], b: tuple[int, int]) -> int:
+    """Steps between two cells of offset rows whose odd rows sit half a cell left ("even-r")."""
+
+    def axial(cell: tuple[int, int]) -> tuple[int, int]:
+        row, col = cell
+        return col - (row + (row & 1)) // 2, row
+
+    (q1, r1), (q2, r2) = axial(a), axial(b)
+    dq, dr = q1 - q2, r1 - r2
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+@given(st.integers(1, 7), st.integers(1, 7), st.data())
+def test_hex_neighbours_are_the_cells_one_step_away(width, height, data):
+    board = Board(width, height, 0, (HIDDEN,) * (width * height), "hex")
+    row = data.draw(st.integers(0, height - 1))
+    col = data.draw(st.integers(0, width - 1))
+    expected = tuple(
+        (r, c) for r in range(height) for c in range(width) if _hex_distance((row, col), (r, c)) == 1
+    )
+    assert board.neighbours(row, col) == expected
+
+
+def test_hex_rows_are_offset_as_minesweepr_draws_them():
+    board = Board(4, 4, 0, (HIDDEN,) * 16, "hex")
+    # An even row touches the same and the next column above and below, an odd row the same and the previous.
+    assert board.neighbours(2, 1) == ((1, 1), (1, 2), (2, 0), (2, 2), (3, 1), (3, 2))
+    assert board.neighbours(1, 1) == ((0, 0), (0, 1), (1, 0), (1, 2), (2, 0), (2, 1))
+    assert board.neighbours(0, 0) == ((0, 1), (1, 0), (1, 1))
+    assert board.neighbours(1, 0) == ((0, 0), (1, 1), (2, 0))
+    assert max(len(board.neighbours(r, c)) for r in range(4) for c in range(4)) == 6
+
+
+# --------------------------------------------------------------------- cube
+def _net_position(n: int, index: int) -> tuple[int, int]:
+    face, rest = divmod(index, n * n)
+    r, c = divmod(rest, n)
+    return CUBE_NET[face][0] * n + r, CUBE_NET[face][1] * n + c
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5])
+def test_cube_cells_touch_across_edges_but_not_across_corners(n):
+    table = neighbour_table("cube", n, 6 * n)
+    assert len(table) == 6 * n * n
+    degrees = sorted(len(around) for around in table)
+    if n == 1:  # each face touches the four beside it, not the one opposite
+        assert degrees == [4] * 6
+    else:  # 24 cells sit at the cube's eight corners (three faces each): seven neighbours
+        assert degrees == [7] * 24 + [8] * (6 * n * n - 24)
+    # Cells side by side (or diagonal) in the unfolded net touch on the cube.
+    where = {_net_position(n, i): i for i in range(6 * n * n)}
+    for (r, c), i in where.items():
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                j = where.get((r + dr, c + dc))
+                if j is not None and j != i:
+                    assert j in table[i]
+    # Within a face, the square grid.
+    square = neighbour_table("square", n, n)
+    for face in range(6):
+        for k in range(n * n):
+            inside = tuple(j - face * n * n for j in table[face * n * n + k] if j // (n * n) == face)
+            assert inside == square[k]
+
+
+def test_cube_faces_touch_four_others_each():
+    n = 3
+    table = neighbour_table("cube", n, 6 * n)
+    for face in range(6):
+        touched = {j // (n * n) for i in range(face * n * n, (face + 1) * n * n) for j in table[i]} - {face}
+        assert len(touched) == 4
+        # A cube's opposite face never touches: the net's opposite pairs are 0-3, 1-4, 2-5.
+        assert (face + 3) % 6 not in touched
+
+
+def test_cube_board_size_is_checked():
+    with pytest.raises(BoardParseError, match=r"cube of 3x3 faces is 3 wide and 18 high.*got 3x3"):
+        Board(3, 3, 0, (HIDDEN,) * 9, "cube")
+
+
+# ---------------------------------------------------------- knight and cross
+@given(st.integers(1, 7), st.integers(1, 7), st.sampled_from(["knight", "cross"]), st.data())
+def test_knight_and_cross_neighbours(width, height, topology, data):
+    board = Board(width, height, 0, (HIDDEN,) * (width * height), topology)
+    row = data.draw(st.integers(0, height - 1))
+    col = data.draw(st.integers(0, width - 1))
+
+    def touches(dr: int, dc: int) -> bool:
+        if topology == "knight":
+            return {abs(dr), abs(dc)} == {1, 2}
+        return (dr == 0) != (dc == 0) and max(abs(dr), abs(dc)) <= 2
+
+    expected = tuple((r, c) for r in range(height) for c in range(width) if touches(r - row, c - col))
+    assert board.neighbours(row, col) == expected
+
+
+# -------------------------------------------------------------------- graphs
+def test_graph_boards_are_one_row_of_the_graphs_cells():
+    board = Board.from_graph([[1, 2], [0], [0]], [1, HIDDEN, HIDDEN], mines=1, names=["a", "b", "c"])
+    assert (board.width, board.height) == (3, 1)
+    assert board.neighbours(0, 0) == ((0, 1), (0, 2))
+    assert isinstance(board.topology, Graph) and board.topology.name_of(2) == "c"
+
+
+@pytest.mark.parametrize(
+    ("neighbours", "message"),
+    [
+        ([[1], []], r"not symmetric: cell 0 lists 1 but cell 1 does not list 0"),
+        ([[1, 1], [0]], r"cell 0 lists neighbour 1 twice"),
+        ([[5], []], r"cell 0: neighbour index 5 is out of range 0\.\.1"),
+        ([[-1], []], r"cell 0: neighbour index -1 is out of range"),
+        ([[0]], r"cell 0 lists itself as a neighbour"),
+        ([["x"], []], r"cell 0: neighbour 'x' is not a cell index"),
+        ([list(range(1, 10))] + [[0]] * 9, r"cell 0 has 9 neighbours; at most 8"),
+        ([], r"at least one cell"),
+    ],
+)
+def test_bad_graphs_are_refused_in_one_line(neighbours, message):
+    with pytest.raises(BoardParseError, match=message):
+        Graph(neighbours)
+
+
+def test_bad_graph_names_and_positions():
+    with pytest.raises(BoardParseError, match=r"cell 'a' is listed twice"):
+        Graph([[1], [0]], names=["a", "a"])
+    with pytest.raises(BoardParseError, match=r"2 cells but 1 names"):
+        Graph([[1], [0]], names=["a"])
+    with pytest.raises(BoardParseError, match=r"2 cells but 1 positions"):
+        Graph([[1], [0]], positions=[(0, 0)])
+    with pytest.raises(BoardParseError, match=r"a board on a graph of 2 cells is 2x1"):
+        Board(1, 2, 0, (HIDDEN, HIDDEN), Graph([[1], [0]]))
+
+
+# -------------------------------------------------------------- text formats
+def _boards_of(topology: str) -> st.SearchStrategy[Board]:
+    def board_of(shape: tuple[int, int, str | Graph]) -> st.SearchStrategy[Board]:
+        width, height, topology = shape
+        size = width * height
+        values = st.lists(st.sampled_from([HIDDEN, FLAG, *range(9)]), min_size=size, max_size=size)
+        return values.flatmap(
+            lambda cells: st.integers(cells.count(FLAG), cells.count(FLAG) + cells.count(HIDDEN)).map(
+                lambda mines: Board(width, height, mines, tuple(cells), topology)
+            )
+        )
+
+    return board_shapes(topology).flatmap(board_of)
+
+
+@settings(max_examples=40)
+@given(st.sampled_from(ALL_TOPOLOGIES).flatmap(_boards_of))
+def test_every_board_reads_back_from_its_text_and_its_json(board):
+    text = board.to_text()
+    assert Board.from_text(text) == board
+    assert Board.from_text(text).to_text() == text
+    assert eval(repr(board), {"Board": Board}) == board  # noqa: S307 - repr is an expression that rebuilds it
+    again = Board.from_json(board.to_json())  # any board as a graph: the same cells, the same neighbourhoods
+    assert again.cells == board.cells and again.mines == board.mines
+    assert again.neighbour_table == board.neighbour_table
+    assert Board.from_json(again.to_json()) == again
+
+
+def test_the_header_names_the_topology():
+    board = Board.from_text("3x2x1 hex\nH1H\n011\n")
+    assert board.topology == "hex"
+    assert board.to_text() == "3x2x1 hex\nH1H\n011\n"
+    assert Board.from_text("3x2x1 Hexagonal\nH1H\n011\n") == board
+    assert Board.from_text("3x2x1\nH1H\n011\n").topology == "square"
+    assert Board.from_text("1x6x0 cube\n0\n0\n0\n0\n0\n0\n").topology == "cube"
+    for name in TOPOLOGIES:
+        rows = ["H"] * 6 if name == "cube" else ["HH", "HH"]
+        assert Board.from_grid(rows, 1, topology=name).topology == name
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "3x2x1 sphere\nH1H\n011\n",
+            r"line 1, column 7: bad header '3x2x1 sphere': unknown topology 'sphere'",
+        ),
+        ("3x2x1 cube\nH1H\n011\n", r"line 1, column 7: .*cube of 3x3 faces is 3 wide and 18 high"),
+        ("3x2x1 hex 2\nH1H\n011\n", r"line 1, column 1: bad header '3x2x1 hex 2'"),
+    ],
+)
+def test_bad_headers(text, message):
+    with pytest.raises(BoardParseError, match=message):
+        Board.from_text(text)
+
+
+_CELL = '{"state": "H", "neighbours": [1]}'
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{", r"line 1, column 2: not JSON"),
+        ("[1]", r"line 1, column 1: bad header .\[1\]."),
+        ('{"mines": 0, "cells": []}', r"'cells' must be a non-empty list"),
+        (
+            '{"mines": -1, "cells": [{"state": "0", "neighbours": []}]}',
+            r"'mines' must be a non-negative integer",
+        ),
+        ('{"mines": 0, "cells": [{"state": "0", "neighbours": []}], "size": 3}', r"unknown key 'size'"),
+        (
+            '{"topology": "hex", "mines": 0, "cells": [{"state": "0", "neighbours": []}]}',
+            r"topology is 'graph'",
+        ),
+        ('{"mines": 0, "cells": [{"state": "9", "neighbours": []}]}', r"cell 0: bad state '9'"),
+        ('{"mines": 0, "cells": [{"state": "0"}]}', r"cell 0: 'neighbours' must be a list"),
+        (
+            '{"mines": 0, "cells": [{"state": "0", "neighbours": [], "colour": 1}]}',
+            r"cell 0: unknown key 'colour'",
+        ),
+        (
+            '{"mines": 0, "cells": [{"name": "a", "state": "0", "neighbours": ["a2"]}, '
+            '{"name": "a", "state": "0", "neighbours": []}]}',
+            r"cell 'a' is listed twice \(cells 0 and 1\)",
+        ),
+        (
+            '{"mines": 0, "cells": [{"name": "a", "state": "0", "neighbours": ["b"]}, '
+            '{"name": "b", "state": "0", "neighbours": []}]}',
+            r"not symmetric: cell 0 lists 1 but cell 1 does not list 0",
+        ),
+        (
+            '{"mines": 0, "cells": [{"name": "a", "state": "0", "neighbours": ["z"]}]}',
+            r"unknown neighbour 'z'",
+        ),
+        (
+            '{"mines": 0, "cells": [' + _CELL + ", " + '{"state": "H", "neighbours": [0, 7]}]}',
+            r"index 7 is out of range",
+        ),
+        (
+            '{"mines": 0, "cells": [' + _CELL + ", " + '{"state": "H", "neighbours": [0, 0]}]}',
+            r"cell 1 lists neighbour 0 twice",
+        ),
+        (
+            '{"mines": 3, "cells": [' + _CELL + ", " + '{"state": "H", "neighbours": [0]}]}',
+            r"more mines \(3\) than cells \(2\)",
+        ),
+        (
+            '{"mines": 0, "cells": [{"state": "0", "neighbours": [], "position": [0, "y"]}]}',
+            r"cell 0: position must be \[x, y\]",
+        ),
+    ],
+)
+def test_bad_json_boards_are_one_clear_line(text, message):
+    with pytest.raises(BoardParseError, match=message) as caught:
+        Board.from_text(text)
+    assert "\n" not in str(caught.value)
+
+
+def test_json_names_and_positions_round_trip():
+    text = (
+        '{"topology": "graph", "mines": 1, "cells": [\n'
+        '  {"state": "H", "neighbours": [1], "name": "a", "position": [0.0, 0.0]},\n'
+        '  {"state": "1", "neighbours": [0, 2], "name": "b", "position": [1.0, 0.0]},\n'
+        '  {"state": "H", "neighbours": [1], "name": "c", "position": [2.0, 0.5]}\n'
+        "]}"
+    )
+    board = Board.from_text(text)
+    assert board.to_text() == text
+    assert board.topology.names == ("a", "b", "c")
+    by_name = text.replace('"neighbours": [1]', '"neighbours": ["b"]').replace("[0, 2]", '["a", "c"]')
+    assert Board.from_json(by_name) == board
+
+
+# ------------------------------------------------ the exact solve on every topology
+@pytest.mark.parametrize("topology", ALL_TOPOLOGIES)
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_probabilities_and_certain_cells_equal_the_brute_force_on_every_topology(topology, data):
+    position = data.draw(positions(topology=topology, max_side=5, max_unknown=14))
+    board = position.board
+    oracle = brute_force(board)
+    analysis = solve(board)
+    assert analysis.total == oracle.total
+    for cell in board.hidden_cells():
+        assert analysis.probability(*cell) == oracle.probability(*cell), cell
+    assert set(analysis.safe) == set(oracle.safe) and set(analysis.mines) == set(oracle.mines)
+    found = certain_cells(board)
+    assert set(found.safe) == set(oracle.safe) and set(found.mines) == set(oracle.mines)
+    for cell in oracle.safe + oracle.mines:
+        assert_minimal_explanation(board, cell, explain(board, cell))
+    assert not any(cell in position.layout for cell in oracle.safe)
+    assert all(cell in position.layout for cell in oracle.mines)
+
+
+@pytest.mark.parametrize("topology", ALL_TOPOLOGIES)
+@settings(max_examples=12, deadline=None)
+@given(data=st.data())
+def test_number_chances_and_best_moves_equal_the_brute_force_on_every_topology(topology, data):
+    board = data.draw(positions(topology=topology, max_side=4, max_unknown=10)).board
+    analysis = solve(board)
+    total = brute_force(board).total
+    hidden = board.hidden_cells()
+
+    def revealed_as(cell: Cell, k: int) -> BruteForce | None:
+        """The brute force of the board where ``cell`` shows ``k`` (``None``: the mines no longer fit)."""
+        try:
+            return brute_force(board.replace({cell: k}))
+        except BoardParseError:
+            return None
+
+    for cell in hidden[:4]:
+        expected = {}
+        for k in range(len(board.neighbours(*cell)) + 1):
+            shown = revealed_as(cell, k)
+            if shown is not None and shown.total:
+                expected[k] = Fraction(shown.total, total)
+        chances = analysis.number_distribution(*cell)
+        assert {k: p for k, p in chances.items() if p} == expected, cell
+    for move in analysis.best_moves(3):
+        assert move.mine_probability == analysis.probability(*move.cell)
+        if move.progress_probability is not None:  # safe, and a number that makes a new cell certain
+            before = set(analysis.safe) | set(analysis.mines)
+            progress = Fraction(0)
+            for k, p in analysis.number_distribution(*move.cell).items():
+                shown = revealed_as(move.cell, k)
+                if p and shown is not None and (set(shown.safe) | set(shown.mines)) - before:
+                    progress += p
+            assert move.progress_probability == progress
+
+
+# ------------------------------------------------------- the game on every topology
+@pytest.mark.parametrize("name", ALL_TOPOLOGIES)
+@settings(max_examples=15, deadline=None)
+@given(data=st.data(), seed=st.integers(0, 2**32 - 1))
+def test_flood_fill_and_chords_follow_the_topology(name, data, seed):
+    width, height, topology = data.draw(board_shapes(name))
+    rng = random.Random(seed)
+    cells = [(r, c) for r in range(height) for c in range(width)]
+    layout = rng.sample(cells, rng.randint(0, max(0, len(cells) // 3)))
+    game = Game.from_layout(width, height, layout, topology=topology)
+    board = game.board
+    start = rng.choice([cell for cell in cells if cell not in layout] or [None])
+    if start is None:
+        return
+    revealed = set(game.reveal(*start).revealed)
+
+    # What a flood from the start reveals: the zeros it reaches, and every neighbour of those.
+    def number(cell):
+        return sum(n in layout for n in board.neighbours(*cell))
+
+    expected, todo = {start}, [start]
+    while todo:
+        cell = todo.pop()
+        if number(cell) == 0:
+            for n in board.neighbours(*cell):
+                if n not in expected:
+                    expected.add(n)
+                    todo.append(n)
+    assert revealed == expected
+    for cell in revealed:
+        assert game.board[cell] == number(cell)
+    # A chord on a revealed number with its mines flagged opens exactly its hidden neighbours.
+    for cell in sorted(revealed):
+        around = board.neighbours(*cell)
+        if game.status != "playing" or not any(game.board[n] == HIDDEN for n in around):
+            continue
+        for n in around:
+            if n in layout and game.board[n] == HIDDEN:
+                game.flag(*n)
+        hidden_around = {n for n in around if game.board[n] == HIDDEN}
+        opened = set(game.chord(*cell).revealed)
+        assert hidden_around <= opened
+        assert all(game.board[n] >= 0 for n in hidden_around)
+        break
+
+
+@pytest.mark.parametrize("topology", ["hex", "cube", "knight", "cross", "torus"])
+def test_players_and_simulation_play_every_named_topology(topology):
+    width, height = (3, 18) if topology == "cube" else (6, 5)
+    for player in ("probabilistic", "expert", "local"):
+        compiled = simulate(width, height, 5, player, 6, seed=3, topology=topology)
+        exact = simulate(width, height, 5, player, 6, seed=3, topology=topology, exact=True)
+        assert compiled.games == exact.games == 6
+        assert compiled.wins == exact.wins, player  # the same games, the same choices
+    assert f"{width}x{height}/5 {topology}," in compiled.setup.describe()
+
+
+def test_a_graph_game_is_played_to_the_end():
+    graph = Graph([[1, 2], [0, 2, 3], [0, 1, 4], [1, 4, 5], [2, 3, 5], [3, 4]])
+    for seed in range(5):
+        game = Game.new(len(graph), 1, 2, topology=graph, seed=seed)
+        record = play(game, make_player("expert"), rng=np.random.default_rng(seed))
+        assert record.status in ("won", "lost") and game.is_finished
+
+
+def test_bad_topologies_in_the_game_and_the_simulation():
+    with pytest.raises(GameError, match=r"unknown topology 'sphere'"):
+        Game.new(4, 4, 2, topology="sphere")
+    with pytest.raises(GameError, match=r"cube of 4x4 faces is 4 wide and 24 high"):
+        Game.new(4, 4, 2, topology="cube")
+    with pytest.raises(SimulationError, match=r"unknown topology 'sphere'"):
+        simulate(4, 4, 2, "local", 2, topology="sphere")
+    with pytest.raises(SimulationError, match=r"simulations take a named topology"):
+        simulate(2, 1, 0, "local", 2, topology=Graph([[1], [0]]))  # type: ignore[arg-type]

@@ -5,7 +5,21 @@ Formats
 ``.mine`` (JSMinesweeper's position format)
     A header ``WIDTHxHEIGHTxMINES`` (MINES counts every mine, flagged ones
     included), then HEIGHT rows of WIDTH characters: ``0``-``8`` a revealed
-    number, ``H`` a hidden cell, ``F`` a flagged mine.
+    number, ``H`` a hidden cell, ``F`` a flagged mine. The header may name a
+    topology after a blank: ``30x16x99 hex``, ``3x18x10 cube`` (see
+    :mod:`analyzer.board.topology`); without one the board is square.
+JSON graph
+    Any topology as a list of cells and their neighbours::
+
+        {"topology": "graph", "mines": 1,
+         "cells": [{"state": "H", "neighbours": [1]},
+                   {"state": "1", "neighbours": [0, 2], "name": "b", "position": [1, 0]},
+                   {"state": "H", "neighbours": [1]}]}
+
+    ``state`` is a ``.mine`` character (or a number 0-8); ``neighbours`` lists cell
+    indices, or names when every cell has a ``name``; ``position`` (x, y) is where
+    to draw the cell. The relation must be symmetric. The board is one row of the
+    cells, cell ``i`` at ``(0, i)``.
 minesweepr ASCII
     Rows of ``.`` (a revealed zero), ``1``-``8``, ``*`` (a flagged mine) and ``x``
     (hidden); the mine total is given separately.
@@ -18,7 +32,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from analyzer.board.topology import TOPOLOGIES, neighbour_table
+from analyzer.board.topology import Graph, Topology, check_topology, neighbour_table, topology_name
 from analyzer.errors import BoardParseError
 from analyzer.limits import is_whole, quote
 
@@ -37,7 +51,7 @@ Cell = tuple[int, int]
 
 _CHAR_TO_VALUE = {str(n): n for n in range(9)} | {"H": HIDDEN, "F": FLAG}
 _VALUE_TO_CHAR = {v: k for k, v in _CHAR_TO_VALUE.items()}
-_HEADER = re.compile(r"\s*([0-9]+)\s*[xX]\s*([0-9]+)\s*[xX]\s*([0-9]+)\s*")
+_HEADER = re.compile(r"\s*([0-9]+)\s*[xX]\s*([0-9]+)\s*[xX]\s*([0-9]+)(?:\s+([A-Za-z]+))?\s*")
 _MAX_DIGITS = 9  # a billion cells is beyond any board; longer numbers are typos
 _ASCII_TO_VALUE = {str(n): n for n in range(1, 9)} | {".": 0, "0": 0, "x": HIDDEN, "*": FLAG}
 
@@ -55,8 +69,10 @@ class Board:
     cells : tuple of int
         Row-major cell values: ``0``-``8`` revealed numbers, :data:`HIDDEN` or
         :data:`FLAG`.
-    topology : str
-        How cells touch (see :mod:`analyzer.board.topology`); ``"square"`` by default.
+    topology : str or Graph
+        How cells touch (see :mod:`analyzer.board.topology`): a name of
+        :data:`~analyzer.board.topology.TOPOLOGIES` or a
+        :class:`~analyzer.board.topology.Graph`; ``"square"`` by default.
 
     Examples
     --------
@@ -76,7 +92,7 @@ class Board:
     height: int
     mines: int
     cells: tuple[int, ...]
-    topology: str = "square"
+    topology: Topology = "square"
     _hash: int = field(init=False, repr=False, compare=False, default=0)
 
     def __post_init__(self) -> None:
@@ -84,8 +100,7 @@ class Board:
             raise BoardParseError(f"width and height must be integers, got {self.width!r}x{self.height!r}")
         if self.width < 1 or self.height < 1:
             raise BoardParseError(f"board must be at least 1x1, got {self.width}x{self.height}")
-        if self.topology not in TOPOLOGIES:
-            raise BoardParseError(f"unknown topology {self.topology!r}")
+        object.__setattr__(self, "topology", check_topology(self.topology, self.width, self.height))
         cells = tuple(self.cells)
         object.__setattr__(self, "cells", cells)
         if len(cells) != self.width * self.height:
@@ -213,19 +228,28 @@ class Board:
             lines.pop()
         if not lines:
             raise BoardParseError("empty text: expected a header 'WIDTHxHEIGHTxMINES'", line=1)
+        if lines[0].lstrip().startswith("{"):
+            return cls.from_json(text)
         header = lines[0].strip()
         match = _HEADER.fullmatch(header)
         if match is None:
             raise BoardParseError(
-                f"bad header {quote(header)}: expected 'WIDTHxHEIGHTxMINES', e.g. '9x9x10'",
+                f"bad header {quote(header)}: expected 'WIDTHxHEIGHTxMINES', e.g. '9x9x10' "
+                "(or '30x16x99 hex')",
                 line=1,
                 column=1,
             )
-        if any(len(part) > _MAX_DIGITS for part in match.groups()):
+        if any(len(part) > _MAX_DIGITS for part in match.groups()[:3]):
             raise BoardParseError(f"bad header {header!r}: numbers too large", line=1, column=1)
-        width, height, mines = (int(part) for part in match.groups())
+        width, height, mines = (int(part) for part in match.groups()[:3])
         if width < 1 or height < 1:
             raise BoardParseError(f"bad header {header!r}: board must be at least 1x1", line=1, column=1)
+        try:
+            topology = check_topology(match.group(4) or "square", width, height)
+        except BoardParseError as error:
+            raise BoardParseError(
+                f"bad header {header!r}: {error}", line=1, column=match.start(4) + 1
+            ) from None
         rows = lines[1:]
         cells: list[int] = []
         # Rows are checked in order, so a bad or blank row is named at its own line;
@@ -253,10 +277,19 @@ class Board:
                 f"header {header!r} promises {height} {plural}, found {len(rows)}",
                 line=min(len(rows), height) + 2,
             )
-        return cls._checked(width, height, mines, cells, line=1)
+        return cls._checked(width, height, mines, cells, line=1, topology=topology)
 
     @classmethod
-    def _checked(cls, width: int, height: int, mines: int, cells: list[int], *, line: int | None) -> Board:
+    def _checked(
+        cls,
+        width: int,
+        height: int,
+        mines: int,
+        cells: list[int],
+        *,
+        line: int | None,
+        topology: Topology = "square",
+    ) -> Board:
         flags = cells.count(FLAG)
         if mines < flags:
             raise BoardParseError(f"fewer mines ({mines}) than flags ({flags})", line=line)
@@ -267,7 +300,7 @@ class Board:
             raise BoardParseError(
                 f"more mines ({mines}) than hidden and flagged cells ({unrevealed})", line=line
             )
-        return cls(width, height, mines, tuple(cells))
+        return cls(width, height, mines, tuple(cells), topology)
 
     @classmethod
     def from_file(cls, path: str | os.PathLike[str]) -> Board:
@@ -325,8 +358,173 @@ class Board:
         )
 
     def to_text(self) -> str:
-        """The canonical ``.mine`` text (``\\n`` line ends, a final newline)."""
-        return f"{self.width}x{self.height}x{self.mines}\n" + "".join(row + "\n" for row in self._text_rows())
+        """The canonical ``.mine`` text (``\\n`` line ends, a final newline); a graph's board as JSON.
+
+        >>> print(Board.from_text("3x2x1 hexagonal\\nH1H\\n011").to_text(), end="")
+        3x2x1 hex
+        H1H
+        011
+        """
+        if isinstance(self.topology, Graph):
+            return self.to_json()
+        name = "" if self.topology == "square" else f" {self.topology}"
+        return f"{self.width}x{self.height}x{self.mines}{name}\n" + "".join(
+            row + "\n" for row in self._text_rows()
+        )
+
+    @classmethod
+    def from_graph(
+        cls,
+        neighbours: Iterable[Iterable[int]],
+        cells: Iterable[int],
+        mines: int,
+        *,
+        names: Iterable[str] | None = None,
+        positions: Iterable[tuple[float, float]] | None = None,
+    ) -> Board:
+        """A board on a :class:`~analyzer.board.topology.Graph`: one row of its cells.
+
+        >>> board = Board.from_graph([[1], [0, 2], [1]], [HIDDEN, 1, HIDDEN], mines=1)
+        >>> board.neighbours(0, 1)
+        ((0, 0), (0, 2))
+        """
+        graph = Graph(
+            tuple(tuple(row) for row in neighbours),
+            None if names is None else tuple(names),
+            None if positions is None else tuple(tuple(xy) for xy in positions),  # type: ignore[misc]
+        )
+        values = tuple(cells)
+        if len(values) != len(graph):
+            raise BoardParseError(f"graph has {len(graph)} cells but {len(values)} cell values were given")
+        return cls._checked(len(graph), 1, mines, list(values), line=None, topology=graph)
+
+    @classmethod
+    def from_json(cls, text: str) -> Board:
+        """Read the JSON graph format (see the module's docstring).
+
+        Raises
+        ------
+        BoardParseError
+            Not JSON, a field missing or of the wrong kind, or a graph that is not
+            one (a neighbour out of range, listed twice, not listed back, a cell
+            name listed twice), quoting the offending item.
+
+        Examples
+        --------
+        >>> hidden, one = '{"state": "H", "neighbours": [1]}', '{"state": 1, "neighbours": [0]}'
+        >>> Board.from_json(f'{{"mines": 1, "cells": [{hidden}, {one}]}}').cells
+        (-1, 1)
+        >>> Board.from_json(f'{{"mines": 1, "cells": [{hidden}, {{"state": 0, "neighbours": []}}]}}')
+        Traceback (most recent call last):
+        ...
+        analyzer.errors.BoardParseError: graph is not symmetric: cell 0 lists 1 but cell 1 does not list 0
+        """
+        import json
+
+        if not isinstance(text, str):
+            raise BoardParseError(f"expected text, got {type(text).__name__}")
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise BoardParseError(f"not JSON: {error.msg}", line=error.lineno, column=error.colno) from None
+        if not isinstance(data, dict):
+            raise BoardParseError(f"expected a JSON object with 'mines' and 'cells', got {quote(text)}")
+        unknown = sorted(set(data) - {"topology", "mines", "cells"})
+        if unknown:
+            raise BoardParseError(
+                f"unknown key {unknown[0]!r} in a graph board (expected topology, mines, cells)"
+            )
+        if data.get("topology", "graph") != "graph":
+            raise BoardParseError(f"a JSON board's topology is 'graph', got {data['topology']!r}")
+        mines = data.get("mines")
+        if isinstance(mines, bool) or not isinstance(mines, int) or mines < 0:
+            raise BoardParseError(f"'mines' must be a non-negative integer, got {mines!r}")
+        cells = data.get("cells")
+        if not isinstance(cells, list) or not cells:
+            raise BoardParseError(f"'cells' must be a non-empty list of cells, got {quote(repr(cells))}")
+        for i, cell in enumerate(cells):
+            if not isinstance(cell, dict):
+                raise BoardParseError(
+                    f"cell {i} must be an object with 'state' and 'neighbours', got {cell!r}"
+                )
+            extra = sorted(set(cell) - {"state", "neighbours", "name", "position"})
+            if extra:
+                raise BoardParseError(f"cell {i}: unknown key {extra[0]!r}")
+            if not isinstance(cell.get("neighbours"), list):
+                raise BoardParseError(
+                    f"cell {i}: 'neighbours' must be a list, got {cell.get('neighbours')!r}"
+                )
+        named = [cell.get("name") for cell in cells]
+        names = None
+        if any(name is not None for name in named):
+            if any(name is None for name in named):
+                raise BoardParseError(f"cell {named.index(None)} has no name (name every cell or none)")
+            names = named
+        index_of: dict[str, int] = {}
+        for i, name in enumerate(names or ()):
+            if not isinstance(name, str) or not name:
+                raise BoardParseError(f"cell {i}: a name must be a non-empty string, got {name!r}")
+            if name in index_of:
+                raise BoardParseError(f"cell {name!r} is listed twice (cells {index_of[name]} and {i})")
+            index_of[name] = i
+        neighbours = []
+        for i, cell in enumerate(cells):
+            row = []
+            for j in cell["neighbours"]:
+                if isinstance(j, str):
+                    if j not in index_of:
+                        raise BoardParseError(f"cell {i}: unknown neighbour {j!r}")
+                    j = index_of[j]
+                row.append(j)
+            neighbours.append(tuple(row))
+        values = []
+        for i, cell in enumerate(cells):
+            state = cell.get("state")
+            if isinstance(state, int) and not isinstance(state, bool) and 0 <= state <= 8:
+                values.append(state)
+            elif isinstance(state, str) and state in _CHAR_TO_VALUE:
+                values.append(_CHAR_TO_VALUE[state])
+            else:
+                raise BoardParseError(f"cell {i}: bad state {state!r} (expected 'H', 'F' or a number 0-8)")
+        positions = [cell.get("position") for cell in cells]
+        placed = None
+        if any(p is not None for p in positions):
+            if any(p is None for p in positions):
+                raise BoardParseError(
+                    f"cell {positions.index(None)} has no position (place every cell or none)"
+                )
+            for i, p in enumerate(positions):
+                if not (
+                    isinstance(p, list)
+                    and len(p) == 2
+                    and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in p)
+                ):
+                    raise BoardParseError(f"cell {i}: position must be [x, y], got {p!r}")
+            placed = positions
+        return cls.from_graph(neighbours, values, mines, names=names, positions=placed)
+
+    def to_json(self) -> str:
+        """The JSON graph format of any board (one line per cell; a named topology becomes its graph).
+
+        >>> print(Board.from_text("2x1x1\\nH1").to_json())
+        {"topology": "graph", "mines": 1, "cells": [
+          {"state": "H", "neighbours": [1]},
+          {"state": "1", "neighbours": [0]}
+        ]}
+        """
+        import json
+
+        graph = self.topology if isinstance(self.topology, Graph) else None
+        lines = []
+        for i, (value, around) in enumerate(zip(self.cells, self.neighbour_table, strict=True)):
+            cell: dict[str, object] = {"state": _VALUE_TO_CHAR[value], "neighbours": list(around)}
+            if graph is not None and graph.names is not None:
+                cell["name"] = graph.names[i]
+            if graph is not None and graph.positions is not None:
+                cell["position"] = list(graph.positions[i])
+            lines.append("  " + json.dumps(cell))
+        head = f'{{"topology": "graph", "mines": {self.mines}, "cells": [\n'
+        return head + ",\n".join(lines) + "\n]}"
 
     @classmethod
     def from_minesweepr(cls, text: str, mines: int) -> Board:
@@ -368,7 +566,7 @@ class Board:
         return "".join("".join(table.get(v, str(v)) for v in row) + "\n" for row in self.rows())
 
     @classmethod
-    def from_grid(cls, rows: Iterable[str], mines: int) -> Board:
+    def from_grid(cls, rows: Iterable[str], mines: int, *, topology: str = "square") -> Board:
         """Build from ``.mine`` rows without a header.
 
         >>> Board.from_grid(["H1", "11"], mines=1)
@@ -376,7 +574,10 @@ class Board:
         """
         rows = list(rows)
         width = len(rows[0]) if rows else 0
-        return cls.from_text(f"{width}x{len(rows)}x{mines}\n" + "\n".join(rows))
+        name = topology_name(topology)
+        if isinstance(name, Graph):
+            raise BoardParseError("a graph's board is made by Board.from_graph or read by Board.from_json")
+        return cls.from_text(f"{width}x{len(rows)}x{mines} {name}\n" + "\n".join(rows))
 
     def _text_rows(self) -> list[str]:
         return ["".join(_VALUE_TO_CHAR[v] for v in row) for row in self.rows()]
@@ -385,11 +586,8 @@ class Board:
         return "\n".join(self._text_rows())
 
     def __repr__(self) -> str:
-        if self.topology != "square":
-            return (
-                f"Board({self.width!r}, {self.height!r}, {self.mines!r}, {self.cells!r}, "
-                f"topology={self.topology!r})"
-            )
+        if isinstance(self.topology, Graph):
+            return f"Board.from_json({self.to_text()!r})"
         return f"Board.from_text({self.to_text()!r})"
 
     def _repr_html_(self) -> str:

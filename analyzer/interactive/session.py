@@ -62,6 +62,7 @@ CERTAIN_SECONDS = 5.0
 """Seconds CP-SAT may take for the certain cells once the exact count has run out of time (at least)."""
 
 _HIDDEN_LOOK = ("#bbb", "#000")
+_GRID_TOPOLOGIES = ("square", "torus", "knight", "cross")  # the page draws these right; hex, cube, graphs not
 _REVEALED_BACKGROUND = "#ddd"
 
 
@@ -99,7 +100,7 @@ class Session:
         self.note = ""
         self._cells: list[int] = []
         self._width = self._height = self._mines = 0
-        self._topology = "square"
+        self._topology: str = "square"
         self._game: Game | None = None
         self._seed = seed
         self._replay: ReplayAnalysis | None = None
@@ -146,11 +147,17 @@ class Session:
             self.set_board(board)
 
     def set_board(self, board: Board) -> None:
-        """Show ``board`` in edit mode."""
+        """Show ``board`` in edit mode (a board the page draws as a grid of squares)."""
+        if board.topology not in _GRID_TOPOLOGIES:
+            shown = "a graph" if not isinstance(board.topology, str) else repr(board.topology)
+            raise OptionError(
+                f"the interactive board draws square grids ({', '.join(_GRID_TOPOLOGIES)}), not {shown}; "
+                "a Board or an Analysis draws itself in a notebook"
+            )
         with self.lock:
             self._width, self._height, self._mines = board.width, board.height, board.mines
             self._cells = list(board.cells)
-            self._topology = board.topology
+            self._topology = str(board.topology)
             self._set_mode("edit")
 
     def new_game(

@@ -45,8 +45,8 @@ from typing import Any
 import numpy as np
 
 from analyzer.board.board import FLAG, HIDDEN, Board
-from analyzer.board.topology import TOPOLOGIES, chebyshev_ball, neighbour_table
-from analyzer.errors import GameError
+from analyzer.board.topology import Topology, chebyshev_ball, check_topology, neighbour_table
+from analyzer.errors import BoardParseError, GameError
 from analyzer.limits import whole, whole_or_none
 from analyzer.play.placement import PLACEMENT_METHODS, Cell, Layout, place_mines
 from analyzer.play.solvable import is_solvable
@@ -162,7 +162,9 @@ class FirstClickRule:
         guess = ", no_guess=True" if self.no_guess else ""
         return f"FirstClickRule(radius={self.radius!r}{guess})"
 
-    def protected_cells(self, topology: str, width: int, height: int, row: int, col: int) -> tuple[int, ...]:
+    def protected_cells(
+        self, topology: Topology, width: int, height: int, row: int, col: int
+    ) -> tuple[int, ...]:
         """Flat indices of the cells kept mine-free when ``(row, col)`` is clicked first.
 
         >>> FirstClickRule.opening().protected_cells("square", 3, 3, 0, 0)
@@ -291,7 +293,7 @@ class Game:
         method: str = "sequential",
         seed: int | None = None,
         rng: np.random.Generator | None = None,
-        topology: str = "square",
+        topology: Topology = "square",
     ) -> None:
         self._start(width, height, mines, topology)
         self._rule = FirstClickRule.parse(first_click)
@@ -322,7 +324,7 @@ class Game:
             )
 
     # ---------------------------------------------------------- construction
-    def _start(self, width: object, height: object, mines: object, topology: str) -> None:
+    def _start(self, width: object, height: object, mines: object, topology: Topology) -> None:
         w, h, k = whole_or_none(width), whole_or_none(height), whole_or_none(mines)
         if w is None or w < 1:
             raise GameError(f"width must be an integer >= 1, got {width!r}")
@@ -330,12 +332,14 @@ class Game:
             raise GameError(f"height must be an integer >= 1, got {height!r}")
         if k is None or k < 0:
             raise GameError(f"mine count must be a non-negative integer, got {mines!r}")
-        if topology not in TOPOLOGIES:
-            raise GameError(f"unknown topology {topology!r}; expected one of {TOPOLOGIES}")
+        try:
+            checked = check_topology(topology, w, h)
+        except BoardParseError as error:
+            raise GameError(str(error)) from None
         self.width = w
         self.height = h
         self.mine_count = k
-        self.topology = topology
+        self.topology: Topology = checked
         cells = self.width * self.height
         if cells > MAX_CELLS:
             raise GameError(
@@ -376,7 +380,7 @@ class Game:
         method: str = "sequential",
         seed: int | None = None,
         rng: np.random.Generator | None = None,
-        topology: str = "square",
+        topology: Topology = "square",
     ) -> Game:
         """A random game; the same as ``Game(width, height, mines, ...)``.
 
@@ -397,7 +401,7 @@ class Game:
 
     @classmethod
     def from_layout(
-        cls, width: int, height: int, layout: Iterable[Cell], *, topology: str = "square"
+        cls, width: int, height: int, layout: Iterable[Cell], *, topology: Topology = "square"
     ) -> Game:
         """A game with the given mines, e.g. from :func:`analyzer.play.placement.place_mines`.
 
@@ -435,7 +439,7 @@ class Game:
         return game
 
     @classmethod
-    def from_layout_text(cls, text: str, *, topology: str = "square") -> Game:
+    def from_layout_text(cls, text: str, *, topology: Topology = "square") -> Game:
         """A game from rows of ``*`` (mine) and ``.`` (safe).
 
         Blank lines and blanks around rows are ignored.

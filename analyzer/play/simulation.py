@@ -56,6 +56,7 @@ from typing import Any
 
 import numpy as np
 
+from analyzer.board.topology import TOPOLOGIES, topology_name
 from analyzer.errors import AnalyzerError, OptionError, SimulationError
 from analyzer.limits import flag, probe_dask_scheduler, quote, whole
 from analyzer.names import BACKENDS, PRESETS
@@ -109,6 +110,9 @@ class Setup:
     player : str
         The player's ``repr``, options included.
     seed : int
+    topology : str
+        A name of :data:`analyzer.board.topology.TOPOLOGIES` (``"square"`` is left out of
+        :meth:`to_dict`, so results files written before topologies still match).
     """
 
     width: int
@@ -118,19 +122,23 @@ class Setup:
     first_cell: str
     player: str
     seed: int
+    topology: str = "square"
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        found = asdict(self)
+        if self.topology == "square":
+            del found["topology"]
+        return found
 
     def describe(self) -> str:
         """One line for people: ``'30x16/99, first click safe at 0,0, player ExpertPlayer(...)'``."""
         where = {"player": "the player's choice", "random": "a random cell"}.get(
             self.first_cell, self.first_cell
         )
-        return (
-            f"{self.width}x{self.height}/{self.mines}, first click {self.first_click} at {where}, "
-            f"player {self.player}, seed {self.seed}"
-        )
+        board = f"{self.width}x{self.height}/{self.mines}"
+        if self.topology != "square":
+            board += f" {self.topology}"
+        return f"{board}, first click {self.first_click} at {where}, player {self.player}, seed {self.seed}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -347,7 +355,14 @@ def play_indexed(setup: Setup, player: Player, index: int) -> GameRecord:
     board_seq, player_seq = game_streams(setup.seed, index)
     board_rng = np.random.default_rng(board_seq)
     first = _resolve_first_cell(setup.first_cell, setup.width, setup.height, board_rng)
-    game = Game.new(setup.width, setup.height, setup.mines, first_click=setup.first_click, rng=board_rng)
+    game = Game.new(
+        setup.width,
+        setup.height,
+        setup.mines,
+        first_click=setup.first_click,
+        rng=board_rng,
+        topology=setup.topology,
+    )
     return play(game, player, rng=np.random.default_rng(player_seq), first_cell=first)
 
 
@@ -369,12 +384,17 @@ def play_indexed_fast(setup: Setup, player: Player, index: int) -> GameRecord:
     board_seq, player_seq = game_streams(setup.seed, index)
     board_rng = np.random.default_rng(board_seq)
     first = _resolve_first_cell(setup.first_cell, width, height, board_rng)
-    nbr, first_is_guess = _fast_context(setup.first_click, width, height)
+    topology = setup.topology
+    nbr, first_is_guess = _fast_context(setup.first_click, topology, width, height)
     if player.name in rules.RULE_PLAYERS:  # random, local, subset: they draw from the player's stream
         player_rng = np.random.default_rng(player_seq)
         cell = int(player_rng.integers(width * height)) if first is None else first[0] * width + first[1]
         is_mine = fast.layout_mask(
-            width, height, setup.mines, _fast_zone(setup.first_click, width, height, cell), board_rng
+            width,
+            height,
+            setup.mines,
+            _fast_zone(setup.first_click, topology, width, height, cell),
+            board_rng,
         )
         trace = np.empty(width * height + 1, dtype=np.int64)
         won, guesses, reveals, flags, _ = rules.play_rules(
@@ -392,15 +412,15 @@ def play_indexed_fast(setup: Setup, player: Player, index: int) -> GameRecord:
     params = fast.expert_params(player) if isinstance(player, ExpertPlayer) else None
     if first is None:
         options = () if params is None else tuple(params.tolist())
-        cell = fast.first_choice(player.name, "square", width, height, setup.mines, options)
+        cell = fast.first_choice(player.name, topology, width, height, setup.mines, options)
     else:
         cell = first[0] * width + first[1]
     is_mine = fast.layout_mask(
-        width, height, setup.mines, _fast_zone(setup.first_click, width, height, cell), board_rng
+        width, height, setup.mines, _fast_zone(setup.first_click, topology, width, height, cell), board_rng
     )
     rng = np.random.default_rng(player_seq) if player.name == "pseq" else None
     patterns = (
-        fast.fifty_fifty_patterns("square", width, height)
+        fast.fifty_fifty_patterns(topology, width, height)
         if params is not None and fast.uses_patterns(params)
         else None
     )
@@ -421,14 +441,14 @@ def play_indexed_fast(setup: Setup, player: Player, index: int) -> GameRecord:
 
 
 @functools.lru_cache(maxsize=64)
-def _fast_context(first_click: str, width: int, height: int) -> tuple[np.ndarray, bool]:
-    return fast.neighbours_of("square", width, height), FirstClickRule.parse(first_click).radius is None
+def _fast_context(first_click: str, topology: str, width: int, height: int) -> tuple[np.ndarray, bool]:
+    return fast.neighbours_of(topology, width, height), FirstClickRule.parse(first_click).radius is None
 
 
 @functools.lru_cache(maxsize=4096)
-def _fast_zone(first_click: str, width: int, height: int, cell: int) -> np.ndarray:
+def _fast_zone(first_click: str, topology: str, width: int, height: int, cell: int) -> np.ndarray:
     rule = FirstClickRule.parse(first_click)
-    zone = rule.protected_cells("square", width, height, *divmod(cell, width))
+    zone = rule.protected_cells(topology, width, height, *divmod(cell, width))
     return np.array(sorted(zone), dtype=np.int64)
 
 
@@ -490,23 +510,37 @@ def _first_cell_spec(first_cell: object, width: int, height: int) -> str:
 
 
 def _make_setup(
-    width: int, height: int, mines: int, player: Player, first_click: str, first_cell: object, seed: int
+    width: int,
+    height: int,
+    mines: int,
+    player: Player,
+    first_click: str,
+    first_cell: object,
+    seed: int,
+    topology: object = "square",
 ) -> Setup:
     width = whole(width, "width", minimum=1, error=SimulationError)
     height = whole(height, "height", minimum=1, error=SimulationError)
     mines = whole(mines, "mines", minimum=0, error=SimulationError)
     seed = whole(seed, "seed", minimum=0, error=SimulationError)
+    if not isinstance(topology, str):
+        raise SimulationError(
+            f"simulations take a named topology ({', '.join(TOPOLOGIES)}), got {topology!r}; "
+            "play a graph's games with Game and play()"
+        )
     try:
+        name = topology_name(topology)
         rule = FirstClickRule.parse(first_click)
-        Game.new(width, height, mines, first_click=rule)  # checks the sizes against the rule
+        Game.new(width, height, mines, first_click=rule, topology=name)  # checks the sizes against the rule
     except AnalyzerError as error:
         raise SimulationError(str(error)) from None
+    assert isinstance(name, str)
     if rule.no_guess:
         raise SimulationError(
             f"first-click rule {rule.name!r} is for single games (Game); simulations do not draw it"
         )
     spec = _first_cell_spec(first_cell, width, height)
-    return Setup(width, height, mines, rule.name, spec, repr(player), seed)
+    return Setup(width, height, mines, rule.name, spec, repr(player), seed, name)
 
 
 # ------------------------------------------------------------ results file
@@ -762,6 +796,7 @@ def simulate(
     progress: bool = False,
     results_path: str | os.PathLike[str] | None = None,
     exact: bool = False,
+    topology: str = "square",
 ) -> WinRate:
     """Play ``games`` random games with ``player`` and count the wins.
 
@@ -805,6 +840,9 @@ def simulate(
         with a compiled form (:data:`analyzer.play.fast.FAST_PLAYERS`, used by
         default). Both play the same games; the compiled form makes the same
         guesses up to ties within 1e-12 (the tests check it game by game).
+    topology : str
+        How cells touch: a name of :data:`analyzer.board.topology.TOPOLOGIES`
+        (a ``"cube"`` board is ``n`` wide and ``6 * n`` high).
 
     Returns
     -------
@@ -838,7 +876,7 @@ def simulate(
             flag(value, name)
         except OptionError as error:
             raise SimulationError(str(error)) from None
-    setup = _make_setup(width, height, mines, chosen, first_click, first_cell, seed)
+    setup = _make_setup(width, height, mines, chosen, first_click, first_cell, seed, topology)
     use_fast = not exact and has_fast_form(chosen)
     if batch_size is None:
         batch_size = max(1, min(2000 if use_fast else 50, games // (8 * workers)))

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from analyzer.board.board import HIDDEN, Board
-from analyzer.board.topology import neighbour_table
+from analyzer.board.topology import Topology, neighbour_table
 from analyzer.errors import GameError
 from analyzer.play.placement import Cell
 from analyzer.solver.certain import certain_cells
@@ -27,7 +27,7 @@ def is_solvable(
     *,
     width: int,
     height: int,
-    topology: str = "square",
+    topology: Topology = "square",
 ) -> bool:
     """Whether the game on ``layout`` is won from ``first_cell`` by deduction alone.
 

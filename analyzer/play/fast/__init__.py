@@ -23,7 +23,7 @@ import math
 import numpy as np
 
 from analyzer.board.board import FLAG, HIDDEN, Board
-from analyzer.board.topology import neighbour_array
+from analyzer.board.topology import Topology, neighbour_array
 from analyzer.errors import InconsistentBoardError, SolverTimeoutError
 from analyzer.play.fast import kernels
 
@@ -43,7 +43,7 @@ FAST_PLAYERS = ("probabilistic", "pseq", "expert", "random", "local", "subset")
 """Players with a compiled form (the others play through the exact engine)."""
 
 
-def neighbours_of(topology: str, width: int, height: int) -> np.ndarray:
+def neighbours_of(topology: Topology, width: int, height: int) -> np.ndarray:
     """The board's neighbour array as the kernels take it (int64, padded with ``N``)."""
     return np.ascontiguousarray(neighbour_array(topology, width, height), dtype=np.int64)
 
