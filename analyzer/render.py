@@ -1,16 +1,22 @@
 """Pictures of boards and analyses: HTML for Jupyter and plain text for terminals.
 
 Only formatting lives here (no terminal handling, which is :mod:`analyzer.cli`'s).
+Boards on a grid (square, torus, knight, cross) are HTML tables; the others are
+inline SVG: hexagonal boards as hexagons in offset rows, the cube as its unfolded
+net (:data:`~analyzer.board.topology.CUBE_NET`), a graph as its cells (circles) and
+edges, placed where the graph says or by a seeded spring layout (networkx).
 """
 
 from __future__ import annotations
 
 import html
+import math
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from analyzer.board.board import FLAG, HIDDEN, Board
+from analyzer.board.topology import CUBE_NET, Graph
 from analyzer.limits import describe_count, digit_count, fraction_text, plural
 
 if TYPE_CHECKING:
@@ -20,6 +26,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "board_html",
+    "board_svg",
+    "cell_centres",
     "analysis_html",
     "analysis_text",
     "explanation_text",
@@ -118,6 +126,167 @@ def _table(rows: list[list[tuple[str, str, str]]], caption: str) -> str:
     return "".join(out)
 
 
+def _size(board: Board) -> str:
+    """``'30x16'``, ``'30x16 hex'``, ``'cube of 3x3 faces'``, ``'graph of 12 cells'``."""
+    if isinstance(board.topology, Graph):
+        return f"graph of {board.width} cells"
+    if board.topology == "cube":
+        return f"cube of {board.width}x{board.width} faces"
+    name = "" if board.topology == "square" else f" {board.topology}"
+    return f"{board.width}x{board.height}{name}"
+
+
+_SVG_TOPOLOGIES = ("hex", "cube")
+_UNIT = 30.0  # pixels: a square's side, a hexagon's width, a graph cell's diameter
+
+
+def cell_centres(board: Board) -> tuple[list[tuple[float, float]], float]:
+    """Where :func:`board_svg` draws each cell (x right, y down, in pixels) and the size of a cell.
+
+    Hexagonal rows are offset as minesweepr draws them (odd rows half a cell to the
+    left); the cube's faces sit in their net; a graph's cells where the graph places
+    them, or by networkx's spring layout (seed 0) scaled so that neighbours stand
+    about two cells apart.
+
+    >>> centres, size = cell_centres(Board.from_text("2x2x0 hex\\n00\\n00"))
+    >>> [(round(x), round(y)) for x, y in centres], size
+    ([(30, 17), (60, 17), (15, 43), (45, 43)], 30.0)
+    """
+    n = board.width
+    if board.topology == "hex":
+        rise = _UNIT * math.sqrt(3) / 2  # rows of pointy-top hexagons of width _UNIT
+        return [
+            (_UNIT * (c + (1.0 if r % 2 == 0 else 0.5)), rise * (r + 2 / 3))
+            for r in range(board.height)
+            for c in range(n)
+        ], _UNIT
+    if board.topology == "cube":
+        centres = []
+        for i in range(len(board.cells)):
+            face, rest = divmod(i, n * n)
+            r, c = divmod(rest, n)
+            gap = 0.25 * _UNIT  # between faces, so that the net's folds show
+            top, left = CUBE_NET[face]
+            centres.append(
+                ((left * n + c + 0.5) * _UNIT + left * gap, (top * n + r + 0.5) * _UNIT + top * gap)
+            )
+        return centres, _UNIT
+    if isinstance(board.topology, Graph):
+        graph = board.topology
+        if graph.positions is not None:
+            points = list(graph.positions)
+        else:
+            import networkx as nx
+
+            g = nx.Graph()
+            g.add_nodes_from(range(len(graph)))
+            g.add_edges_from((i, j) for i, around in enumerate(graph.neighbours) for j in around if i < j)
+            layout = nx.spring_layout(g, seed=0)
+            points = [(float(layout[i][0]), float(layout[i][1])) for i in range(len(graph))]
+        # Scale so that the shortest edge (or the closest pair) is two cells long.
+        pairs = [(i, j) for i, around in enumerate(graph.neighbours) for j in around if i < j]
+        if not pairs:
+            pairs = [(i, j) for i in range(len(points)) for j in range(i + 1, min(len(points), i + 50))]
+        shortest = min((math.dist(points[i], points[j]) for i, j in pairs), default=1.0) or 1.0
+        scale = 2 * _UNIT / shortest
+        xs, ys = [p[0] for p in points], [p[1] for p in points]
+        return [((x - min(xs)) * scale + _UNIT, (y - min(ys)) * scale + _UNIT) for x, y in points], _UNIT
+    return [((c + 0.5) * _UNIT, (r + 0.5) * _UNIT) for r in range(board.height) for c in range(n)], _UNIT
+
+
+def _style(style: str) -> dict[str, str]:
+    found = {}
+    for part in style.split(";"):
+        key, _, value = part.partition(":")
+        if key.strip():
+            found[key.strip()] = value.strip()
+    return found
+
+
+def _shape(board: Board, x: float, y: float, size: float) -> str:
+    """The SVG outline of a cell centred at ``(x, y)``."""
+    if board.topology == "hex":
+        r = size / math.sqrt(3)  # pointy-top: width size, corners at r from the centre
+        points = " ".join(
+            f"{x + 0.97 * r * math.cos(math.radians(30 + 60 * k)):.1f},"
+            f"{y + 0.97 * r * math.sin(math.radians(30 + 60 * k)):.1f}"
+            for k in range(6)
+        )
+        return f'<polygon points="{points}"'
+    if isinstance(board.topology, Graph):
+        return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{0.48 * size:.1f}"'
+    half = 0.47 * size
+    return f'<rect x="{x - half:.1f}" y="{y - half:.1f}" width="{2 * half:.1f}" height="{2 * half:.1f}"'
+
+
+def _svg(board: Board, cells: list[tuple[str, str, str]], caption: str) -> str:
+    """An SVG picture of the cells (each ``(text, css style, title)``), in a figure with a caption."""
+    centres, size = cell_centres(board)
+    right = max(x for x, _ in centres) + size
+    bottom = max(y for _, y in centres) + size
+    out = [
+        '<figure class="analyzer-board" style="margin:0">',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{right:.0f}" height="{bottom:.0f}" '
+        f'viewBox="0 0 {right:.0f} {bottom:.0f}" font-family="monospace" font-weight="bold">',
+    ]
+    if isinstance(board.topology, Graph):
+        for i, around in enumerate(board.topology.neighbours):
+            for j in around:
+                if i < j:
+                    (x1, y1), (x2, y2) = centres[i], centres[j]
+                    out.append(
+                        f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="#999"/>'
+                    )
+    w = board.width
+    for i, ((text, style, title), (x, y)) in enumerate(zip(cells, centres, strict=True)):
+        r, c = divmod(i, w)
+        css = _style(style)
+        fill = css.get("background", "#bbb")
+        colour = css.get("color", "#000")
+        outline = css.get("outline", "")
+        stroke = 'stroke="#888" stroke-width="1"'
+        if outline:
+            width, _, line_colour = outline.partition(" solid ")
+            stroke = f'stroke="{line_colour}" stroke-width="{width.removesuffix("px")}"'
+        name = board.topology.name_of(c) if isinstance(board.topology, Graph) else f"({r}, {c})"
+        label = name + (f": {title}" if title else "")
+        out.append(
+            f'<g data-cell="{r},{c}"><title>{html.escape(label)}</title>'
+            f'{_shape(board, x, y, size)} fill="{fill}" {stroke}/>'
+        )
+        if text:
+            small = len(text) > 2
+            out.append(
+                f'<text x="{x:.1f}" y="{y:.1f}" fill="{colour}" font-size="{9 if small else 12}" '
+                f'text-anchor="middle" dominant-baseline="central">{html.escape(text)}</text>'
+            )
+        out.append("</g>")
+    out.append("</svg>")
+    out.append(f'<figcaption style="font-size:0.8em">{html.escape(caption)}</figcaption></figure>')
+    return "".join(out)
+
+
+def _picture(board: Board, rows: list[list[tuple[str, str, str]]], caption: str) -> str:
+    """The board's cells as an HTML table (grids) or an SVG picture (hexagons, the cube's net, a graph)."""
+    if board.topology in _SVG_TOPOLOGIES or isinstance(board.topology, Graph):
+        return _svg(board, [cell for row in rows for cell in row], caption)
+    return _table(rows, caption)
+
+
+def board_svg(board: Board) -> str:
+    """The board as an SVG picture on any topology (what :func:`board_html` shows for hex, cube and graphs).
+
+    >>> board_svg(Board.from_text("3x1x1\\nH1H")).startswith('<figure class="analyzer-board"')
+    True
+    """
+    rows = [
+        [_revealed(value) if value >= 0 else _hidden_or_flag(value) for value in row] for row in board.rows()
+    ]
+    return _svg(
+        board, [cell for row in rows for cell in row], f"{_size(board)}, {plural(board.mines, 'mine')}"
+    )
+
+
 def _revealed(value: int) -> tuple[str, str, str]:
     title = "revealed 0" if value == 0 else f"revealed {value}"
     return ("" if value == 0 else str(value), f"background:#ddd;color:{NUMBER_COLOURS[value]}", title)
@@ -134,7 +303,7 @@ def board_html(board: Board) -> str:
     rows = [
         [_revealed(value) if value >= 0 else _hidden_or_flag(value) for value in row] for row in board.rows()
     ]
-    return _table(rows, f"{board.width}x{board.height}, {plural(board.mines, 'mine')}")
+    return _picture(board, rows, f"{_size(board)}, {plural(board.mines, 'mine')}")
 
 
 def game_html(game: Game) -> str:
@@ -154,8 +323,8 @@ def game_html(game: Game) -> str:
             else:
                 cells.append(_hidden_or_flag(value))
         rows.append(cells)
-    caption = f"{game.width}x{game.height}, {plural(game.mine_count, 'mine')}: {game.status}"
-    return _table(rows, caption)
+    caption = f"{_size(board)}, {plural(game.mine_count, 'mine')}: {game.status}"
+    return _picture(board, rows, caption)
 
 
 def analysis_html(analysis: Analysis, *, best: tuple[int, int] | None = None) -> str:
@@ -192,8 +361,8 @@ def analysis_html(analysis: Analysis, *, best: tuple[int, int] | None = None) ->
             cells.append((_short(p), style, title))
         rows.append(cells)
     mines = plural(board.mines, "mine")
-    caption = f"{board.width}x{board.height}, {mines}; {describe_count(analysis.total)} layouts"
-    return _table(rows, caption)
+    caption = f"{_size(board)}, {mines}; {describe_count(analysis.total)} layouts"
+    return _picture(board, rows, caption)
 
 
 def exact_or_rounded(p: Fraction) -> str:
@@ -387,4 +556,4 @@ def explanation_html(explanation: Explanation) -> str:
                 else:
                     cells.append((text, style, ""))
         rows.append(cells)
-    return _table(rows, explanation.describe())
+    return _picture(board, rows, explanation.describe())

@@ -536,3 +536,32 @@ def test_bad_topologies_in_the_game_and_the_simulation():
         simulate(4, 4, 2, "local", 2, topology="sphere")
     with pytest.raises(SimulationError, match=r"simulations take a named topology"):
         simulate(2, 1, 0, "local", 2, topology=Graph([[1], [0]]))  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------ pictures
+def test_hex_cube_and_graph_boards_draw_as_svg():
+    from analyzer.render import cell_centres
+
+    hex_board = Board.from_text("3x2x1 hex\nH1H\n001\n")
+    picture = solve(hex_board)._repr_html_()
+    assert picture.count("<polygon") == 6 and 'data-cell="1,2"' in picture and "3x2 hex, 1 mine" in picture
+    centres, size = cell_centres(hex_board)
+    # Odd rows sit half a cell to the left; rows are sqrt(3)/2 cells apart (touching hexagons).
+    assert centres[3][0] == centres[0][0] - size / 2
+    assert abs((centres[3][1] - centres[0][1]) - size * 3**0.5 / 2) < 1e-9
+    cube = Board(1, 6, 1, (HIDDEN,) * 5 + (2,), "cube")
+    picture = cube._repr_html_()
+    assert picture.count("<rect") == 6 and "cube of 1x1 faces" in picture
+    # Faces side by side in the net touch on the cube.
+    centres, size = cell_centres(cube)
+    for i, around in enumerate(cube.neighbour_table):
+        for j in range(6):
+            close = abs(centres[i][0] - centres[j][0]) + abs(centres[i][1] - centres[j][1]) < 1.5 * size
+            if i != j and close:
+                assert j in around
+    graph = Board.from_graph([[1], [0, 2], [1]], [HIDDEN, 1, HIDDEN], 1, names=["a", "b", "c"])
+    picture = solve(graph)._repr_html_()
+    assert picture.count("<circle") == 3 and picture.count("<line") == 2 and "<title>b: revealed 1" in picture
+    assert "50" in picture  # a and c: one mine between them
+    square = Board.from_text("3x1x1\nH1H\n")._repr_html_()
+    assert "<table" in square and "<svg" not in square
