@@ -565,3 +565,25 @@ def test_hex_cube_and_graph_boards_draw_as_svg():
     assert "50" in picture  # a and c: one mine between them
     square = Board.from_text("3x1x1\nH1H\n")._repr_html_()
     assert "<table" in square and "<svg" not in square
+
+
+# --------------------------------------------------------------------- peer
+def test_minesweepr_gives_the_same_probabilities_on_hex_and_cube_positions():
+    """minesweepr's solver (a fetched copy, outside the repository) on the golden hex and cube boards."""
+    from benchmarks.topology import compare, find_minesweepr, peer_boards
+
+    source = find_minesweepr()
+    if source is None:
+        pytest.skip("no fetched copy of mrgriscom/minesweepr ($MINESWEEPR or the fetch tool's mirror)")
+    boards = [b for name, group in peer_boards(1).items() for b in group if "30x16" not in name]
+    assert {b.topology for b in boards} == {"hex", "cube"}
+    agree, worst, _, _, _ = compare(source, boards)
+    assert agree == len(boards), worst
+
+
+def test_the_peer_rules_are_the_clues_over_hidden_neighbours():
+    from benchmarks.topology import minesweepr_rules
+
+    board = Board.from_text("3x2x2 hex\nHF1\n1HH\n")
+    # (0, 2), in an even row, touches (0, 1) flagged and (1, 2); (1, 0), in an odd row, (0, 0) and (1, 1).
+    assert minesweepr_rules(board) == {"rules": [[0, [5]], [1, [0, 4]]], "total_cells": 3, "total_mines": 1}

@@ -43,6 +43,7 @@ def mid_game(
     progress: float = 0.5,
     flag_fraction: float = 0.0,
     seed: int = 0,
+    topology: str = "square",
 ) -> Board:
     """A random position part way through a game, as a player would see it.
 
@@ -50,7 +51,7 @@ def mid_game(
     revealed area (any safe cell when there is none) are revealed at random, as
     a player who never guesses wrong would, until ``progress`` of the safe cells
     are revealed. ``flag_fraction`` of the mines next to revealed cells are
-    flagged.
+    flagged. ``topology``: a name of :data:`analyzer.board.topology.TOPOLOGIES`.
 
     >>> board = mid_game(9, 9, 10, progress=0.5, seed=1)
     >>> board.width, board.mines, sum(v >= 0 for v in board.cells) >= 35
@@ -59,7 +60,7 @@ def mid_game(
     from analyzer.play.game import Game
 
     rng = np.random.default_rng(seed)
-    game = Game.new(width, height, mines, first_click="opening", rng=rng)
+    game = Game.new(width, height, mines, first_click="opening", rng=rng, topology=topology)
     table = game.board.neighbour_table
     safe_total = width * height - mines
     target = min(safe_total, int(progress * safe_total))
