@@ -91,10 +91,13 @@ def _capped(handle: BinaryIO, name: str, header: bool) -> str:
             raise _CliError(
                 f"cannot read {name}: no 'WIDTHxHEIGHTxMINES' header line in its first {_HEADER_BYTES} bytes"
             )
-        match = re.fullmatch(  # a byte-order mark may come first
-            rb"(?:\xef\xbb\xbf)?\s*([0-9]{1,9})\s*[xX]\s*([0-9]{1,9})\s*[xX]\s*([0-9]{1,9})\s*", first
+        match = re.fullmatch(  # a byte-order mark may come first; a topology's name may follow
+            rb"(?:\xef\xbb\xbf)?\s*([0-9]{1,9})\s*[xX]\s*([0-9]{1,9})\s*[xX]\s*([0-9]{1,9})(?:\s+[A-Za-z]+)?\s*",
+            first,
         )
-        if match is None:
+        if match is None and first.removeprefix(b"\xef\xbb\xbf").lstrip().startswith(b"{"):
+            pass  # a JSON graph board: read up to MAX_INPUT_BYTES
+        elif match is None:
             # Not a header: the parser names what is wrong with it; the rest is not read.
             limit = 0
         else:
@@ -221,6 +224,7 @@ def _layout_position(path: str, cells: list[str]) -> Board:
 
 
 def _solve_and_print(board: Board, args: argparse.Namespace) -> int:
+    from analyzer.render import board_size_text
     from analyzer.solver import solve
 
     with _progress("solving"):
@@ -240,7 +244,7 @@ def _solve_and_print(board: Board, args: argparse.Namespace) -> int:
     unknown = sum(1 for p in analysis.cell_probabilities if p is not None) - (
         len(board.flagged_cells()) if analysis.trust_flags else 0
     )
-    size = f"{board.width}x{board.height}, {plural(board.mines, 'mine')}"
+    size = f"{board_size_text(board)}, {plural(board.mines, 'mine')}"
     print(f"{size}: {analysis.mines_left} among {plural(unknown, 'unknown cell')}; P(mine) in %")
     print(analysis)
     n_comp = len(analysis.components)
@@ -328,6 +332,7 @@ def _simulate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--width", type=int, default=None)
     parser.add_argument("--height", type=int, default=None)
     parser.add_argument("--mines", type=int, default=None)
+    parser.add_argument("--topology", default="square", help=_TOPOLOGY_HELP)
     parser.add_argument(
         "--player",
         default="probabilistic",
@@ -399,6 +404,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         progress=progress,
         results_path=args.results,
         exact=args.exact,
+        topology=args.topology,
     )
     wall = time.perf_counter() - start
     if result.resumed:
@@ -558,8 +564,14 @@ def _cell(text: str) -> tuple[int, int]:
 
 
 # ---------------------------------------------------------------------- play
-def _load_layout(path: str, kind: str) -> Game:
-    """A game on the layout of an MBF file (``kind`` ``mbf``) or of layout text (``text``)."""
+_TOPOLOGY_HELP = (
+    "how cells touch: square (default), torus, hex, cube (WIDTH n, HEIGHT 6n: its faces stacked), "
+    "knight or cross"
+)
+
+
+def _load_layout(path: str, kind: str, topology: str = "square") -> Game:
+    """A game on the layout of an MBF file (``kind`` ``mbf``) or of layout text (``text``) on ``topology``."""
     from analyzer.play.game import Game
 
     try:
@@ -570,18 +582,22 @@ def _load_layout(path: str, kind: str) -> Game:
     if kind == "auto":
         kind = "mbf" if path.lower().endswith(".mbf") else "text"
     if kind == "mbf":
+        if topology != "square":
+            raise _CliError(f"an MBF layout is a square board; --topology {topology} reads layout text")
         return Game.from_mbf(data)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise _CliError(f"cannot read {path!r} as layout text; give --format mbf for MBF bytes") from None
-    return Game.from_layout_text(text)
+    return Game.from_layout_text(text, topology=topology)
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
     from analyzer.play.replay import replay
 
-    game = _load_layout(args.layout, args.format)
+    game = _load_layout(args.layout, args.format, args.topology)
+    if args.evf and game.topology != "square":
+        raise _CliError("--evf writes square boards only (an EVF replay has no topology)")
     first = None if args.first_cell is None else _cell(args.first_cell)
     if first is not None and not (0 <= first[0] < game.height and 0 <= first[1] < game.width):
         raise _CliError(f"first cell {first!r} is outside the {game.width}x{game.height} board")
@@ -843,6 +859,7 @@ def _parser() -> argparse.ArgumentParser:
         "--player", default="probabilistic", help=f"one of {', '.join(PLAYER_NAMES)} (default probabilistic)"
     )
     play.add_argument("--first-cell", default=None, metavar="R,C", help="reveal this cell first")
+    play.add_argument("--topology", default="square", help=_TOPOLOGY_HELP + " (layout text only)")
     play.add_argument("--seed", type=int, default=0, help="the player's randomness")
     play.add_argument(
         "--evf",

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 __all__ = [
     "board_html",
     "board_svg",
+    "board_size_text",
     "cell_centres",
     "analysis_html",
     "analysis_text",
@@ -126,8 +127,12 @@ def _table(rows: list[list[tuple[str, str, str]]], caption: str) -> str:
     return "".join(out)
 
 
-def _size(board: Board) -> str:
-    """``'30x16'``, ``'30x16 hex'``, ``'cube of 3x3 faces'``, ``'graph of 12 cells'``."""
+def board_size_text(board: Board) -> str:
+    """``'30x16'``, ``'30x16 hex'``, ``'cube of 3x3 faces'``, ``'graph of 12 cells'``.
+
+    >>> board_size_text(Board.from_text("2x12x0 cube\\n" + "00\\n" * 12))
+    'cube of 2x2 faces'
+    """
     if isinstance(board.topology, Graph):
         return f"graph of {board.width} cells"
     if board.topology == "cube":
@@ -283,7 +288,9 @@ def board_svg(board: Board) -> str:
         [_revealed(value) if value >= 0 else _hidden_or_flag(value) for value in row] for row in board.rows()
     ]
     return _svg(
-        board, [cell for row in rows for cell in row], f"{_size(board)}, {plural(board.mines, 'mine')}"
+        board,
+        [cell for row in rows for cell in row],
+        f"{board_size_text(board)}, {plural(board.mines, 'mine')}",
     )
 
 
@@ -303,7 +310,7 @@ def board_html(board: Board) -> str:
     rows = [
         [_revealed(value) if value >= 0 else _hidden_or_flag(value) for value in row] for row in board.rows()
     ]
-    return _picture(board, rows, f"{_size(board)}, {plural(board.mines, 'mine')}")
+    return _picture(board, rows, f"{board_size_text(board)}, {plural(board.mines, 'mine')}")
 
 
 def game_html(game: Game) -> str:
@@ -323,7 +330,7 @@ def game_html(game: Game) -> str:
             else:
                 cells.append(_hidden_or_flag(value))
         rows.append(cells)
-    caption = f"{_size(board)}, {plural(game.mine_count, 'mine')}: {game.status}"
+    caption = f"{board_size_text(board)}, {plural(game.mine_count, 'mine')}: {game.status}"
     return _picture(board, rows, caption)
 
 
@@ -361,7 +368,7 @@ def analysis_html(analysis: Analysis, *, best: tuple[int, int] | None = None) ->
             cells.append((_short(p), style, title))
         rows.append(cells)
     mines = plural(board.mines, "mine")
-    caption = f"{_size(board)}, {mines}; {describe_count(analysis.total)} layouts"
+    caption = f"{board_size_text(board)}, {mines}; {describe_count(analysis.total)} layouts"
     return _picture(board, rows, caption)
 
 
@@ -446,10 +453,26 @@ def analysis_text(analysis: Analysis) -> str:
                 out.append(percent(p))
         grid.append(out)
     width = max([3, len(str(board.width - 1))] + [len(s) for s in set().union(*grid)])
+    if isinstance(board.topology, Graph):
+        return _graph_list(board, grid[0], width)
     label = len(str(board.height - 1))
     lines = [" " * label + " " + " ".join(f"{c:>{width}}" for c in range(board.width))]
     for r, out in enumerate(grid):
-        lines.append(f"{r:>{label}} " + " ".join([s.rjust(width) for s in out]))
+        # Hexagonal: even rows sit half a cell to the right of odd ones, as drawn.
+        shift = " " * ((width + 1) // 2) if board.topology == "hex" and r % 2 == 0 else ""
+        lines.append(f"{r:>{label}} " + shift + " ".join([s.rjust(width) for s in out]))
+    return "\n".join(lines)
+
+
+def _graph_list(board: Board, shown: list[str], width: int) -> str:
+    """A graph's cells one a line: name, what :func:`analysis_text` shows, and the neighbours' names."""
+    graph = board.topology
+    assert isinstance(graph, Graph)
+    names = [graph.name_of(i) for i in range(len(graph))]
+    size = max(4, *(len(n) for n in names))
+    lines = [f"{'cell':<{size}} {'':>{width}}  neighbours"]
+    for i, (name, text) in enumerate(zip(names, shown, strict=True)):
+        lines.append(f"{name:<{size}} {text:>{width}}  " + " ".join(names[j] for j in graph.neighbours[i]))
     return "\n".join(lines)
 
 

@@ -587,3 +587,48 @@ def test_the_peer_rules_are_the_clues_over_hidden_neighbours():
     board = Board.from_text("3x2x2 hex\nHF1\n1HH\n")
     # (0, 2), in an even row, touches (0, 1) flagged and (1, 2); (1, 0), in an odd row, (0, 0) and (1, 1).
     assert minesweepr_rules(board) == {"rules": [[0, [5]], [1, [0, 4]]], "total_cells": 3, "total_mines": 1}
+
+
+# ---------------------------------------------------------------------- cli
+def test_cli_solves_hex_cube_and_graph_files(tmp_path, capsys):
+    from analyzer.cli import main
+
+    hex_file = tmp_path / "h.mine"
+    hex_file.write_text("3x2x1 hex\nH1H\n001\n")
+    assert main(["solve", str(hex_file)]) == 0
+    out = capsys.readouterr().out
+    assert "3x2 hex, 1 mine" in out and "1 certainly safe, 1 certain mine" in out
+    cube_file = tmp_path / "c.mine"
+    cube_file.write_text("1x6x1 cube\nH\nH\n1\nH\nH\nH\n")
+    assert main(["solve", str(cube_file), "--json"]) == 0
+    assert '"probabilities"' in capsys.readouterr().out
+    graph_file = tmp_path / "g.json"
+    graph_file.write_text(Board.from_graph([[1], [0, 2], [1]], [HIDDEN, 1, HIDDEN], 1, names="abc").to_json())
+    assert main(["solve", str(graph_file)]) == 0
+    out = capsys.readouterr().out
+    assert "graph of 3 cells" in out and "b    [1]  a c" in out
+    assert main(["explain", str(hex_file)]) == 0
+    assert "(0, 0) is safe" in capsys.readouterr().out
+    graph_file.write_text(
+        '{"mines": 0, "cells": [{"state": "0", "neighbours": [1]}, {"state": "0", "neighbours": []}]}'
+    )
+    assert main(["solve", str(graph_file)]) == 1
+    assert capsys.readouterr().err.strip().endswith("cell 1 does not list 0")
+
+
+def test_cli_simulate_and_play_take_a_topology(tmp_path, capsys):
+    from analyzer.cli import main
+
+    args = ["simulate", "--width", "6", "--height", "5", "--mines", "4", "--games", "5", "--player", "local"]
+    assert main([*args, "--topology", "hex"]) == 0
+    assert "6x5/4 hex" in capsys.readouterr().out
+    assert main([*args, "--topology", "sphere"]) == 1
+    assert "unknown topology 'sphere'" in capsys.readouterr().err
+    layout = tmp_path / "l.txt"
+    layout.write_text(".\n.\n*\n.\n.\n.\n")
+    assert main(["play", "--layout", str(layout), "--topology", "cube", "--first-cell", "0,0"]) == 0
+    assert "1x6, 1 mine" in capsys.readouterr().out
+    assert (
+        main(["play", "--layout", str(layout), "--topology", "cube", "--evf", str(tmp_path / "x.evf")]) == 1
+    )
+    assert "--evf writes square boards only" in capsys.readouterr().err
