@@ -42,6 +42,7 @@ from analyzer.board.topology import (
     neighbour_array,
     neighbour_table,
 )
+from analyzer.play.positions import mid_game
 from analyzer.play.simulation import play
 
 Cell = tuple[int, int]
@@ -632,3 +633,35 @@ def test_cli_simulate_and_play_take_a_topology(tmp_path, capsys):
         main(["play", "--layout", str(layout), "--topology", "cube", "--evf", str(tmp_path / "x.evf")]) == 1
     )
     assert "--evf writes square boards only" in capsys.readouterr().err
+
+
+# ----------------------------------------- the compiled kernels on every topology
+def _same(fast, general) -> None:  # noqa: ANN001
+    assert fast.total == general.total
+    assert fast.cell_probabilities == general.cell_probabilities
+    assert fast.mine_count_distribution == general.mine_count_distribution
+    assert fast == general
+
+
+@pytest.mark.parametrize("topology", ALL_TOPOLOGIES)
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_the_compiled_path_equals_the_general_one_on_every_topology(topology, data):
+    """The numba kernels read the neighbour array's width (8) and its padding; the general path is Python."""
+    from analyzer.solver.solve import _compiled, _solve_general
+
+    board = data.draw(positions(topology=topology, max_side=7, max_unknown=24)).board
+    _compiled(board, True)  # compiled, not interpreted: the kernel numba builds
+    _same(solve(board), _solve_general(board, "auto", None, True, True))
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "mines", "topology"),
+    [(30, 16, 99, "hex"), (16, 16, 40, "knight"), (16, 16, 40, "cross"), (6, 36, 40, "cube")],
+)
+def test_expert_sized_positions_of_each_topology_agree_with_the_general_path(width, height, mines, topology):
+    from analyzer.solver.solve import _solve_general
+
+    for seed in range(3):
+        board = mid_game(width, height, mines, progress=0.4, seed=seed, topology=topology)
+        _same(solve(board), _solve_general(board, "auto", None, True, True))
