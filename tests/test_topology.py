@@ -665,3 +665,33 @@ def test_expert_sized_positions_of_each_topology_agree_with_the_general_path(wid
     for seed in range(3):
         board = mid_game(width, height, mines, progress=0.4, seed=seed, topology=topology)
         _same(solve(board), _solve_general(board, "auto", None, True, True))
+
+
+def test_values_on_topologies_pickle_and_describe_themselves():
+    import pickle
+
+    graph = Board.from_graph([[1], [0]], [HIDDEN, 1], 1, names=["a", "b"], positions=[(0, 0), (1, 0)])
+    for board in (graph, Board.from_text("1x6x1 cube\nH\nH\n1\nH\nH\nH\n")):
+        assert pickle.loads(pickle.dumps(board)) == board
+        assert hash(pickle.loads(pickle.dumps(board))) == hash(board)
+    assert repr(Game.new(4, 4, 2, topology="hex")).startswith("<Game 4x4 hex, 2 mines")
+    assert repr(Game.new(2, 1, 1, topology=graph.topology)).startswith("<Game 2x1 graph, 1 mine")
+    from analyzer.play.metrics import layout_metrics
+
+    found = layout_metrics(3, 1, [(0, 0)], topology="hex")
+    assert (found.bbbv, found.openings, found.islands) == (1, 1, 0)  # (0, 2) is a zero opening (0, 1)
+    with pytest.raises(GameError, match="unknown topology 'sphere'"):
+        layout_metrics(3, 1, [(0, 0)], topology="sphere")
+
+
+def test_the_interactive_board_refuses_what_it_cannot_draw():
+    from analyzer.errors import OptionError
+    from analyzer.interactive.session import Session
+
+    session = Session()
+    session.set_board(Board.from_text("3x1x1 torus\nH1H\n"))
+    for board in (Board.from_text("3x2x1 hex\nH1H\n001\n"), Board.from_graph([[1], [0]], [HIDDEN, 1], 1)):
+        with pytest.raises(
+            OptionError, match=r"the interactive board draws square grids .* not (a graph|'hex')"
+        ):
+            session.set_board(board)

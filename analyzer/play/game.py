@@ -894,9 +894,16 @@ class Game:
 
     def __repr__(self) -> str:
         return (
-            f"<Game {self.width}x{self.height}, {self.mine_count} mines, {self._status}, "
+            f"<Game {self.width}x{self.height}{self._topology_text}, {self.mine_count} mines, "
+            f"{self._status}, "
             f"first_click={self._rule.name!r}, {self.moves.total} moves>"
         )
+
+    @property
+    def _topology_text(self) -> str:
+        if self.topology == "square":
+            return ""
+        return f" {self.topology}" if isinstance(self.topology, str) else " graph"
 
     def __str__(self) -> str:
         return str(self.board)

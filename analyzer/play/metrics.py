@@ -32,8 +32,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from analyzer.board.board import Cell
-from analyzer.board.topology import TOPOLOGIES, neighbour_array
-from analyzer.errors import GameError
+from analyzer.board.topology import Topology, check_topology, neighbour_array
+from analyzer.errors import BoardParseError, GameError
 from analyzer.jit import njit
 from analyzer.play.game import FirstClickRule
 from analyzer.play.placement import place_mines
@@ -106,7 +106,9 @@ def _metrics(is_mine: np.ndarray, nbr: np.ndarray) -> tuple[int, int, int]:  # p
     return openings + lone_numbers, openings, islands
 
 
-def mask_metrics(is_mine: np.ndarray, width: int, height: int, *, topology: str = "square") -> LayoutMetrics:
+def mask_metrics(
+    is_mine: np.ndarray, width: int, height: int, *, topology: Topology = "square"
+) -> LayoutMetrics:
     """:class:`LayoutMetrics` of a layout given as a flat boolean mask (row-major)."""
     mask = np.asarray(is_mine, dtype=np.bool_).reshape(-1)
     if mask.shape[0] != width * height:
@@ -116,7 +118,7 @@ def mask_metrics(is_mine: np.ndarray, width: int, height: int, *, topology: str 
 
 
 def layout_metrics(
-    width: int, height: int, layout: Iterable[Cell], *, topology: str = "square"
+    width: int, height: int, layout: Iterable[Cell], *, topology: Topology = "square"
 ) -> LayoutMetrics:
     """3BV, openings and islands of the layout whose mines are the cells ``layout``.
 
@@ -125,8 +127,10 @@ def layout_metrics(
     GameError
         A mine outside the board, or an unknown topology.
     """
-    if topology not in TOPOLOGIES:
-        raise GameError(f"unknown topology {topology!r}; expected one of {TOPOLOGIES}")
+    try:
+        topology = check_topology(topology, width, height)
+    except BoardParseError as error:
+        raise GameError(str(error)) from None
     mask = np.zeros(width * height, dtype=np.bool_)
     for row, col in layout:
         if not (0 <= row < height and 0 <= col < width):
