@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from analyzer.board.board import Board
+from analyzer.board.topology import TOPOLOGIES
 from analyzer.errors import AnalyzerError, OptionError, SimulationError
 from analyzer.limits import plural, whole
 from analyzer.names import CHECK_NAMES, ENGINES, PLAYER_NAMES, PRESETS
@@ -565,8 +566,7 @@ def _cell(text: str) -> tuple[int, int]:
 
 # ---------------------------------------------------------------------- play
 _TOPOLOGY_HELP = (
-    "how cells touch: square (default), torus, hex, cube (WIDTH n, HEIGHT 6n: its faces stacked), "
-    "knight or cross"
+    f"how cells touch: one of {', '.join(TOPOLOGIES)} (default square; a cube is n wide, 6n high)"
 )
 
 

@@ -322,6 +322,10 @@ def test_the_header_names_the_topology():
         ),
         ("3x2x1 cube\nH1H\n011\n", r"line 1, column 7: .*cube of 3x3 faces is 3 wide and 18 high"),
         ("3x2x1 hex 2\nH1H\n011\n", r"line 1, column 1: bad header '3x2x1 hex 2'"),
+        (
+            "3x1x1 graph\nH1H\n",
+            r"line 1, column 7: .*a graph is not named but given: its cells and neighbours",
+        ),
     ],
 )
 def test_bad_headers(text, message):

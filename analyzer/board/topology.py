@@ -211,6 +211,10 @@ def topology_name(topology: object) -> Topology:
         name = ALIASES.get(name, name)
         if name in TOPOLOGIES:
             return name
+        if name == "graph":
+            raise BoardParseError(
+                "a graph is not named but given: its cells and neighbours, as a Graph or JSON"
+            )
     raise BoardParseError(f"unknown topology {topology!r}; expected {', '.join(TOPOLOGIES)} or a Graph")
 
 
