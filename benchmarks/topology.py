@@ -1,11 +1,11 @@
 """Benchmarks (scripts, not tests) of the topologies: ``python -m benchmarks.topology speed|peer``.
 
 ``speed``
-    Times the exact :func:`analyzer.solve` on random mid-game positions (half the
-    safe cells revealed, from seeded games opened at the centre) of expert-sized
-    boards of each topology: hexagonal, knight and cross 30x16 with 99 mines, the
-    cube of 9x9 faces with 100 mines (486 cells); the counting cache emptied
-    before each run (cold). Prints each class's median and slowest board.
+    Times the exact :func:`analyzer.solve` on random positions (20, 50 or 80 % of
+    the safe cells revealed, from seeded games opened at the centre) of
+    expert-sized boards of each topology: hexagonal, knight and cross 30x16 with
+    99 mines, the cube of 9x9 faces with 100 mines (486 cells); the counting
+    cache emptied before each run (cold). Prints each class's median and slowest board.
 ``peer``
     Runs minesweepr's solver (``minesweeper.py`` of mrgriscom/minesweepr, a fetched
     copy outside the repository, never committed) side by side with ours on the
@@ -53,12 +53,14 @@ __all__ = ["SPEED_CLASSES", "speed", "peer_boards", "minesweepr_rules", "run_min
 GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden"
 DEFAULT_MINESWEEPR = "/work/.mirror/mrgriscom+minesweepr/repo"
 
-#: (name, width, height, mines, topology) of the speed classes.
+#: (name, width, height, mines, topology, progress) of the speed classes.
 SPEED_CLASSES = (
-    ("hex 30x16/99", 30, 16, 99, "hex"),
-    ("knight 30x16/99", 30, 16, 99, "knight"),
-    ("cross 30x16/99", 30, 16, 99, "cross"),
-    ("cube 9x9 faces/100", 9, 54, 100, "cube"),
+    ("hex 30x16/99, 20%", 30, 16, 99, "hex", 0.2),
+    ("hex 30x16/99, 50%", 30, 16, 99, "hex", 0.5),
+    ("hex 30x16/99, 80%", 30, 16, 99, "hex", 0.8),
+    ("knight 30x16/99, 50%", 30, 16, 99, "knight", 0.5),
+    ("cross 30x16/99, 50%", 30, 16, 99, "cross", 0.5),
+    ("cube 9x9 faces/100, 50%", 9, 54, 100, "cube", 0.5),
 )
 
 # A driver for minesweepr's solver, in the Python 2 and 3 both understand: problems on
@@ -86,10 +88,10 @@ sys.stdout.write(json.dumps(out))
 def speed(boards: int, repeat: int) -> list[tuple[str, float, float]]:
     """``(class, median ms, slowest ms)`` of each :data:`SPEED_CLASSES` (cold solves)."""
     rows = []
-    for name, width, height, mines, topology in SPEED_CLASSES:
+    for name, width, height, mines, topology, progress in SPEED_CLASSES:
         times = []
         for seed in range(boards):
-            board = mid_game(width, height, mines, progress=0.5, seed=seed, topology=topology)
+            board = mid_game(width, height, mines, progress=progress, seed=seed, topology=topology)
             solve(board)  # numba's kernels compiled, once
             runs = []
             for _ in range(repeat):
@@ -314,7 +316,7 @@ def main(argv: list[str] | None = None) -> int:
             f"exact solve, cold, median of {args.repeat} runs a board, {args.boards} mid-game boards a class"
         )
         for name, median, slowest in speed(args.boards, args.repeat):
-            print(f"  {name:<20} median {median:8.2f} ms   slowest {slowest:8.2f} ms")
+            print(f"  {name:<25} median {median:8.2f} ms   slowest {slowest:8.2f} ms")
         return 0
     source = find_minesweepr(args.minesweepr)
     if source is None:
