@@ -4,12 +4,12 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup demo test test-all lint bench bench-placement bench-games notebooks notebooks-run clean
+.PHONY: setup demo test test-all lint docs bench bench-placement bench-games notebooks notebooks-run clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev,bench,replays,notebooks,distributed,progress,browser,widget]"
+	$(BIN)/python -m pip install --quiet -e ".[dev,bench,replays,notebooks,distributed,progress,browser,widget,docs]"
 	$(BIN)/analyzer warmup
 	touch $(STAMP)
 
@@ -28,6 +28,11 @@ lint: $(STAMP)
 	$(BIN)/ruff check analyzer tests
 	$(BIN)/mypy analyzer
 
+# The manual: Sphinx into build/docs, offline, warnings as errors, every cross reference checked.
+docs: $(STAMP)
+	$(BIN)/python -m sphinx -b html -n -W --keep-going -q docs build/docs
+	@echo "The manual is built: open $(CURDIR)/build/docs/index.html"
+
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.solve solve
 
@@ -45,4 +50,4 @@ notebooks-run: $(STAMP)
 	$(BIN)/python scripts/export_figures.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info
+	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info docs/reference/generated docs/notebooks/*.ipynb

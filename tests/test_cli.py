@@ -186,12 +186,12 @@ def test_closed_pipe_ends_quietly(tmp_path: Path) -> None:
     assert done.returncode == 141
 
 
-def test_usage_errors_exit_2_as_the_readme_says(capsys: pytest.CaptureFixture[str]) -> None:
+def test_usage_errors_exit_2_as_the_manual_says(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stop:
         main(["verify", "--check", "nosuch"])
     assert stop.value.code == 2
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
-    assert "| 2 | a usage error" in readme and "unknown `verify --check` name" in readme
+    page = (Path(__file__).resolve().parents[1] / "docs" / "guide" / "cli.md").read_text()
+    assert "| 2 | a usage error" in page and "unknown `verify --check` name" in page
 
 
 @pytest.mark.parametrize(("given", "expected"), [("0", None), ("2.5", 2.5)])

@@ -528,6 +528,27 @@ def place_mines(
 ) -> Layout:
     """Place mines with the method named ``method`` (a key of :data:`PLACEMENT_METHODS`).
 
+    Every layout of ``mines`` mines among the cells not in ``exclude`` is equally likely.
+
+    Parameters
+    ----------
+    width, height : int
+        The board's size.
+    mines : int
+        How many mines to place.
+    method : str
+        ``"basic"``, ``"sequential"``, ``"choice"``, ``"floyd"`` or ``"vectorised"``.
+    exclude : iterable of (row, col)
+        Cells that get no mine (a safe zone around the first click).
+    seed : int, optional
+        The seed of a new generator; or pass ``rng``, a ``numpy.random.Generator``.
+    rng : numpy.random.Generator, optional
+
+    Returns
+    -------
+    Layout
+        The mines' cells, as a frozenset of ``(row, col)``.
+
     Raises
     ------
     GameError

@@ -67,6 +67,20 @@ def certain_cells(
     and :attr:`~analyzer.solver.analysis.Analysis.mines` of :func:`analyzer.solve`,
     on boards where counting is out of reach.
 
+    Parameters
+    ----------
+    board : Board, str or os.PathLike
+        The position, its ``.mine`` text, or the path of a ``.mine`` file.
+    trust_flags : bool
+        Flags are known mines; if false they are unknown cells.
+    time_limit : float, optional
+        Seconds; past it :class:`~analyzer.errors.SolverTimeoutError` is raised.
+
+    Returns
+    -------
+    CertainCells
+        The certainly safe cells, the certain mines, and each component's range of mines.
+
     Raises
     ------
     InconsistentBoardError

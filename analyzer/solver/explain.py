@@ -134,6 +134,12 @@ def explain(
     time_limit : float, optional
         Seconds; past it :class:`~analyzer.errors.SolverTimeoutError` is raised.
 
+    Returns
+    -------
+    Explanation
+        The cell, its claim, the clues that force it, whether the mine total is
+        needed, and whether the set is proven the smallest.
+
     Raises
     ------
     InvalidCellError

@@ -554,6 +554,27 @@ def count_layouts(
     search for the clues in conflict that makes :func:`solve` slow to fail:
     for a player asking "could this cell show a 3?" of many boards.
 
+    Parameters
+    ----------
+    board : Board, str or os.PathLike
+        The position, its ``.mine`` text, or the path of a ``.mine`` file.
+    engine, time_limit, trust_flags
+        As for :func:`solve`.
+
+    Returns
+    -------
+    int
+        The number of layouts, exact; 0 when no layout satisfies the board.
+
+    Raises
+    ------
+    BoardParseError
+        If ``board`` is text that cannot be parsed.
+    SolverTimeoutError
+        If the work runs past ``time_limit``.
+
+    Examples
+    --------
     >>> count_layouts("3x1x1\\nH1H\\n"), count_layouts("3x1x1\\nH2H\\n")
     (2, 0)
     """

@@ -1927,7 +1927,7 @@ def expert_guess(
     """The ``expert`` player's guess (see :class:`analyzer.play.players.expert.ExpertPlayer`).
 
     With at most ``endgame_limit`` layouts (``log_total`` is the natural log of
-    their number) the compiled end-game search of :mod:`.endgame` chooses;
+    their number) the compiled end-game search of :mod:`analyzer.play.fast.endgame` chooses;
     else, or when that search passes ``endgame_nodes``, the first ``candidates``
     cells in the guess order (probability, ties within 1e-12 to fewest
     unrevealed neighbours, then index) whose probability is within ``margin``

@@ -189,6 +189,24 @@ def make_player(name: str | Player, **options: object) -> Player:
     The name may carry options (:func:`parse_player`); a :class:`Player` is
     returned as it is.
 
+    Parameters
+    ----------
+    name : str or Player
+        A name of :data:`PLAYERS`, optionally with options (``"expert:candidates=16"``).
+    **options
+        The player's keyword options (those of its class).
+
+    Returns
+    -------
+    Player
+
+    Raises
+    ------
+    PlayerError
+        If the name or an option is unknown, or an option's value is not allowed.
+
+    Examples
+    --------
     >>> make_player("expert", candidates=4)
     ExpertPlayer(margin=Fraction(1, 50), candidates=4, endgame_layouts=60, endgame_nodes=20000)
     >>> make_player("expert:score=secondary,margin=3/50,candidates=16")  # doctest: +NORMALIZE_WHITESPACE
