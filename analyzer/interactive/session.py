@@ -94,6 +94,7 @@ version that a later action replaced is dropped.
 
 from __future__ import annotations
 
+import math
 import os
 import threading
 from fractions import Fraction
@@ -108,7 +109,7 @@ from analyzer.errors import (
     OptionError,
     SolverTimeoutError,
 )
-from analyzer.limits import digit_count, exact_text, fraction_text, percent, plural, rounded
+from analyzer.limits import digit_count, exact_text, fraction_text, percent, plural
 from analyzer.names import PRESETS
 from analyzer.render import exact_or_rounded, probability_colour
 
@@ -836,7 +837,7 @@ class Session:
     def _counts(self, analysis: Analysis | None) -> dict[str, Any]:
         if analysis is None:
             return {}
-        return {"layouts": _count_text(analysis.total), "layouts_digits": digit_count(analysis.total)}
+        return {"layouts": _count_text(analysis.total), "layouts_digits": _digits(analysis.total)}
 
     def _game_view(self) -> dict[str, Any] | None:
         game = self._game
@@ -1008,8 +1009,29 @@ def _short(value: object) -> str:
 
 
 def _count_text(n: int) -> str:
-    """A count short: exact up to 7 digits, else three figures in scientific notation."""
-    return str(n) if n < 10**7 else rounded(n)
+    """A count short: exact up to 7 digits, else three figures in scientific notation.
+
+    From the leading 60 bits, in microseconds: a board's layout count has up to
+    hundreds of thousands of digits, and its exact text is asked for on demand.
+
+    >>> _count_text(1234567), _count_text(10**12 + 1), _count_text(3 * 10**190921 + 10**190000)
+    ('1234567', '1.00e12', '3.00e190921')
+    """
+    if n < 10**7:
+        return str(n)
+    shift = max(n.bit_length() - 60, 0)
+    exponent10 = math.log10(n >> shift) + shift * math.log10(2)
+    exponent = math.floor(exponent10)
+    mantissa = 10 ** (exponent10 - exponent)
+    if round(mantissa, 2) >= 10:
+        mantissa, exponent = mantissa / 10, exponent + 1
+    return f"{mantissa:.2f}e{exponent}"
+
+
+def _digits(n: int) -> int:
+    """About the number of decimal digits of a positive ``n`` (exact but at a power of ten's edge)."""
+    shift = max(n.bit_length() - 60, 0)
+    return math.floor(math.log10(max(n >> shift, 1)) + shift * math.log10(2)) + 1
 
 
 def share_text(p: Fraction) -> str:
@@ -1078,4 +1100,4 @@ def _message(error: BaseException) -> str:
 
 
 def _fraction(p: Fraction) -> str:
-    return f"{p.numerator}/{p.denominator}"
+    return fraction_text(p)  # exact at any size (str() of an int stops at 4,300 digits)

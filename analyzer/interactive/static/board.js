@@ -452,7 +452,7 @@ function render({ model, el }) {
         } else if (code === LAYOUT_MINE || code === FATAL) {
           drawMine(x, y, zoom, code === FATAL ? "#ffffff" : current.palette.mine);
         } else if (showText && text) {
-          ctx.font = code <= 8 ? numberFont : smallFont;
+          ctx.font = code <= 8 || code !== GUESS ? numberFont : smallFont;
           ctx.fillStyle = ink;
           ctx.fillText(text, x + zoom / 2, y + zoom / 2 + 1);
         }
