@@ -360,14 +360,31 @@ class Session:
             return self._error
 
     def best_move(self) -> Move | None:
-        """The first of :meth:`Analysis.best_moves`, or ``None`` with no analysis or no move."""
+        """The first of :meth:`Analysis.best_moves`, or ``None`` with no analysis or no move.
+
+        Before the first click of a game whose rule keeps it safe, no cell is a risk:
+        the move is a corner under ``safe`` (the fewest neighbours, so the likeliest
+        0) and the middle under ``opening`` and wider zones (every cell opens), unscored.
+        """
         with self.lock:
             self._refresh()
             if not self._best_scored:
-                moves = self._analysis.best_moves(1) if self._analysis is not None else ()
+                first = self._first_click()
+                moves = (
+                    (first,) if first else self._analysis.best_moves(1) if self._analysis is not None else ()
+                )
                 self._best = moves[0] if moves else None
                 self._best_scored = True
             return self._best
+
+    def _first_click(self) -> Move | None:
+        from analyzer.solver.moves import Move
+
+        game = self._game
+        if self.mode != "play" or game is None or game.revealed_count or game.first_click.radius is None:
+            return None
+        cell = (0, 0) if game.first_click.radius == 0 else (game.height // 2, game.width // 2)
+        return Move(cell, Fraction(0), None, None)
 
     # ------------------------------------------------------------ actions
     def act(self, action: dict[str, Any]) -> dict[str, Any] | None:
@@ -606,8 +623,12 @@ class Session:
         if self.mode == "play" and game is not None and game.revealed_count == 0:
             rule = game.first_click
             if rule.radius is not None:
-                what = "is safe" if rule.radius == 0 else "opens an area (a 0)"
-                return f"{move.cell!r}: the first click {what} under this game's rule ({rule})"
+                if rule.radius == 0:
+                    return (
+                        f"{move.cell!r}: the first click is safe under this game's rule (safe);"
+                        " a corner, with the fewest neighbours, opens an area most often"
+                    )
+                return f"{move.cell!r}: the first click opens an area (a 0) under this game's rule ({rule})"
         return move.describe()
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray]:
@@ -707,7 +728,8 @@ class Session:
             analysis = self._analysis
             if analysis is None or self._best_scored:
                 return self.view(best=False)
-        moves = analysis.best_moves(1)
+            first = self._first_click()
+        moves = (first,) if first is not None else analysis.best_moves(1)
         with self.lock:
             if version != self._version:
                 return None

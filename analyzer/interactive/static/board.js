@@ -730,6 +730,14 @@ function render({ model, el }) {
         send({ type: "exact", cell: [r, c] });
       });
     },
+    find(code, limit = 10) {
+      // Cells showing a state code, row-major (e.g. 12: the certainly safe ones).
+      const found = [];
+      for (let i = 0; i < codes.length && found.length < limit; i++) {
+        if (codes[i] === code) found.push([Math.floor(i / current.width), i % current.width]);
+      }
+      return found;
+    },
     scrollToCell,
     setZoom,
     zoom: () => zoom,
