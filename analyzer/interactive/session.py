@@ -712,6 +712,8 @@ class Session:
         '1/2'
         """
         with self.lock:
+            if action is None:
+                self.note = ""  # a fresh look (a reload): no note of an earlier refusal
             answer = self.act(action) if action is not None else None
             return {"view": self.view(best=False), "cells": self.cells(since), "answer": answer}
 
@@ -729,7 +731,15 @@ class Session:
             if analysis is None or self._best_scored:
                 return self.view(best=False)
             first = self._first_click()
-        moves = (first,) if first is not None else analysis.best_moves(1)
+
+        def still_wanted(done: int, of: int) -> None:
+            if version != self._version:  # a later action changed the position: stop scoring
+                raise _Superseded
+
+        try:
+            moves = (first,) if first is not None else analysis.best_moves(1, on_progress=still_wanted)
+        except _Superseded:
+            return None
         with self.lock:
             if version != self._version:
                 return None
@@ -974,6 +984,10 @@ class Session:
 
         table = neighbour_table(self._topology, self._width, self._height)
         return sum(self._cells[n] == FLAG for n in table[self._index(cell)])
+
+
+class _Superseded(Exception):
+    """The best move being scored is for a position a later action replaced."""
 
 
 def _around(replay: Replay, index: int) -> int:

@@ -738,6 +738,7 @@ function render({ model, el }) {
       }
       return found;
     },
+    visible: (r, c) => isVisible(r, c),
     scrollToCell,
     setZoom,
     zoom: () => zoom,
