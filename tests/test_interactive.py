@@ -248,7 +248,8 @@ def test_the_widget_takes_clicks_in_a_thread_and_changes_from_code() -> None:
 
     w = BoardWidget(BOARD)
     board = Board.from_text(BOARD)
-    assert w.view["best"] == list(solve(board).best_moves(1)[0].cell)  # drawn with the best move
+    w.wait(30)  # the board at once, its best move scored in the worker
+    assert w.view["best"] == list(solve(board).best_moves(1)[0].cell)
     seen: list[bool] = []
     w.observe(lambda change: seen.append(change["new"]), "busy")
     w._receive(w, {"type": "cell", "cell": [0, 0], "button": "right"}, [])

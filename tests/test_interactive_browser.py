@@ -151,6 +151,15 @@ def test_edit_mode_shows_the_exact_probabilities_and_follows_each_edit() -> None
         idle(tab)
         assert session.board == typed.replace(mines=5)
         assert_probabilities_match(tab, typed.replace(mines=5))
+        # "new board" takes a size as `analyzer web --new` does.
+        tab.fill(".mz-size", "300x300x14400")
+        tab.press(".mz-size", "Enter")
+        idle(tab)
+        assert session.board == Board(300, 300, 14400, (-1,) * 90_000)
+        assert tab.evaluate("() => document.querySelector('.mz-root').mz.info(299, 299).p") == pytest.approx(
+            0.16
+        )
+        assert tab.text_content(".mz-caption").startswith("300x300, 14400 mines")
 
 
 def test_an_impossible_edit_names_the_clues_in_conflict() -> None:
@@ -267,8 +276,13 @@ def test_replay_mode_steps_through_a_recorded_game_with_the_exact_odds() -> None
         tab.dispatch_event(".mz-slider", "change")
         idle(tab)
         end = tab.text_content(".mz-replay-text")
+        # The short luck; a click on it shows the exact fraction.
+        tab.click(".mz-replay-text")
+        tab.wait_for_selector(".mz-exact:not([hidden])")
+        luck = tab.text_content(".mz-exact-value")
     assert end.startswith(f"end: {analysed.result}")
     assert f"luck {share_text(analysed.luck)}" in end
+    assert luck == str(analysed.luck)
 
 
 def test_a_slow_solve_shows_working_and_keeps_the_last_answer(monkeypatch: pytest.MonkeyPatch) -> None:
