@@ -499,3 +499,15 @@ def test_a_fresh_look_shows_no_note_of_an_earlier_refusal() -> None:
     session.act({"type": "fly"})
     assert session.note and session.respond({"type": "fly"})["view"]["note"] == "unknown action 'fly'"
     assert session.respond()["view"]["note"] == ""  # a reload
+
+
+def test_the_session_scores_the_same_best_move_as_the_library() -> None:
+    """Scored one certain cell at a time (so that it can stop), the move is ``best_moves(1)[0]``."""
+    from analyzer.play.positions import mid_game
+
+    boards = [mid_game(16, 16, 40, progress=p, seed=s) for p, s in ((0.2, 1), (0.5, 2), (0.8, 3))]
+    boards += [Board.from_text(BOARD), Board.from_text("3x1x1\nH1H\n")]
+    assert any(solve(b).safe for b in boards) and any(not solve(b).safe for b in boards)
+    for board in boards:
+        move = Session(board).best_move()
+        assert move == solve(board).best_moves(1)[0], board

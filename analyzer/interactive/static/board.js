@@ -410,9 +410,16 @@ function render({ model, el }) {
     if (!frame) frame = requestAnimationFrame(draw);
   }
 
+  let drawMs = 0;
   function draw() {
+    const start = performance.now();
     frame = 0;
     if (!current) return;
+    paint();
+    drawMs = performance.now() - start;
+  }
+
+  function paint() {
     const lw = labelWidth();
     const viewW = Math.min(scroll.clientWidth || lw + current.width * zoom, lw + current.width * zoom);
     const viewH = Math.min(scroll.clientHeight || LABEL_HEIGHT + current.height * zoom, LABEL_HEIGHT + current.height * zoom);
@@ -761,6 +768,7 @@ function render({ model, el }) {
       return found;
     },
     visible: (r, c) => isVisible(r, c),
+    drawMs: () => drawMs, // how long the last frame took to draw
     scrollToCell,
     setZoom,
     zoom: () => zoom,
