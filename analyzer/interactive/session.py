@@ -2,8 +2,9 @@
 
 A :class:`Session` is what the Jupyter widget (:mod:`analyzer.interactive.widget`)
 and the local page (:mod:`analyzer.interactive.web`) share: the front end sends
-an action (a dict, see :meth:`Session.act`) and draws the dict :meth:`Session.view`
-returns. Nothing here knows about Jupyter or HTTP, so the tests drive it directly.
+an action (a dict, see :meth:`Session.act`, the single entry point) and draws what
+:meth:`Session.respond` answers. Nothing here knows about Jupyter or HTTP, so the
+tests drive it directly.
 
 Three modes:
 
@@ -23,12 +24,80 @@ the best move (:meth:`Analysis.best_moves <analyzer.solver.analysis.Analysis.bes
 "why" on a certain cell names the clues that force it
 (:meth:`Analysis.explain <analyzer.solver.analysis.Analysis.explain>`). A solve
 past the time limit falls back to CP-SAT's certain cells.
+
+The view protocol
+-----------------
+Big boards, small messages: nothing is sent per cell as text. An answer
+(:meth:`Session.respond`) is a dict of three parts, each JSON-ready:
+
+``view`` (:meth:`Session.view`): the small fields, sent whole every time
+    ``protocol`` (:data:`PROTOCOL`), ``version`` (the position's version: it counts
+    up with every change of the cells, and only then), ``mode``, ``modes``,
+    ``width``, ``height``, ``mines``, ``flags``, ``mines_left`` (mines minus flags),
+    ``caption`` (short text), ``counts`` (``{"layouts": short text, "layouts_digits": n}``;
+    the exact numbers on demand, below), ``error`` (``{"message", "clues": [[r, c], ...]}``
+    or ``None``), ``note`` (why the last action was refused, else ``""``), ``best``
+    (``[r, c]`` or ``None``), ``best_text``, ``best_pending`` (true while the best
+    move is still being scored: it follows, see below), ``why`` (the explanation
+    of the cell asked about, or ``None``), ``marks`` (below), ``game``, ``replay``,
+    ``time_limit``, ``presets``, ``max_cells`` and ``palette`` (below).
+``cells`` (:meth:`Session.cells`): the per-cell arrays, typed, zlib-compressed and
+    base64-encoded (:func:`encode`; a browser inflates them with
+    ``DecompressionStream("deflate")``): ``{"version", "full", "size", "index",
+    "codes", "p"}``. ``codes`` is a little-endian ``Uint8Array`` of state codes (:data:`CODES`), ``p`` a
+    ``Float32Array`` of mine probabilities (NaN where there is none: revealed
+    cells, flags, a board without analysis), ``index`` an ``Int32Array`` of the
+    cells they are for. ``full`` true: every cell, row-major, and ``index`` is
+    empty. ``full`` false: only the cells that changed since the version the
+    client said it holds (``since``), possibly none (a refused action, a query).
+    A client that holds no version, or one the session no longer remembers, gets
+    the full arrays (so does one when most cells changed: a clue moves every
+    background cell's probability, and the repeats compress).
+    The widget syncs the full arrays instead, uncompressed, as the ``bytes``
+    traitlets ``codes`` and ``probabilities`` (binary buffers, no base64).
+``answer``: the reply to a query action (``exact``), else ``None``.
+
+State codes (:data:`CODES`, names in :data:`KINDS`): ``0``-``8`` a revealed
+number; ``9`` hidden (no probability known); ``10`` a flag; ``11`` a guess
+(0 < p < 1, the value in ``p``); ``12`` certainly safe, ``13`` certainly a mine
+(exact: p is 0 or 1 as a fraction, not a rounded float); ``14`` safe and
+``15`` a mine by CP-SAT (past the time limit, no probability); ``16`` a mine of
+a lost game's layout; ``17`` the mine that was hit; ``18`` a wrong flag (a flag
+on a safe cell of a lost game).
+
+``marks`` name cells by row-major index: ``{"best": [i], "clicked": [i]`` (the
+replay's click), ``"conflict": [...]`` (clues of an impossible board),
+``"why_clues": [...]``, ``"why_cell": [i]}``. New marks are new keys of lists
+of indices (the front end draws the ones it knows).
+
+``palette`` holds the colours the front end draws with (the contrast of each
+number on its background is checked in the tests): ``numbers`` (ink of 0-8),
+``revealed``, ``hidden``, ``viridis`` (the stops of
+:func:`~analyzer.render.probability_colour`; the background of probability p is
+viridis at ``1 - sqrt(p)``), ``kinds`` (:data:`KINDS`).
+
+Actions that ask rather than change (``answer`` carries the reply, ``version``
+does not move):
+
+- ``{"type": "exact", "cell": [r, c]}``: ``{"type": "exact", "cell", "version",
+  "p": "a/b" or None, "text"}``, the cell's exact mine probability (what hover shows).
+- ``{"type": "exact", "of": "layouts" | "luck"}``: ``{"type": "exact", "of", "text"}``,
+  the long exact text of a big number.
+
+One round trip per action: the answer to an action carries the new view and,
+when the best move is already scored, the best move. When it is not
+(``best_pending``), the transport sends a second message for the same version
+(:meth:`Session.best_view`); the web server streams it as a second JSON line of
+the same response, the widget as an update of ``view``. A best move scored for a
+version that a later action replaced is dropped.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import threading
+from collections.abc import Callable
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -41,18 +110,20 @@ from analyzer.errors import (
     OptionError,
     SolverTimeoutError,
 )
-from analyzer.limits import fraction_text, plural
+from analyzer.limits import digit_count, exact_text, fraction_text, percent, plural
 from analyzer.names import PRESETS
-from analyzer.render import NUMBER_COLOURS, exact_or_rounded, percent_text, probability_colour, text_colour
+from analyzer.render import exact_or_rounded, probability_colour
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from analyzer.play.game import Game
     from analyzer.replays.analyse import ReplayAnalysis
     from analyzer.replays.read import Replay
     from analyzer.solver.analysis import Analysis
     from analyzer.solver.moves import Move
 
-__all__ = ["Session", "MODES", "DEFAULT_TIME_LIMIT"]
+__all__ = ["Session", "MODES", "DEFAULT_TIME_LIMIT", "PROTOCOL", "CODES", "KINDS", "PALETTE", "MAX_CELLS"]
 
 MODES = ("edit", "play", "replay")
 DEFAULT_TIME_LIMIT = 10.0
@@ -61,9 +132,71 @@ DEFAULT_TIME_LIMIT = 10.0
 CERTAIN_SECONDS = 5.0
 """Seconds CP-SAT may take for the certain cells once the exact count has run out of time (at least)."""
 
-_HIDDEN_LOOK = ("#bbb", "#000")
 _GRID_TOPOLOGIES = ("square", "torus", "knight", "cross")  # the page draws these right; hex, cube, graphs not
-_REVEALED_BACKGROUND = "#ddd"
+
+PROTOCOL = 2
+"""The version of the view protocol (the module text): 2 is the compact one (typed arrays, deltas)."""
+
+CODES = {
+    **{str(n): n for n in range(9)},
+    "hidden": 9,
+    "flag": 10,
+    "guess": 11,
+    "safe": 12,
+    "mine": 13,
+    "safe_cpsat": 14,
+    "mine_cpsat": 15,
+    "layout_mine": 16,
+    "fatal": 17,
+    "wrong_flag": 18,
+}
+"""Each per-cell state code (the ``codes`` array), by name."""
+
+KINDS = ("number",) * 9 + (
+    "hidden",
+    "flag",
+    "guess",
+    "safe",
+    "mine",
+    "safe",
+    "mine",
+    "layout-mine",
+    "fatal",
+    "wrong-flag",
+)
+"""The kind of cell each code is, as the front end and the tests name it (the index is the code)."""
+
+MAX_SIDE = 2000
+MAX_CELLS = MAX_SIDE * MAX_SIDE
+"""The most cells a new board or game from the page may have (a 1000x1000 board loads and scrolls)."""
+
+PALETTE = {
+    # Ink of the revealed numbers 0-8 on the revealed background: each at least 4.5:1 (WCAG AA),
+    # the classic hues darkened where they were not (tests/test_interactive.py computes the ratios).
+    "numbers": [
+        "#6b6b6b",
+        "#0000ff",
+        "#006400",
+        "#c00000",
+        "#00007b",
+        "#7b0000",
+        "#006464",
+        "#000000",
+        "#505050",
+    ],
+    "revealed": "#dddddd",
+    "hidden": "#b4b4b4",
+    "grid": "#888888",
+    "flag": "#c00000",
+    "mine": "#000000",
+    "fatal": "#d00000",
+    # The stops of probability_colour: viridis at 0, 1/8, ..., 1 (the colour of p = (1 - k/8)**2).
+    "viridis": [probability_colour((1 - k / 8) ** 2) for k in range(9)],
+    "kinds": list(KINDS),
+}
+"""The colours the front end draws with (sent in every view, so the page and the tests agree)."""
+
+_REMEMBERED_VERSIONS = 4
 
 
 class Session:
@@ -113,6 +246,8 @@ class Session:
         self._error: dict[str, Any] | None = None
         self._best: Move | None = None
         self._best_scored = False
+        self._version = 0
+        self._made: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self.load(source)
 
     # ------------------------------------------------------------ sources
@@ -234,18 +369,36 @@ class Session:
             return self._error
 
     def best_move(self) -> Move | None:
-        """The first of :meth:`Analysis.best_moves`, or ``None`` with no analysis or no move."""
+        """The first of :meth:`Analysis.best_moves`, or ``None`` with no analysis or no move.
+
+        Before the first click of a game whose rule keeps it safe, no cell is a risk:
+        the move is a corner under ``safe`` (the fewest neighbours, so the likeliest
+        0) and the middle under ``opening`` and wider zones (every cell opens), unscored.
+        """
         with self.lock:
             self._refresh()
             if not self._best_scored:
-                moves = self._analysis.best_moves(1) if self._analysis is not None else ()
-                self._best = moves[0] if moves else None
+                first = self._first_click()
+                analysis = self._analysis
+                self._best = first or (_scored_move(analysis) if analysis is not None else None)
                 self._best_scored = True
             return self._best
 
+    def _first_click(self) -> Move | None:
+        from analyzer.solver.moves import Move
+
+        game = self._game
+        if self.mode != "play" or game is None or game.revealed_count or game.first_click.radius is None:
+            return None
+        cell = (0, 0) if game.first_click.radius == 0 else (game.height // 2, game.width // 2)
+        return Move(cell, Fraction(0), None, None)
+
     # ------------------------------------------------------------ actions
-    def act(self, action: dict[str, Any]) -> None:
+    def act(self, action: dict[str, Any]) -> dict[str, Any] | None:
         """Apply one action from the front end; a refused action leaves a :attr:`note` and changes nothing.
+
+        The single entry point of the front ends. Returns the answer of a query
+        action (``exact``), ``None`` for the others and for a refused one.
 
         Actions (``type`` and its fields):
 
@@ -263,18 +416,23 @@ class Session:
         - ``step`` ``{step}``: replay: show the position before that click
           (the last step is the end of the game).
         - ``why`` ``{cell}``: the clues that force a certain cell.
+        - ``exact`` ``{cell}`` or ``{of: "layouts" | "luck"}``: asks, changes nothing
+          (see the module text).
         """
         with self.lock:
             self.note = ""
             try:
-                self._act(action)
+                return self._act(action)
             except (AnalyzerError, ValueError, TypeError, KeyError, IndexError) as error:
                 self.note = _message(error)
+                return None
 
-    def _act(self, action: dict[str, Any]) -> None:
+    def _act(self, action: dict[str, Any]) -> dict[str, Any] | None:
         if not isinstance(action, dict):
-            raise OptionError(f"an action is a dict with a 'type', got {action!r}")
+            raise OptionError(f"an action is a dict with a 'type', got {_short(action)}")
         kind = action.get("type")
+        if kind == "exact":
+            return self._query(action)
         if kind == "cell":
             self._click(_cell(action), action.get("button", "left"))
         elif kind == "key":
@@ -285,17 +443,12 @@ class Session:
             self._changed()
         elif kind == "resize":
             self._need("edit")
-            width, height = _integer(action.get("width"), "width"), _integer(action.get("height"), "height")
-            if not (1 <= width <= 200 and 1 <= height <= 200):
-                raise OptionError(f"width and height must be between 1 and 200, got {width}x{height}")
-            mines = _integer(action.get("mines"), "mines")
+            width, height, mines = _size(action)
             self.set_board(Board(width, height, mines, (HIDDEN,) * (width * height), self._topology))
         elif kind == "new_game":
             seed = action.get("seed")
             self.new_game(
-                _integer(action.get("width"), "width"),
-                _integer(action.get("height"), "height"),
-                _integer(action.get("mines"), "mines"),
+                *_size(action),
                 seed=None if seed in (None, "") else _integer(seed, "seed"),
                 first_click=str(action.get("first_click") or "safe"),
             )
@@ -315,7 +468,8 @@ class Session:
         elif kind == "why":
             self._explain(_cell(action))
         else:
-            raise OptionError(f"unknown action {kind!r}")
+            raise OptionError(f"unknown action {_short(kind)}")
+        return None
 
     def _need(self, mode: str) -> None:
         if self.mode != mode:
@@ -403,129 +557,288 @@ class Session:
         return len(self._replay_boards) + 1 if self._replay is not None else 0
 
     def view(self, *, best: bool = True) -> dict[str, Any]:
-        """Everything the front end draws, as JSON-ready values.
+        """The small fields of the view (see the module text): everything but the per-cell arrays.
 
-        ``cells`` is row-major, each ``[text, kind, background, colour, title, p]``:
-        ``kind`` one of ``number``, ``hidden``, ``flag``, ``safe``, ``mine``,
-        ``guess``, ``layout-mine`` and ``fatal``; ``p`` the exact mine probability
-        as ``"a/b"`` (``None`` where there is none). ``best`` false leaves the best
-        move out (``best_pending`` true) so that the probabilities show before it is scored.
+        ``best`` false leaves the best move out (``best_pending`` true) so that the
+        board shows before it is scored; once scored for this version it is kept.
         """
         with self.lock:
             self._refresh()
             try:
                 board = self.board
             except BoardParseError as error:
-                return self._broken_view(str(error))
+                return self._frame(None, str(error), best=None)
             analysis = self._analysis
-            scored = self._best_scored
-            move = self.best_move() if (best or scored) and analysis is not None else None
-            probabilities = analysis.cell_probabilities if analysis is not None else None
-            safe, mines = self._certain or (frozenset(), frozenset())
-            shown_mines = self._shown_mines()
-            fatal = self._game.fatal_cell if self.mode == "play" and self._game is not None else None
-            if self.mode == "replay" and self._step >= len(self._replay_boards):
-                fatal = self._replay.died_at.cell if self._replay and self._replay.died_at else None
-            cells = []
-            width = board.width
-            trust = True
-            for index, value in enumerate(self._shown_cells(board)):
-                cell = divmod(index, width)
-                if cell in shown_mines:
-                    if cell == fatal:
-                        cells.append(["✹", "fatal", "#c00", "#fff", "the mine that was hit", None])
-                    else:
-                        cells.append(["✹", "layout-mine", "#bbb", "#000", "mine", None])
-                    continue
-                if value >= 0:
-                    cells.append(
-                        [
-                            "" if value == 0 else str(value),
-                            "number",
-                            _REVEALED_BACKGROUND,
-                            NUMBER_COLOURS[value],
-                            f"revealed {value}",
-                            None,
-                        ]
-                    )
-                    continue
-                if value == FLAG and trust:
-                    cells.append(["⚑", "flag", "#bbb", "#c00", "flag", None])
-                    continue
-                p = probabilities[index] if probabilities is not None else None
-                if p is None:
-                    if cell in safe:
-                        cells.append(["✓", "safe", "#fde725", "#000", "certainly safe (CP-SAT)", "0/1"])
-                    elif cell in mines:
-                        cells.append(["✱", "mine", "#440154", "#fff", "certainly a mine (CP-SAT)", "1/1"])
-                    else:
-                        cells.append(["", "hidden", *_HIDDEN_LOOK, "hidden", None])
-                    continue
-                background = probability_colour(float(p))
-                if p == 0:
-                    text, kind, title = "✓", "safe", "certainly safe"
-                elif p == 1:
-                    text, kind, title = "✱", "mine", "certainly a mine"
-                else:
-                    text, kind, title = percent_text(p), "guess", f"P(mine) = {exact_or_rounded(p)}"
-                cells.append([text, kind, background, text_colour(background), title, _fraction(p)])
-            return {
-                "mode": self.mode,
-                "modes": [m for m in MODES if m != "replay" or self._replay is not None],
-                "width": board.width,
-                "height": board.height,
-                "mines": board.mines,
-                "cells": cells,
-                "caption": self._caption(board, analysis),
-                "error": self._error,
-                "note": self.note,
-                "best": list(move.cell) if move is not None else None,
-                "best_text": move.describe() if move is not None else "",
-                "best_pending": not (best or scored) and analysis is not None,
-                "why": self._why,
-                "game": self._game_view(),
-                "replay": self._replay_view(),
-                "time_limit": self.time_limit,
-                "presets": {name: list(size) for name, size in PRESETS.items()},
-            }
+            move = self.best_move() if (best or self._best_scored) and analysis is not None else None
+            view = self._frame(board, None, best=move)
+            view["best_pending"] = analysis is not None and not self._best_scored
+            return view
 
-    def _broken_view(self, message: str) -> dict[str, Any]:
-        cells = [
-            [
-                "" if v == 0 else str(v),
-                "number",
-                _REVEALED_BACKGROUND,
-                NUMBER_COLOURS[v],
-                f"revealed {v}",
-                None,
-            ]
-            if v >= 0
-            else (
-                ["⚑", "flag", "#bbb", "#c00", "flag", None]
-                if v == FLAG
-                else ["", "hidden", *_HIDDEN_LOOK, "hidden", None]
-            )
-            for v in self._cells
-        ]
+    def _frame(self, board: Board | None, broken: str | None, *, best: Move | None) -> dict[str, Any]:
+        width, height, mines = (
+            (board.width, board.height, board.mines)
+            if board is not None
+            else (self._width, self._height, self._mines)
+        )
+        cells = board.cells if board is not None else tuple(self._cells)
+        flags = cells.count(FLAG)
+        analysis = self._analysis if board is not None else None
+        marks: dict[str, list[int]] = {}
+        error: dict[str, Any] | None = self._error if broken is None else {"message": broken, "clues": []}
+        if error and error.get("clues"):
+            marks["conflict"] = [r * width + c for r, c in error["clues"]]
+        if best is not None:
+            marks["best"] = [best.cell[0] * width + best.cell[1]]
+        if self._why is not None:
+            marks["why_cell"] = [self._why["cell"][0] * width + self._why["cell"][1]]
+            marks["why_clues"] = [c["cell"][0] * width + c["cell"][1] for c in self._why.get("clues", ())]
+        replay = self._replay_view() if self.mode == "replay" else None
+        if replay is not None and replay["click"] is not None:
+            row, col = replay["click"]["cell"]
+            marks["clicked"] = [row * width + col]
         return {
+            "protocol": PROTOCOL,
+            "version": self._version,
             "mode": self.mode,
             "modes": [m for m in MODES if m != "replay" or self._replay is not None],
-            "width": self._width,
-            "height": self._height,
-            "mines": self._mines,
-            "cells": cells,
-            "caption": f"{self._width}x{self._height}, {plural(self._mines, 'mine')}",
-            "error": {"message": message, "clues": []},
+            "width": width,
+            "height": height,
+            "mines": mines,
+            "flags": flags,
+            "mines_left": mines - flags,
+            "caption": self._caption(width, height, mines, analysis),
+            "counts": self._counts(analysis),
+            "error": error,
             "note": self.note,
-            "best": None,
-            "best_text": "",
+            "best": list(best.cell) if best is not None else None,
+            "best_text": self._best_text(best) if best is not None else "",
             "best_pending": False,
-            "why": None,
-            "game": None,
-            "replay": None,
+            "why": self._why,
+            "marks": marks,
+            "game": self._game_view() if self.mode == "play" else None,
+            "replay": replay,
             "time_limit": self.time_limit,
             "presets": {name: list(size) for name, size in PRESETS.items()},
+            "max_cells": MAX_CELLS,
+            "palette": PALETTE,
         }
+
+    def _best_text(self, move: Move) -> str:
+        game = self._game
+        if self.mode == "play" and game is not None and game.revealed_count == 0:
+            rule = game.first_click
+            if rule.radius is not None:
+                if rule.radius == 0:
+                    return (
+                        f"{move.cell!r}: the first click is safe under this game's rule (safe);"
+                        " a corner, with the fewest neighbours, opens an area most often"
+                    )
+                return f"{move.cell!r}: the first click opens an area (a 0) under this game's rule ({rule})"
+        return move.describe()
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """The per-cell state codes (``uint8``) and mine probabilities (``float32``, NaN for none), row-major.
+
+        Made once per version (see the module text for the codes).
+
+        >>> codes, p = Session("3x1x1\\nH1H\\n").arrays()
+        >>> codes.tolist(), p.tolist()[0]
+        ([11, 1, 11], 0.5)
+        """
+        with self.lock:
+            self._refresh()
+            made = self._made.get(self._version)
+            if made is None:
+                made = self._made[self._version] = self._make_arrays()
+                for old in sorted(self._made)[:-_REMEMBERED_VERSIONS]:
+                    del self._made[old]
+            return made
+
+    def cells(self, since: int | None = None) -> dict[str, Any]:
+        """The per-cell arrays as the protocol sends them: all of them, or what changed since ``since``.
+
+        >>> session = Session("3x1x1\\nH1H\\n")
+        >>> first = session.cells()
+        >>> first["full"], first["size"], decode(first["codes"], "u1").tolist()
+        (True, 3, [11, 1, 11])
+        >>> session.act({"type": "cell", "cell": [0, 5]})  # refused: nothing changed, nothing sent
+        >>> same = session.cells(since=first["version"])
+        >>> session.note, same["full"], decode(same["codes"], "u1").tolist()
+        ('cell (0, 5) is off the 3x1 board', False, [])
+        """
+        import numpy as np
+
+        with self.lock:
+            codes, p = self.arrays()
+            version = self._version
+            old = self._made.get(since) if since is not None else None
+            if old is not None and since != version and len(old[0]) == len(codes):
+                old_codes, old_p = old
+                same_p = (old_p == p) | (np.isnan(old_p) & np.isnan(p))
+                index = np.flatnonzero((old_codes != codes) | ~same_p).astype("<i4")
+                if 3 * len(index) < len(codes):
+                    return {
+                        "version": version,
+                        "full": False,
+                        "size": len(codes),
+                        "index": encode(index),
+                        "codes": encode(codes[index]),
+                        "p": encode(p[index]),
+                    }
+            elif since == version:
+                empty = np.zeros(0, dtype="<i4")
+                return {
+                    "version": version,
+                    "full": False,
+                    "size": len(codes),
+                    "index": encode(empty),
+                    "codes": encode(empty.astype("u1")),
+                    "p": encode(empty.astype("<f4")),
+                }
+            return {
+                "version": version,
+                "full": True,
+                "size": len(codes),
+                "index": "",
+                "codes": encode(codes),
+                "p": encode(p),
+            }
+
+    def respond(self, action: dict[str, Any] | None = None, *, since: int | None = None) -> dict[str, Any]:
+        """Apply ``action`` (if any) and answer as the protocol says: ``{"view", "cells", "answer"}``.
+
+        The view leaves the best move out when it is still to score (``best_pending``):
+        :meth:`best_view` gives it.
+
+        >>> session = Session("3x1x1\\nH1H\\n")
+        >>> sorted(session.respond())
+        ['answer', 'cells', 'view']
+        >>> session.respond({"type": "exact", "cell": [0, 0]})["answer"]["p"]
+        '1/2'
+        """
+        with self.lock:
+            if action is None:
+                self.note = ""  # a fresh look (a reload): no note of an earlier refusal
+            answer = self.act(action) if action is not None else None
+            return {"view": self.view(best=False), "cells": self.cells(since), "answer": answer}
+
+    def best_view(self, version: int) -> dict[str, Any] | None:
+        """The view of ``version`` with its best move scored, or ``None`` if a later change replaced it.
+
+        The scoring runs without holding the session's lock, so that an action sent
+        meanwhile is not kept waiting; its result is dropped if the position changed.
+        """
+        with self.lock:
+            if version != self._version:
+                return None
+            self._refresh()
+            analysis = self._analysis
+            if analysis is None or self._best_scored:
+                return self.view(best=False)
+            first = self._first_click()
+
+        def still_wanted(done: int, of: int) -> None:
+            if version != self._version:  # a later action changed the position: stop scoring
+                raise _Superseded
+
+        try:
+            move = first or _scored_move(analysis, still_wanted)
+        except _Superseded:
+            return None
+        with self.lock:
+            if version != self._version:
+                return None
+            if not self._best_scored:
+                self._best = move
+                self._best_scored = True
+            return self.view(best=False)
+
+    def _make_arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        import numpy as np
+
+        try:
+            board = self.board
+        except BoardParseError:
+            board = None
+        shown = self._shown_cells(board) if board is not None else tuple(self._cells)
+        values = np.array(shown, dtype=np.int8)
+        width = board.width if board is not None else self._width
+        codes = np.where(values >= 0, values, np.where(values == FLAG, CODES["flag"], CODES["hidden"]))
+        codes = codes.astype(np.uint8)
+        p = np.full(len(values), np.nan, dtype=np.float32)
+        analysis = self._analysis if board is not None else None
+        hidden = values == HIDDEN
+        if analysis is not None:
+            floats = np.asarray(analysis.to_numpy(), dtype=np.float64).ravel()
+            if not analysis.trust_flags:
+                hidden = hidden | (values == FLAG)
+            p[hidden] = floats[hidden]
+            codes[hidden] = CODES["guess"]
+            # A correctly rounded float is 0 or 1 exactly when the fraction is, or is within
+            # 2**-1075 of it: those few cells are settled by their exact fraction.
+            for index in np.flatnonzero(hidden & ((floats == 0) | (floats == 1))).tolist():
+                exact = analysis.probability(*divmod(index, width))
+                if exact == 0:
+                    codes[index] = CODES["safe"]
+                elif exact == 1:
+                    codes[index] = CODES["mine"]
+        elif self._certain is not None:
+            safe, mines = self._certain
+            for cell in safe:
+                codes[cell[0] * width + cell[1]] = CODES["safe_cpsat"]
+            for cell in mines:
+                codes[cell[0] * width + cell[1]] = CODES["mine_cpsat"]
+        layout = self._shown_mines()
+        if layout:
+            fatal = self._fatal_cell()
+            for row, col in layout:
+                index = row * width + col
+                if values[index] != FLAG:
+                    codes[index] = CODES["fatal"] if (row, col) == fatal else CODES["layout_mine"]
+            for index in np.flatnonzero(values == FLAG).tolist():
+                if divmod(index, width) not in layout:
+                    codes[index] = CODES["wrong_flag"]
+        return codes, p
+
+    def _fatal_cell(self) -> Cell | None:
+        if self.mode == "play" and self._game is not None:
+            return self._game.fatal_cell
+        if self.mode == "replay" and self._replay is not None and self._replay.died_at is not None:
+            return self._replay.died_at.cell
+        return None
+
+    def _query(self, action: dict[str, Any]) -> dict[str, Any]:
+        """The answer to an ``exact`` action (see the module text)."""
+        what = action.get("of")
+        if what is not None:
+            if what == "layouts":
+                self._refresh()
+                if self._analysis is None:
+                    raise OptionError("there is no count of layouts (see the message above the board)")
+                return {"type": "exact", "of": what, "text": exact_text(self._analysis.total)}
+            if what == "luck":
+                if self._replay is None:
+                    raise OptionError("no replay is open: it is a replay's luck")
+                return {"type": "exact", "of": what, "text": fraction_text(self._replay.luck)}
+            raise OptionError(f"exact of what? 'layouts' or 'luck', got {what!r}")
+        cell = _cell(action)
+        board = self.board
+        index = board.index(*cell) if 0 <= cell[0] < board.height and 0 <= cell[1] < board.width else None
+        if index is None:
+            raise OptionError(f"cell {cell!r} is off the {board.width}x{board.height} board")
+        self._refresh()
+        analysis = self._analysis
+        answer: dict[str, Any] = {"type": "exact", "cell": list(cell), "version": self._version, "p": None}
+        value = board.cells[index]
+        if analysis is None or value >= 0 or (value == FLAG and analysis.trust_flags):
+            answer["text"] = (
+                f"revealed {value}" if value >= 0 else ("a flag" if value == FLAG else "no analysis")
+            )
+            return answer
+        p = analysis.probability(*cell)
+        answer["p"] = _fraction(p)
+        answer["text"] = f"P(mine) = {exact_or_rounded(p)} ≈ {percent(p)}"
+        return answer
 
     def _shown_cells(self, board: Board) -> tuple[int, ...]:
         if self.mode == "replay" and self._replay is not None and self._step >= len(self._replay_boards):
@@ -550,13 +863,18 @@ class Session:
             return self._replay.replay.layout
         return frozenset()
 
-    def _caption(self, board: Board, analysis: Analysis | None) -> str:
-        text = f"{board.width}x{board.height}, {plural(board.mines, 'mine')}"
+    def _caption(self, width: int, height: int, mines: int, analysis: Analysis | None) -> str:
+        text = f"{width}x{height}, {plural(mines, 'mine')}"
         if self.mode == "play" and self._game is not None:
             text += f"; game {self._game.status}"
         if analysis is not None:
-            text += f"; {analysis.total_text} layout{'' if analysis.total == 1 else 's'}"
+            text += f"; {_count_text(analysis.total)} layout{'' if analysis.total == 1 else 's'}"
         return text
+
+    def _counts(self, analysis: Analysis | None) -> dict[str, Any]:
+        if analysis is None:
+            return {}
+        return {"layouts": _count_text(analysis.total), "layouts_digits": _digits(analysis.total)}
 
     def _game_view(self) -> dict[str, Any] | None:
         game = self._game
@@ -587,8 +905,7 @@ class Session:
             luck = analysed.luck
             text = (
                 f"end: {analysed.result}, {plural(len(analysed.guesses), 'guess')}"
-                f" ({len(analysed.needless_guesses)} needless), luck {fraction_text(luck)}"
-                f" = {100 * float(luck):.2f}%"
+                f" ({len(analysed.needless_guesses)} needless), luck {share_text(luck)}"
             )
             current = None
         return {
@@ -607,6 +924,7 @@ class Session:
         self._changed()
 
     def _changed(self) -> None:
+        self._version += 1
         self._fresh = False
         self._why = None
         self._best = None
@@ -673,6 +991,33 @@ class Session:
         return sum(self._cells[n] == FLAG for n in table[self._index(cell)])
 
 
+class _Superseded(Exception):
+    """The best move being scored is for a position a later action replaced."""
+
+
+def _scored_move(analysis: Analysis, progress: Callable[[int, int], None] | None = None) -> Move | None:
+    """``analysis.best_moves(1)[0]`` (or ``None``), with ``progress(done, of)`` after each cell scored.
+
+    The same move: the certainly safe cell with the smallest explanation (the first
+    in row-major order among ties), else the best guess. Certain cells are explained
+    one at a time here, so that a later action can stop the scoring between two
+    (a 1000x1000 board has hundreds of them; ``best_moves`` reports progress on guesses only).
+    """
+    from analyzer.solver.moves import Move
+
+    safe = analysis.safe
+    if safe:
+        sized = []
+        for done, cell in enumerate(safe, 1):
+            sized.append((analysis.explain(*cell).size, cell))
+            if progress is not None:
+                progress(done, len(safe))
+        size, cell = min(sized)
+        return Move(cell, Fraction(0), size)
+    moves = analysis.best_moves(1, on_progress=progress)
+    return moves[0] if moves else None
+
+
 def _around(replay: Replay, index: int) -> int:
     row, col = divmod(index, replay.width)
     return sum(
@@ -693,6 +1038,107 @@ def _read_bytes(path: str) -> bytes:
 
 def _looks_like_replay(text: str) -> bool:
     return "\n" not in text and text.lower().rsplit(".", 1)[-1] in ("avf", "rmv", "evf", "mvf")
+
+
+def _size(action: dict[str, Any]) -> tuple[int, int, int]:
+    """``width``, ``height`` and ``mines`` of a new board or game, or its ``size``: a preset or ``WxHxM``."""
+    size = action.get("size")
+    if size not in (None, ""):
+        text = str(size).strip().lower()
+        if text in PRESETS:
+            width, height, mines = PRESETS[text]
+        else:
+            parts = text.replace("×", "x").replace("/", "x").split("x")
+            if len(parts) != 3 or not all(part.strip().isdigit() for part in parts):
+                raise OptionError(
+                    f"size {_short(size)}: expected {', '.join(PRESETS)} or WxHxM, e.g. 30x16x99"
+                )
+            width, height, mines = (int(part) for part in parts)
+    else:
+        width = _integer(action.get("width"), "width")
+        height = _integer(action.get("height"), "height")
+        mines = _integer(action.get("mines"), "mines")
+    if width < 1 or height < 1 or width * height > MAX_CELLS:
+        raise OptionError(
+            f"a board is 1 to {MAX_CELLS:,} cells (e.g. {MAX_SIDE}x{MAX_SIDE}), got {width}x{height}"
+        )
+    if mines > width * height:
+        raise OptionError(f"more mines ({mines}) than cells ({width * height})")
+    return width, height, mines
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _count_text(n: int) -> str:
+    """A count short: exact up to 7 digits, else three figures in scientific notation.
+
+    From the leading 60 bits, in microseconds: a board's layout count has up to
+    hundreds of thousands of digits, and its exact text is asked for on demand.
+
+    >>> _count_text(1234567), _count_text(10**12 + 1), _count_text(3 * 10**190921 + 10**190000)
+    ('1234567', '1.00e12', '3.00e190921')
+    """
+    if n < 10**7:
+        return str(n)
+    shift = max(n.bit_length() - 60, 0)
+    exponent10 = math.log10(n >> shift) + shift * math.log10(2)
+    exponent = math.floor(exponent10)
+    mantissa = 10 ** (exponent10 - exponent)
+    if round(mantissa, 2) >= 10:
+        mantissa, exponent = mantissa / 10, exponent + 1
+    return f"{mantissa:.2f}e{exponent}"
+
+
+def _digits(n: int) -> int:
+    """About the number of decimal digits of a positive ``n`` (exact but at a power of ten's edge)."""
+    shift = max(n.bit_length() - 60, 0)
+    return math.floor(math.log10(max(n >> shift, 1)) + shift * math.log10(2)) + 1
+
+
+def share_text(p: Fraction) -> str:
+    """A share (a probability, the luck of a game) short: percent with three figures, or scientific.
+
+    >>> share_text(Fraction(20, 73)), share_text(Fraction(1, 3 * 10**9)), share_text(Fraction(1, 10**400))
+    ('27.4%', '3.33e-10', '1.00e-400')
+    >>> share_text(Fraction(0)), share_text(Fraction(1))
+    ('0%', '100%')
+    """
+    if p == 0:
+        return "0%"
+    value = float(p)
+    if value >= 1e-4:
+        return f"{100 * value:.3g}%"
+    if value >= 1e-300:
+        return f"{value:.2e}"
+    # Past what a float holds: the leading figures by integer division, exact.
+    shift = digit_count(p.denominator) - digit_count(p.numerator) + 3
+    lead = p.numerator * 10**shift // p.denominator
+    return f"{lead / 10 ** (digit_count(lead) - 1):.2f}e-{shift - digit_count(lead) + 1}"
+
+
+def encode(values: np.ndarray) -> str:
+    """A numpy array's bytes, zlib-compressed (fast level 1), as base64 text: the protocol's typed arrays.
+
+    A board's probabilities repeat (every background cell has the same), so a
+    1000x1000 board's 4 MB of floats compress to a few kilobytes.
+    """
+    import base64
+    import zlib
+
+    return base64.b64encode(zlib.compress(values.tobytes(), 1)).decode("ascii")
+
+
+def decode(text: str, dtype: str) -> np.ndarray:
+    """The array :func:`encode` wrote, given its dtype (``"u1"``, ``"<f4"``, ``"<i4"``)."""
+    import base64
+    import zlib
+
+    import numpy as np
+
+    return np.frombuffer(zlib.decompress(base64.b64decode(text)), dtype=dtype)
 
 
 def _cell(action: dict[str, Any]) -> Cell:
@@ -718,4 +1164,4 @@ def _message(error: BaseException) -> str:
 
 
 def _fraction(p: Fraction) -> str:
-    return f"{p.numerator}/{p.denominator}"
+    return fraction_text(p)  # exact at any size (str() of an int stops at 4,300 digits)

@@ -5,12 +5,17 @@ talks JSON over HTTP instead of Jupyter's comm:
 
 ``GET /``, ``/board.js``, ``/board.css``, ``/web.js``
     The page and its files.
-``GET /api/view``
-    The current view (:meth:`Session.view <analyzer.interactive.session.Session.view>`);
-    ``?best=0`` leaves out the best move.
-``POST /api/action``
-    One action (JSON, see :meth:`Session.act <analyzer.interactive.session.Session.act>`);
-    the answer is the view after it, without the best move when that is still to score.
+``GET /api/view?since=V``
+    The current view as the protocol answers it (:meth:`Session.respond
+    <analyzer.interactive.session.Session.respond>`: ``{"view", "cells", "answer"}``;
+    the cells that changed since version ``V``, all of them without ``since``),
+    then, when the best move was still to score, a second JSON line with the view
+    that has it (``{"view"}``, or ``{"superseded": true}`` when a later action
+    changed the position first).
+``POST /api/action?since=V``
+    One action (JSON, see :meth:`Session.act <analyzer.interactive.session.Session.act>`),
+    answered the same way: one round trip per action, the board in the first
+    line, the best move in the second (``application/x-ndjson``).
 
 The server listens on 127.0.0.1 by default and serves one session: it is a
 tool for the person at this machine, not a public site.
@@ -117,6 +122,12 @@ def serve(
         server.close()
 
 
+def _since(query: str) -> int | None:
+    """The version the page holds (``?since=V``), or ``None``."""
+    value = parse_qs(query).get("since", [""])[0]
+    return int(value) if value.isdigit() else None
+
+
 class _Server(ThreadingHTTPServer):
     request_queue_size = 64  # a page sends clicks faster than five at a time
     daemon_threads = True
@@ -132,8 +143,8 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         parts = urlsplit(self.path)
         if parts.path == "/api/view":
-            best = parse_qs(parts.query).get("best", ["1"])[0] != "0"
-            self._json(self.session.view(best=best))
+            since = _since(parts.query)
+            self._stream(self.session.respond(since=since))
             return
         known = _FILES.get(parts.path)
         if known is None:
@@ -143,7 +154,8 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(static_text(name).encode(), kind)
 
     def do_POST(self) -> None:
-        if urlsplit(self.path).path != "/api/action":
+        parts = urlsplit(self.path)
+        if parts.path != "/api/action":
             self._json({"error": f"no action at {self.path!r}"}, HTTPStatus.NOT_FOUND)
             return
         try:
@@ -158,10 +170,26 @@ class _Handler(BaseHTTPRequestHandler):
         except (UnicodeDecodeError, json.JSONDecodeError) as error:
             self._json({"error": f"the action is not JSON: {error}"}, HTTPStatus.BAD_REQUEST)
             return
-        with self.session.lock:
-            self.session.act(action)
-            view = self.session.view(best=False)
-        self._json(view)
+        self._stream(self.session.respond(action, since=_since(parts.query)))
+
+    def _stream(self, first: dict[str, Any]) -> None:
+        """The answer in one line, then, if the best move was still to score, the view that has it."""
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "application/x-ndjson")
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.close_connection = True
+        try:
+            self.wfile.write(json.dumps(first).encode() + b"\n")
+            self.wfile.flush()
+            view = first["view"]
+            if view.get("best_pending"):
+                scored = self.session.best_view(view["version"])
+                line = {"superseded": True} if scored is None else {"view": scored}
+                self.wfile.write(json.dumps(line).encode() + b"\n")
+        except (BrokenPipeError, ConnectionResetError):  # the page went away: nothing to answer
+            return
 
     def _json(self, value: object, status: HTTPStatus = HTTPStatus.OK) -> None:
         self._send(json.dumps(value).encode(), "application/json", status)

@@ -8,6 +8,13 @@ The front end (``static/board.js``) sends each click as a small dict; the
 widget applies it to its :class:`~analyzer.interactive.session.Session` in a
 worker thread, so a long solve does not block the kernel: the board shows that
 it is working and keeps the last answer until the new one arrives.
+
+The view protocol is the session's (:mod:`analyzer.interactive.session`): the
+small fields in the ``view`` traitlet, the per-cell arrays in the ``bytes``
+traitlets ``codes`` (uint8) and ``probabilities`` (float32, little-endian),
+synced as binary buffers and only when the position changed; the answer to a
+query (``exact``) comes back as a custom message ``{"answer": ...}``. The best
+move follows the board as an update of ``view``, unless more clicks are waiting.
 """
 
 from __future__ import annotations
@@ -56,15 +63,21 @@ class BoardWidget(anywidget.AnyWidget):
     _esm = static_text("board.js")
     _css = static_text("board.css")
     view = traitlets.Dict().tag(sync=True)
+    codes = traitlets.Bytes(b"").tag(sync=True)
+    probabilities = traitlets.Bytes(b"").tag(sync=True)
     busy = traitlets.Bool(False).tag(sync=True)
 
     def __init__(self, source: object = None, *, time_limit: float = DEFAULT_TIME_LIMIT, seed: int = 0):
         super().__init__()
         self.session = Session(source, time_limit=time_limit, seed=seed)
-        self._actions: queue.Queue[dict[str, Any]] = queue.Queue()
+        self._actions: queue.Queue[dict[str, Any] | None] = queue.Queue()
         self._worker: threading.Thread | None = None
         self._guard = threading.Lock()
-        self._publish()
+        self._sent_version = -1
+        self._published = threading.Lock()
+        # The board at once; its best move scored in the worker, so the cell's output is not held up.
+        self._publish(best=False)
+        self._score_best()
         self.on_msg(self._receive)
 
     # -------------------------------------------------------------- values
@@ -77,7 +90,8 @@ class BoardWidget(anywidget.AnyWidget):
         from analyzer.board.board import Board
 
         self.session.set_board(Board.coerce(board, "BoardWidget.board"))
-        self._publish()
+        self._publish(best=False)
+        self._score_best()
 
     @property
     def analysis(self) -> Analysis | None:
@@ -90,16 +104,18 @@ class BoardWidget(anywidget.AnyWidget):
     @game.setter
     def game(self, game: Game) -> None:
         self.session.load(game)
-        self._publish()
+        self._publish(best=False)
+        self._score_best()
 
     @property
     def replay(self) -> ReplayAnalysis | None:
         return self.session.replay
 
-    def act(self, action: dict[str, Any]) -> None:
+    def act(self, action: dict[str, Any]) -> dict[str, Any] | None:
         """Apply an action as a click would (see :meth:`Session.act`) and redraw; waits for the answer."""
-        self.session.act(action)
+        answer = self.session.act(action)
         self._publish()
+        return answer
 
     def wait(self, timeout: float | None = None) -> None:
         """Block until the clicks sent from the page so far are answered."""
@@ -109,13 +125,32 @@ class BoardWidget(anywidget.AnyWidget):
             worker.join(timeout)
 
     # -------------------------------------------------------------- plumbing
-    def _publish(self) -> None:
-        self.view = self.session.view(best=False)
+    def _publish(self, *, best: bool = True) -> None:
+        """Send the view (and the arrays, when the position changed); then the best move if ``best``."""
+        with self._published, self.session.lock:
+            view = self.session.view(best=False)
+            if view["version"] != self._sent_version:
+                codes, probabilities = self.session.arrays()
+                with self.hold_sync():
+                    self.codes = codes.tobytes()
+                    self.probabilities = probabilities.astype("<f4").tobytes()
+                    self.view = view
+                self._sent_version = view["version"]
+            else:
+                self.view = view
+        if best and view.get("best_pending"):
+            scored = self.session.best_view(view["version"])
+            with self._published:
+                if scored is not None and scored["version"] == self._sent_version:
+                    self.view = scored
+
+    def _score_best(self) -> None:
+        """Score the best move in the worker (a ``None`` in the queue), unless it is known."""
         if self.view.get("best_pending"):
-            self.view = self.session.view(best=True)
+            self._receive(self, None, [])
 
     def _receive(self, _widget: object, content: object, _buffers: object) -> None:
-        if not isinstance(content, dict):
+        if content is not None and not isinstance(content, dict):
             return
         with self._guard:
             self._actions.put(content)
@@ -133,9 +168,13 @@ class BoardWidget(anywidget.AnyWidget):
                     return
                 action = self._actions.get_nowait()
             try:
-                self.session.act(action)
-                self.view = self.session.view(best=False)
-                if self._actions.empty() and self.view.get("best_pending"):
-                    self.view = self.session.view(best=True)
+                if action is not None:
+                    answer = self.session.act(action)
+                    if answer is not None:
+                        self.send({"answer": answer})
+                    self._publish(best=False)
+                # The best move only when no other click waits: a newer position supersedes it.
+                if self._actions.empty():
+                    self._publish(best=True)
             except Exception as error:  # pragma: no cover - shown on the board, never lost in a thread
                 self.view = dict(self.view, note=f"internal error: {type(error).__name__}: {error}")
