@@ -70,6 +70,7 @@ def _read(path: str, *, header: bool = True) -> str:
     and the rest may hold at most ``H`` rows of ``W`` cells with their line ends
     (and some trailing blank space): anything longer is refused, not read.
     """
+    _refuse_replay(path)
     try:
         if path == "-":
             stdin = getattr(sys.stdin, "buffer", None)
@@ -80,6 +81,16 @@ def _read(path: str, *, header: bool = True) -> str:
             return _capped(handle, repr(path), header)
     except OSError as error:
         raise _CliError(f"cannot read {path!r}: {error.strerror or error}") from None
+
+
+def _refuse_replay(path: str) -> None:
+    """A recorded game given where a board is read: say so, and name the command that reads it."""
+    suffix = Path(path).suffix.lower().lstrip(".")
+    if suffix in ("avf", "rmv", "evf", "mvf"):
+        raise _CliError(
+            f"{path!r} is a recorded game ({suffix.upper()} replay), not a board:"
+            f" analyse it with 'analyzer replay {path}'"
+        )
 
 
 def _capped(handle: BinaryIO, name: str, header: bool) -> str:
