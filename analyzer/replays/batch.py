@@ -162,9 +162,23 @@ def _analyse_packed(chunk: list[tuple[str, bytes | str]], time_limit: float | No
 
     The replay and its errors name the file as the client gave it, not the worker's copy.
     """
+    import multiprocessing
+
     from analyzer.replays.read import _read_replay
 
+    # Dask's worker processes are daemons, and a daemon may not start processes; the reader
+    # parses each file in a child of its own (ms-toollib may abort on a malformed one), which it
+    # waits for and ends itself. The flag only guards that check (whether the worker dies with
+    # its parent was settled when it started), so it is lifted for good: no race between threads.
+    multiprocessing.current_process()._config["daemon"] = False  # type: ignore[attr-defined]
     out: list[Result] = []
+    _analyse_into(out, chunk, time_limit, _read_replay)
+    return out
+
+
+def _analyse_into(
+    out: list[Result], chunk: list[tuple[str, bytes | str]], time_limit: float | None, read: Any
+) -> None:
     with tempfile.TemporaryDirectory(prefix="analyzer-replays-") as folder:
         for number, (name, data) in enumerate(chunk):
             if isinstance(data, str):
@@ -173,7 +187,7 @@ def _analyse_packed(chunk: list[tuple[str, bytes | str]], time_limit: float | No
             copy = Path(folder) / f"{number}{Path(name).suffix}"
             try:
                 copy.write_bytes(data)
-                out.append(analyse_replay(_read_replay(copy, shown=name), time_limit=time_limit))
+                out.append(analyse_replay(read(copy, shown=name), time_limit=time_limit))
             except AnalyzerError as error:
                 out.append(error)
             except Exception as error:  # a fault of ours on one file must not stop an archive
@@ -182,7 +196,6 @@ def _analyse_packed(chunk: list[tuple[str, bytes | str]], time_limit: float | No
                 )
             finally:
                 copy.unlink(missing_ok=True)
-    return out
 
 
 def _dask_results(
