@@ -226,7 +226,7 @@ def _generated(count: int, workers: int, repeat: int) -> int:
 
 def _chords(count: int) -> int:
     from analyzer import Game
-    from analyzer.replays.analyse import _all_safe
+    from analyzer.replays.analyse import _all_safe, _safe_layouts
     from analyzer.solver.counting.dispatch import clear_cache
     from analyzer.solver.solve import solve
 
@@ -244,9 +244,7 @@ def _chords(count: int) -> int:
             positions.append((seed, again.board))
     # Untimed: the first count in a process imports networkx (about 0.5 s, once).
     first = positions[0][1]
-    _all_safe(
-        first, tuple(n for n in first.neighbours(8, 15) if first[n] < 0), solve(first, trust_flags=False)
-    )
+    _safe_layouts(first, [(r, c) for r in range(16) for c in range(30) if first[r, c] < 0][:2])
     for _, board in positions:
         clear_cache()
         start = time.perf_counter()
