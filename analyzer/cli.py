@@ -637,8 +637,15 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
+    from importlib.util import find_spec
+
     from analyzer.replays.batch import analyse_files, replay_files
 
+    # What the tables need is checked before the work, not after it.
+    if (args.csv or args.parquet) and find_spec("pandas") is None:
+        raise _CliError("writing tables needs pandas: pip install 'analyzer[replays]'")
+    if args.parquet and find_spec("pyarrow") is None and find_spec("fastparquet") is None:
+        raise _CliError("writing Parquet needs pyarrow (pip install pyarrow); --csv needs nothing more")
     files = replay_files(args.files)
     progress = (sys.stderr.isatty() if args.progress is None else args.progress) and len(files) > 1
     bar = None

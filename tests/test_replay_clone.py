@@ -88,3 +88,16 @@ def test_broken_clone_files_are_one_clear_line(tmp_path: Path) -> None:
     other.write_bytes(b"\x05\x07" + bytes(200))
     with pytest.raises(ReplayError, match="not a Minesweeper Clone recording"):
         read_clone(other)
+
+
+def test_a_hack_of_097_reads_through_one_reader_or_the_other(tmp_path: Path) -> None:
+    """Abiu's 0.97 "Funny Mode" hack marks the header's year '8'; the events are 0.97's."""
+    data = bytearray((FOLDER / "0.97_beta.mvf").read_bytes())
+    data[27] = ord("8")
+    hack = tmp_path / "funny.mvf"
+    hack.write_bytes(bytes(data))
+    assert clone_version(hack).name == "0.97 beta (Funny Mode hack)"  # type: ignore[union-attr]
+    replay = read_replay(hack)
+    original = read_clone(FOLDER / "0.97_beta.mvf")
+    assert replay.layout == original.layout and replay.is_completed
+    assert [(a.kind, a.cell) for a in replay.actions] == [(a.kind, a.cell) for a in original.actions]

@@ -165,6 +165,7 @@ def _read_replay(
         raise ReplayError(
             f"cannot read {name!r}: {size:,} bytes is more than a replay holds (at most {MAX_REPLAY_BYTES:,})"
         )
+    version = None
     if kind == "mvf":
         from analyzer.replays.mvf import clone_version, read_clone
 
@@ -176,7 +177,15 @@ def _read_replay(
         import ms_toollib  # noqa: F401
     except ImportError:  # pragma: no cover - the replays extra is installed with the project
         raise ReplayError("reading replays needs ms-toollib: pip install 'analyzer[replays]'") from None
-    values = _parse_in_child(str(path.resolve()), kind, peer_remarks, shown=name)
+    try:
+        values = _parse_in_child(str(path.resolve()), kind, peer_remarks, shown=name)
+    except ReplayError as error:
+        if version is None:
+            raise
+        try:  # a 0.97 beta (or a hack of it) ms-toollib stops on: ours reads that layout too
+            return read_clone(path, shown=name)
+        except ReplayError:
+            raise ReplayError(f"{error}; a Minesweeper Clone {version.name} recording") from None
     return _replay(name, kind, values)
 
 

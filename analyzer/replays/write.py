@@ -97,14 +97,15 @@ def write_evf(
     out = Path(path)
     if out.suffix.lower() != ".evf":
         out = out.with_name(out.name + ".evf")
+    shown = str(out)  # errors name the file as given, not its absolute path
     out = out.resolve()
     if not out.parent.is_dir():
-        raise ReplayError(f"cannot write {str(out)!r}: no folder {str(out.parent)!r}")
+        raise ReplayError(f"cannot write {shown!r}: no folder {str(Path(shown).parent)!r}")
     try:
         import ms_toollib  # noqa: F401
     except ImportError:  # pragma: no cover - the replays extra is installed with the project
         raise ReplayError("writing replays needs ms-toollib: pip install 'analyzer[replays]'") from None
-    _in_child(grid, events, str(out), player, software)
+    _in_child(grid, events, str(out), player, software, shown)
     return out
 
 
@@ -121,8 +122,14 @@ def _path(start: tuple[int, int], end: tuple[int, int], step: int) -> list[tuple
 
 
 def _in_child(
-    grid: list[list[int]], events: list[tuple[str, tuple[int, int]]], out: str, player: str, software: str
+    grid: list[list[int]],
+    events: list[tuple[str, tuple[int, int]]],
+    out: str,
+    player: str,
+    software: str,
+    shown: str | None = None,
 ) -> None:
+    name = out if shown is None else shown
     context = multiprocessing.get_context("fork")
     receive, send = context.Pipe(duplex=False)
     child = context.Process(target=_record, args=(grid, events, out, player, software, send), daemon=True)
@@ -130,7 +137,7 @@ def _in_child(
     send.close()
     try:
         if not receive.poll(WRITE_SECONDS):
-            raise ReplayError(f"cannot write {out!r}: ms-toollib took over {WRITE_SECONDS:g} s")
+            raise ReplayError(f"cannot write {name!r}: ms-toollib took over {WRITE_SECONDS:g} s")
         outcome = receive.recv()
     except EOFError:
         outcome = "ms-toollib's recorder stopped"
@@ -141,11 +148,11 @@ def _in_child(
             child.kill()
         child.join()
     if not isinstance(outcome, bytes):
-        raise ReplayError(f"cannot write {out!r}: {outcome}")
+        raise ReplayError(f"cannot write {name!r}: {outcome}")
     try:
         Path(out).write_bytes(outcome)
     except OSError as error:
-        raise ReplayError(f"cannot write {out!r}: {error.strerror or error}") from None
+        raise ReplayError(f"cannot write {name!r}: {error.strerror or error}") from None
 
 
 def _record(
