@@ -35,7 +35,7 @@ from pathlib import Path
 
 from analyzer.board.board import FLAG, HIDDEN, Cell
 from analyzer.errors import GameError, ReplayError
-from analyzer.replays.read import Replay, ReplayAction
+from analyzer.replays.record import Replay, ReplayAction
 
 __all__ = ["CloneVersion", "clone_version", "read_clone"]
 
