@@ -205,3 +205,14 @@ def test_a_chord_of_seven_uncertain_cells_on_expert_is_one_count() -> None:
     opens = tuple(n for n in board.neighbours(8, 15) if board[n] == -1)
     assert len(opens) == 7
     assert _all_safe(board, opens, solve(board, trust_flags=False)) == Fraction(1, 8)
+
+
+def test_writing_an_unfinished_game_is_one_line_and_leaves_no_crash_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from analyzer.replays.write import write_evf
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ReplayError, match=r"^cannot write 'open.evf': .*records a finished game only"):
+        write_evf("open", 8, 8, [(0, 0), (0, 2), (7, 7)], [("reveal", (4, 4)), ("flag", (0, 1))])
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # no crash.log, no file

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -132,7 +133,10 @@ def _in_child(
     name = out if shown is None else shown
     context = multiprocessing.get_context("fork")
     receive, send = context.Pipe(duplex=False)
-    child = context.Process(target=_record, args=(grid, events, out, player, software, send), daemon=True)
+    folder = tempfile.TemporaryDirectory(prefix="analyzer-write-")
+    child = context.Process(
+        target=_record, args=(grid, events, out, player, software, send, folder.name), daemon=True
+    )
     child.start()
     send.close()
     try:
@@ -140,13 +144,14 @@ def _in_child(
             raise ReplayError(f"cannot write {name!r}: ms-toollib took over {WRITE_SECONDS:g} s")
         outcome = receive.recv()
     except EOFError:
-        outcome = "ms-toollib's recorder stopped"
+        outcome = "ms-toollib's recorder stopped (it records a finished game only: won or lost)"
 
     finally:
         receive.close()
         if child.is_alive():
             child.kill()
         child.join()
+        folder.cleanup()
     if not isinstance(outcome, bytes):
         raise ReplayError(f"cannot write {name!r}: {outcome}")
     try:
@@ -162,10 +167,13 @@ def _record(
     player: str,
     software: str,
     send: Any,
+    folder: str,
 ) -> None:  # pragma: no cover - runs in the child
     import faulthandler
 
     try:
+        # A panic writes crash.log where the recorder runs: not in the user's folder.
+        os.chdir(folder)
         import ms_toollib
 
         faulthandler.disable()
