@@ -71,6 +71,7 @@ def _read(path: str, *, header: bool = True) -> str:
     and the rest may hold at most ``H`` rows of ``W`` cells with their line ends
     (and some trailing blank space): anything longer is refused, not read.
     """
+    _refuse_replay(path)
     try:
         if path == "-":
             stdin = getattr(sys.stdin, "buffer", None)
@@ -81,6 +82,16 @@ def _read(path: str, *, header: bool = True) -> str:
             return _capped(handle, repr(path), header)
     except OSError as error:
         raise _CliError(f"cannot read {path!r}: {error.strerror or error}") from None
+
+
+def _refuse_replay(path: str) -> None:
+    """A recorded game given where a board is read: say so, and name the command that reads it."""
+    suffix = Path(path).suffix.lower().lstrip(".")
+    if suffix in ("avf", "rmv", "evf", "mvf"):
+        raise _CliError(
+            f"{path!r} is a recorded game ({suffix.upper()} replay), not a board:"
+            f" analyse it with 'analyzer replay {path}'"
+        )
 
 
 def _capped(handle: BinaryIO, name: str, header: bool) -> str:
@@ -642,8 +653,15 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
+    from importlib.util import find_spec
+
     from analyzer.replays.batch import analyse_files, replay_files
 
+    # What the tables need is checked before the work, not after it.
+    if (args.csv or args.parquet) and find_spec("pandas") is None:
+        raise _CliError("writing tables needs pandas: pip install 'analyzer[replays]'")
+    if args.parquet and find_spec("pyarrow") is None and find_spec("fastparquet") is None:
+        raise _CliError("writing Parquet needs pyarrow (pip install pyarrow); --csv needs nothing more")
     files = replay_files(args.files)
     progress = (sys.stderr.isatty() if args.progress is None else args.progress) and len(files) > 1
     bar = None
@@ -651,14 +669,21 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         from tqdm import tqdm
 
         bar = tqdm(total=len(files), unit="replay", file=sys.stderr)
-    results = analyse_files(files, workers=args.workers, on_result=lambda i, r: bar.update() if bar else None)
+    results = analyse_files(
+        files,
+        workers=args.workers,
+        backend=args.backend,
+        address=args.address,
+        time_limit=args.time_limit,
+        on_result=lambda i, r: bar.update() if bar else None,
+    )
     if bar is not None:
         bar.close()
     games = [r for r in results if not isinstance(r, AnalyzerError)]
     failed = [r for r in results if isinstance(r, AnalyzerError)]
     if args.json:
         records = [r.to_dict() if not isinstance(r, AnalyzerError) else {"error": str(r)} for r in results]
-        print(json.dumps(records[0] if len(files) == 1 and not failed else records))
+        print(json.dumps(records[0] if len(files) == 1 and not failed else records, allow_nan=False))
     elif len(files) == 1 and games:
         print(games[0].summary())
     elif games:
@@ -714,9 +739,10 @@ def _print_replay_table(games: list[Any]) -> None:
     for game in games:
         s = game.statistics()
         name = Path(s["file"]).name[:40]
-        rate = f"{s['bbbv_s']:.2f}" if s["bbbv_s"] else "-"
+        rate = f"{s['bbbv_s']:.2f}" if s["bbbv_s"] is not None else "n/a"
+        seconds = f"{s['time']:.2f}" if s["time"] is not None else "n/a"
         print(
-            f"{name:40} {s['result']:>10} {s['time']:>8.2f} {s['bbbv']:>5} {rate:>6}"
+            f"{name:40} {s['result']:>10} {seconds:>8} {s['bbbv']:>5} {rate:>6}"
             f" {s['guesses']:>7} {s['needless_guesses']:>8} {s['luck_percent']:>7.2f}"
         )
     if games:
@@ -933,15 +959,43 @@ def _parser() -> argparse.ArgumentParser:
     generate.add_argument("--name", default=None, help="file name stem (default: board, rule and seed)")
     generate.set_defaults(run=_cmd_generate)
 
+    from analyzer.names import BACKENDS as REPLAY_BACKENDS
+
     replay = sub.add_parser(
-        "replay", help="analyse recorded games (AVF, RMV, EVF, MVF): every guess with its exact odds"
+        "replay",
+        help="analyse recorded games (AVF, RMV, EVF, MVF): every guess with its exact odds",
+        description="Analyse recorded games (AVF, RMV, EVF, MVF; folders of them, recursively):"
+        " every click that opened cells with the exact probability that it hit a mine, the guesses,"
+        " the needless ones, and the luck. One bad file never stops the others; the exit status is 1"
+        " when any failed.",
     )
     replay.add_argument("files", nargs="+", metavar="FILE", help="replay files or folders of them")
     replay.add_argument("--json", action="store_true", help="the full per-click record as JSON")
     replay.add_argument("--csv", metavar="FILE", default=None, help="write one row a game as CSV")
     replay.add_argument("--parquet", metavar="FILE", default=None, help="write one row a game as Parquet")
     replay.add_argument(
-        "--workers", type=_at_least(1), default=os.cpu_count() or 1, help="processes (default: all cores)"
+        "--workers",
+        type=_at_least(1),
+        default=os.cpu_count() or 1,
+        help="processes, or a local Dask cluster's workers (default: all cores)",
+    )
+    replay.add_argument(
+        "--backend",
+        choices=REPLAY_BACKENDS,
+        default="local",
+        help="local processes, or dask: the files' contents sent to Dask workers (default: local)",
+    )
+    replay.add_argument(
+        "--address",
+        default=None,
+        help="Dask scheduler address, for --backend dask (default: a local cluster)",
+    )
+    replay.add_argument(
+        "--time-limit",
+        type=_time_limit,
+        default=None,
+        metavar="SECONDS",
+        help="seconds a game's analysis may take; past it that game is an error (default 0: no limit)",
     )
     replay.add_argument(
         "--progress",

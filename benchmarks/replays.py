@@ -17,6 +17,24 @@ analysed on one process and on ``--workers`` with a progress bar; and one 60x36/
 cell when there is one and otherwise the least likely mine among the safe cells (it knows the
 layout, so the game is long: about 1,000 3BV), its cursor recorded every 2 pixels: tens of
 thousands of mouse events, read and analysed ``--repeat`` times.
+
+``python -m benchmarks.replays --chords 40``
+With ``--chords N``: the cost of a chord's odds on expert (30x16/99), the chance that every
+cell it opens is safe, one count over layouts. 2N positions: N expert games won by the oracle
+of ``--generated`` (seeds 0..N-1, first click (8, 15) safe), each a quarter and half of the way
+through; in each, the 8 uncertain cells (mine probability strictly between 0 and 1)
+nearest the first revealed number that touches one, as a chord of 8 uncertain cells would
+open them (a real chord opens at most 7: its number has a flag); and a real 7-cell chord: a lone
+1 with a flag and seven hidden neighbours at the game's start. Median and largest milliseconds
+of the chord's count, after one untimed count (the first in a process imports networkx, about
+0.5 s) (the position's solve, done first for every click, not counted; the
+counting cache emptied before it, and, on a second line, before the chord's count too).
+
+``python -m benchmarks.replays --backends 10000 --workers 2``
+With ``--backends N``: N of the analyzer's own expert games written as EVF (as ``--generated``,
+without the cursor), then analysed on ``--workers`` local processes and on a Dask LocalCluster of
+``--workers`` processes (:func:`analyzer.replays.batch.analyse_files`): wall time and games per
+second on each, and whether the two tables are equal.
 """
 
 from __future__ import annotations
@@ -44,9 +62,24 @@ def main(argv: list[str] | None = None) -> int:
         metavar="N",
         help="N of our own expert games as EVF, and a 60x36 game",
     )
+    parser.add_argument(
+        "--chords", type=int, default=0, metavar="N", help="chord odds on N expert positions, in ms"
+    )
+    parser.add_argument(
+        "--backends", type=int, default=0, metavar="N", help="N written expert games on local and on Dask"
+    )
     args = parser.parse_args(argv)
-    if args.repeat < 1 or args.games < 1 or args.workers < 1 or args.generated < 0:
+    if (
+        args.repeat < 1
+        or args.games < 1
+        or args.workers < 1
+        or min(args.generated, args.chords, args.backends) < 0
+    ):
         parser.error("--repeat, --games and --workers must be at least 1")
+    if args.chords:
+        return _chords(args.chords)
+    if args.backends:
+        return _backends(args.backends, args.workers)
     if args.generated:
         return _generated(args.generated, args.workers, args.repeat)
 
@@ -187,6 +220,120 @@ def _generated(count: int, workers: int, repeat: int) -> int:
                 f" {count / wall:.1f} replays/s, {guesses} guesses analysed, {failed} failed",
                 flush=True,
             )
+    print(f"\nload average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    return 0
+
+
+def _chords(count: int) -> int:
+    from analyzer import Game
+    from analyzer.replays.analyse import _all_safe, _safe_layouts
+    from analyzer.solver.counting.dispatch import clear_cache
+    from analyzer.solver.solve import solve
+
+    cold: list[float] = []
+    eight: list[float] = []
+    seven: list[float] = []
+    solves: list[float] = []
+    positions = []
+    for seed in range(count):
+        won, actions = _oracle_actions(30, 16, 99, seed, (8, 15))
+        for fraction in (4, 2):  # a quarter and half of the way through the game
+            again = Game.from_layout(30, 16, sorted(won.mines or ()))
+            for _, cell in actions[: len(actions) // fraction]:
+                again.reveal(*cell)
+            positions.append((seed, again.board))
+    # Untimed: the first count in a process imports networkx (about 0.5 s, once).
+    first = positions[0][1]
+    _safe_layouts(first, [(r, c) for r in range(16) for c in range(30) if first[r, c] < 0][:2])
+    for _, board in positions:
+        clear_cache()
+        start = time.perf_counter()
+        analysis = solve(board, trust_flags=False)
+        solves.append(time.perf_counter() - start)
+        uncertain = [
+            (r, c)
+            for r in range(16)
+            for c in range(30)
+            if board[r, c] < 0 and 0 < analysis.probability(r, c) < 1
+        ]
+        numbers = [
+            (r, c)
+            for r in range(16)
+            for c in range(30)
+            if board[r, c] > 0 and any(n in uncertain for n in board.neighbours(r, c))
+        ]
+        if len(uncertain) >= 8 and numbers:
+            r0, c0 = numbers[0]
+            cells = tuple(
+                sorted(uncertain, key=lambda cell: (max(abs(cell[0] - r0), abs(cell[1] - c0)), cell))[:8]
+            )
+            start = time.perf_counter()
+            _all_safe(board, cells, analysis)
+            eight.append(time.perf_counter() - start)
+            clear_cache()
+            start = time.perf_counter()
+            _all_safe(board, cells, analysis)
+            cold.append(time.perf_counter() - start)
+    for seed in range(count):
+        # A real chord of seven: a lone 1 somewhere in the open, one neighbour flagged.
+        fresh = Game.new(30, 16, 99, seed=seed, first_click="safe")
+        fresh.reveal(8, 15)
+        lone = fresh.board
+        if lone[8, 15] == 1 and sum(1 for n in lone.neighbours(8, 15) if lone[n] < 0) == 8:
+            flagged = lone.replace({(7, 14): -2})
+            opens = tuple(n for n in flagged.neighbours(8, 15) if flagged[n] == -1)
+            counted = solve(flagged, trust_flags=False)
+            start = time.perf_counter()
+            _all_safe(flagged, opens, counted)
+            seven.append(time.perf_counter() - start)
+    for name, values in (
+        ("solve of the position (context)", solves),
+        ("chord of 8 uncertain cells, mid-game", eight),
+        ("the same, counting cache emptied first", cold),
+        ("chord of 7 (a lone 1 and a flag)", seven),
+    ):
+        if values:
+            print(
+                f"{name:38} {len(values):>4} positions: median {1000 * statistics.median(values):7.2f} ms,"
+                f" largest {1000 * max(values):7.2f} ms",
+                flush=True,
+            )
+    print(f"\nload average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    return 0
+
+
+def _backends(count: int, workers: int) -> int:
+    from tqdm import tqdm
+
+    from analyzer import Game
+    from analyzer.play.replay import replay
+    from analyzer.replays.batch import analyse_files
+    from analyzer.replays.write import game_actions, write_evf
+
+    with tempfile.TemporaryDirectory() as folder:
+        start = time.perf_counter()
+        for seed in tqdm(range(count), desc="writing", unit="game", file=sys.stderr):
+            game = Game.new(30, 16, 99, seed=seed, first_click="safe")
+            moves = list(replay(game, "expert", seed=seed, first_cell=(8, 15)))
+            write_evf(Path(folder) / f"expert{seed:05d}", 30, 16, game.mines or (), game_actions(moves))
+        print(f"{count} expert games written in {time.perf_counter() - start:.1f} s", flush=True)
+        tables = {}
+        for backend in ("local", "dask"):
+            bar = tqdm(total=count, desc=backend, unit="replay", file=sys.stderr)
+            start = time.perf_counter()
+            results = analyse_files(
+                [folder], workers=workers, backend=backend, on_result=lambda i, r, bar=bar: bar.update()
+            )
+            wall = time.perf_counter() - start
+            bar.close()
+            failed = sum(1 for r in results if isinstance(r, Exception))
+            tables[backend] = [str(r) if isinstance(r, Exception) else r.statistics() for r in results]
+            print(
+                f"  {backend:5} ({workers} process{'es' if workers > 1 else ''}): {wall:.1f} s,"
+                f" {count / wall:.2f} games/s, {failed} failed",
+                flush=True,
+            )
+        print(f"  the same table on both: {tables['local'] == tables['dask']}")
     print(f"\nload average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     return 0
 

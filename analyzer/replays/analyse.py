@@ -6,7 +6,9 @@ that opens cells, the position the player saw is checked against the one the fil
 records and solved exactly (:func:`analyzer.solve`, flags taken as the player's
 marks, not as knowledge: a flag can be wrong). A click's risk is the exact
 probability that it opens a mine: for a left click, the cell's; for a chord, the
-probability that any of the hidden unflagged cells around the number holds one.
+probability that any of the hidden unflagged cells around the number holds one, one
+count over layouts: those with every opened cell safe (one solve with those cells fixed
+safe), over all of them.
 
 The first click is not counted as a guess (the recording programs make it safe,
 and ms-toollib's ``pluck`` leaves it out too). The luck of a game is the exact
@@ -16,13 +18,14 @@ probability of surviving all its guesses, the product of their survival chances.
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from analyzer.board.board import FLAG, HIDDEN, Board, Cell
-from analyzer.errors import AnalyzerError, GameError, InconsistentBoardError, ReplayError
-from analyzer.limits import percent
+from analyzer.errors import GameError, InconsistentBoardError, ReplayError, SolverTimeoutError
+from analyzer.limits import percent, plural, positive_seconds
 from analyzer.replays.read import Replay, ReplayAction
 
 __all__ = ["ClickAnalysis", "ReplayAnalysis", "analyse_replay"]
@@ -116,7 +119,7 @@ class ClickAnalysis:
             "number": self.number,
             "kind": self.kind,
             "cell": list(self.cell),
-            "time": self.time,
+            "time": _finite(self.time),
             "opens": [list(c) for c in self.opens],
             "mine_probability": _text(self.mine_probability),
             "is_first": self.is_first,
@@ -167,7 +170,11 @@ class ReplayAnalysis:
         return self.clicks[-1].pluck if self.clicks else 0.0
 
     def statistics(self) -> dict[str, Any]:
-        """The game's figures as one flat record (a row of a table)."""
+        """The game's figures as one flat record (a row of a table).
+
+        Every number is finite: a figure the file cannot give (3BV/s of a game of time 0,
+        a statistic its software does not record) is ``None``, so the record is valid JSON.
+        """
         stats = self.replay.stats
         luck = self.luck
         return {
@@ -175,12 +182,12 @@ class ReplayAnalysis:
             "format": self.replay.format,
             "board": f"{self.replay.width}x{self.replay.height}/{self.replay.mines}",
             "result": self.result,
-            "time": self.replay.time,
+            "time": _finite(self.replay.time),
             "bbbv": self.replay.bbbv,
-            "bbbv_s": stats.get("bbbv_s"),
-            "clicks": stats.get("cl"),
-            "efficiency": stats.get("ioe"),
-            "zini": stats.get("zini"),
+            "bbbv_s": _finite(stats.get("bbbv_s")) if self.replay.time > 0 else None,
+            "clicks": _whole(stats.get("cl")),
+            "efficiency": _finite(stats.get("ioe")),
+            "zini": _whole(stats.get("zini")),
             "opening_clicks": len(self.clicks),
             "guesses": len(self.guesses),
             "needless_guesses": len(self.needless_guesses),
@@ -204,11 +211,11 @@ class ReplayAnalysis:
             + (f", by {s['player']}" if s["player"] else "")
             + (f" ({s['software']})" if s["software"] else ""),
             f"  time {r.time:.3f} s, 3BV {r.bbbv}"
-            + (f", 3BV/s {s['bbbv_s']:.3f}" if s["bbbv_s"] else "")
-            + (f", clicks {s['clicks']:.0f}" if s["clicks"] else "")
+            + (f", 3BV/s {s['bbbv_s']:.3f}" if s["bbbv_s"] is not None else ", 3BV/s n/a")
+            + (f", clicks {s['clicks']}" if s["clicks"] else "")
             + (f", efficiency {100 * s['efficiency']:.0f}%" if s["efficiency"] else "")
-            + (f", ZiNi {s['zini']:.0f}" if s["zini"] else ""),
-            f"  {len(self.clicks)} clicks opened cells; {len(self.guesses)} guesses"
+            + (f", ZiNi {s['zini']}" if s["zini"] else ""),
+            f"  {plural(len(self.clicks), 'click')} opened cells; {plural(len(self.guesses), 'guess')}"
             f" ({len(self.needless_guesses)} needless); luck {_luck_text(self.luck)}",
         ]
         died = self.died_at
@@ -223,13 +230,21 @@ class ReplayAnalysis:
         return "\n".join(lines)
 
 
-def analyse_replay(replay: Replay) -> ReplayAnalysis:
+def analyse_replay(replay: Replay, *, time_limit: float | None = None) -> ReplayAnalysis:
     """Play the replay's actions again and analyse every click that opened cells.
+
+    Parameters
+    ----------
+    replay : Replay
+    time_limit : float, optional
+        Seconds the whole game's analysis may take (``None``: no limit).
 
     Raises
     ------
     ReplayError
-        The actions contradict the layout (a click the layout would answer otherwise).
+        The actions contradict the layout (a click the layout would answer otherwise),
+        an action our rules refuse (such as more flags than mines), or the analysis
+        past ``time_limit``; each names the file.
 
     Examples
     --------
@@ -240,6 +255,8 @@ def analyse_replay(replay: Replay) -> ReplayAnalysis:
     """
     from analyzer.play.game import Game
 
+    seconds = positive_seconds(time_limit)
+    deadline = None if seconds is None else time.monotonic() + seconds
     try:
         game = Game.from_layout(replay.width, replay.height, sorted(replay.layout))
     except GameError as error:
@@ -247,7 +264,16 @@ def analyse_replay(replay: Replay) -> ReplayAnalysis:
     clicks: list[ClickAnalysis] = []
     opening = [a for a in replay.actions if a.kind not in ("flag", "unflag")]
     for index, action in enumerate(opening):
-        click = _click(replay, game, action, len(clicks) + 1)
+        try:
+            click = _click(replay, game, action, len(clicks) + 1, deadline)
+        except GameError as error:
+            raise ReplayError(f"{replay.path!r}: at {action.time:.2f} s: {error}") from None
+        except SolverTimeoutError:
+            raise ReplayError(
+                f"{replay.path!r}: the analysis took over the time limit of {seconds:g} s"
+                f" (at the click on {action.cell!r} at {action.time:.2f} s, click {len(clicks) + 1}"
+                f" of {len(opening)})"
+            ) from None
         clicks.append(click)
         if click.hit_mine:
             if replay.is_completed or index + 1 < len(opening):
@@ -259,7 +285,9 @@ def analyse_replay(replay: Replay) -> ReplayAnalysis:
     return ReplayAnalysis(replay, tuple(clicks))
 
 
-def _click(replay: Replay, game: Any, action: ReplayAction, number: int) -> ClickAnalysis:
+def _click(
+    replay: Replay, game: Any, action: ReplayAction, number: int, deadline: float | None = None
+) -> ClickAnalysis:
     from analyzer.solver.solve import solve
 
     assert action.before is not None
@@ -280,12 +308,12 @@ def _click(replay: Replay, game: Any, action: ReplayAction, number: int) -> Clic
     else:
         opens = ((row, col),) if board[row, col] == HIDDEN else ()
     try:
-        analysis = solve(board, trust_flags=False)
+        analysis = solve(board, trust_flags=False, time_limit=_seconds_left(deadline))
     except InconsistentBoardError as error:
         raise ReplayError(
             f"{replay.path!r}: at {action.time:.2f} s no layout fits the board ({error})"
         ) from None
-    mine = _ONE - _all_safe(board, opens, analysis)
+    mine = _ONE - _all_safe(board, opens, analysis, deadline)
     first = number == 1
     safe, safest, safest_cells = _safe_and_safest(board, analysis, opens)
     safe_cells = len(safe)
@@ -370,8 +398,19 @@ def _play(replay: Replay, game: Any, action: ReplayAction) -> bool:
     return False
 
 
-def _all_safe(board: Board, cells: tuple[Cell, ...], analysis: Any) -> Fraction:
-    """Exact probability that every cell of ``cells`` is safe."""
+def _seconds_left(deadline: float | None) -> float | None:
+    if deadline is None:
+        return None
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise SolverTimeoutError("time limit reached")
+    return left
+
+
+def _all_safe(
+    board: Board, cells: tuple[Cell, ...], analysis: Any, deadline: float | None = None
+) -> Fraction:
+    """Exact probability that every cell of ``cells`` is safe (the flags not trusted)."""
     uncertain = []
     for cell in cells:
         p = analysis.probability(*cell)
@@ -383,24 +422,66 @@ def _all_safe(board: Board, cells: tuple[Cell, ...], analysis: Any) -> Fraction:
         return _ONE
     if len(uncertain) == 1:
         return _ONE - analysis.probability(*uncertain[0])
-    return Fraction(_safe_layouts(board, uncertain), analysis.total)
+    return Fraction(_safe_layouts(board, uncertain, deadline), analysis.total)
 
 
-def _safe_layouts(board: Board, cells: list[Cell]) -> int:
-    """Layouts with every cell of ``cells`` safe: each safe cell shows exactly one number."""
-    from analyzer.solver.solve import count_layouts
+def _safe_layouts(board: Board, cells: list[Cell], deadline: float | None = None) -> int:
+    """Layouts of ``board`` (flags not trusted) with every cell of ``cells`` safe: one count.
 
-    if not cells:
-        return count_layouts(board, trust_flags=False)
-    first, rest = cells[0], cells[1:]
-    hidden = sum(1 for n in board.neighbours(*first) if board[n] < 0)
-    total = 0
-    for k in range(hidden + 1):
-        try:
-            total += _safe_layouts(board.replace({first: k}), rest)
-        except AnalyzerError:
-            continue
-    return total
+    The board's equations with those cells taken out of every clue and of the unknown cells
+    (a safe cell holds no mine, so it adds nothing to any sum), the cells regrouped by the
+    clues they are left in, then counted and joined as a solve does: the components the
+    cells do not touch are the solve's own, found in the counting cache.
+    """
+    from analyzer.solver.combination import combine
+    from analyzer.solver.constraints import Clue, ConstraintSystem, Group, build_constraints
+    from analyzer.solver.counting.dispatch import count_component
+    from analyzer.solver.decomposition import components
+
+    system = build_constraints(board, trust_flags=False, deadline=deadline)
+    safe = {board.index(*cell) for cell in cells}
+    clues: list[Clue] = []
+    for clue in system.clues:
+        kept = tuple(i for i in clue.cells if i not in safe)
+        if len(kept) < clue.needed:
+            return 0
+        if kept:
+            clues.append(Clue(clue.cell, clue.needed, kept))
+    unknown = tuple(i for i in system.unknown if i not in safe)
+    if system.mines_left > len(unknown):
+        return 0
+    signatures: dict[int, list[int]] = {}
+    for k, clue in enumerate(clues):
+        for i in clue.cells:
+            signatures.setdefault(i, []).append(k)
+    grouped: dict[tuple[int, ...], list[int]] = {}
+    background: list[int] = []
+    for i in unknown:
+        signature = signatures.get(i)
+        if signature is None:
+            background.append(i)
+        else:
+            grouped.setdefault(tuple(signature), []).append(i)
+    groups = tuple(Group(tuple(members), signature) for signature, members in grouped.items())
+    reduced = ConstraintSystem(board, unknown, system.mines_left, tuple(clues), groups, tuple(background))
+    counts = []
+    for component in components(reduced, deadline=deadline):
+        counted = count_component(component.problem(reduced), deadline=deadline)
+        if counted.is_empty:
+            return 0
+        counts.append(counted)
+    return combine(counts, len(background), system.mines_left, deadline=deadline).total
+
+
+def _finite(value: float | None) -> float | None:
+    """A float for a table or JSON: ``None`` for a missing, infinite or NaN one."""
+    return None if value is None or not math.isfinite(value) else float(value)
+
+
+def _whole(value: float | None) -> int | None:
+    """A count as an int (files store them as floats); ``None`` for a missing or non-finite one."""
+    number = _finite(value)
+    return None if number is None else round(number)
 
 
 def _text(p: Fraction) -> str:
@@ -410,4 +491,7 @@ def _text(p: Fraction) -> str:
 def _luck_text(luck: Fraction) -> str:
     if luck == 1:
         return "1 (no guess)"
-    return f"{_text(luck)} = {percent(luck)}" if luck.denominator < 10**12 else percent(luck)
+    value = 100 * float(luck)
+    # Below 0.1 % two significant digits (0.012%), as a table's two decimals would round them.
+    shown = f"{value:.2g}%" if 0 < value < 0.05 else percent(luck)
+    return f"{_text(luck)} = {shown}" if luck.denominator < 10**12 else shown

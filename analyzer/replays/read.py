@@ -14,12 +14,11 @@ import math
 import multiprocessing
 import os
 import tempfile
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from analyzer.board.board import Cell
 from analyzer.errors import ReplayError
+from analyzer.replays.record import Replay, ReplayAction
 
 __all__ = ["FORMATS", "MAX_REPLAY_BYTES", "Replay", "ReplayAction", "read_replay"]
 
@@ -37,78 +36,6 @@ PARSE_SECONDS = 60.0
 
 # ms-toollib's grid values: 0-8 a revealed number, 10 hidden, 11 flagged.
 _HIDDEN, _FLAG = 10, 11
-
-
-@dataclass(frozen=True, slots=True)
-class ReplayAction:
-    """One action of the player that changed the board.
-
-    Attributes
-    ----------
-    kind : {"reveal", "chord", "flag", "unflag"}
-        A left click that opened cells, a chord (both buttons, or a click on a
-        number) that opened cells, or a right click that placed or removed a flag.
-    cell : Cell
-        The cell under the mouse, ``(row, col)``.
-    time : float
-        Seconds from the start of the game, as the file records it.
-    before : tuple of str, optional
-        For an action that opens cells: the board the player saw just before, as
-        rows of ``.mine`` characters (``H`` hidden, ``F`` flag, ``0``-``8``).
-    revealed_after : int
-        Cells revealed after the action, as the recording software shows them.
-    pluck : float
-        ms-toollib's running ``pluck`` after the action (the sum over the guesses
-        so far of ``-log10`` of their chance of survival, from its float probabilities).
-    comments : str
-        ms-toollib's remarks on the action (``warning:needless_guess;`` ...).
-    """
-
-    kind: str
-    cell: Cell
-    time: float
-    before: tuple[str, ...] | None
-    revealed_after: int
-    pluck: float = 0.0
-    comments: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class Replay:
-    """A recorded game: the board, the layout, the player's actions and the file's fields.
-
-    ``stats`` holds ms-toollib's statistics of the game (``bbbv``, ``rtime``,
-    ``bbbv_s``, ``cl``, ``ce``, ``ioe``, ``zini``, ``pluck`` ...), ``fields`` the
-    file's own text fields (``software``, ``player``, ``country`` ...).
-    """
-
-    path: str
-    format: str
-    width: int
-    height: int
-    mines: int
-    layout: frozenset[Cell]
-    actions: tuple[ReplayAction, ...]
-    is_completed: bool
-    stats: dict[str, float] = field(default_factory=dict)
-    fields: dict[str, str] = field(default_factory=dict)
-    events: int = 0
-
-    @property
-    def bbbv(self) -> int:
-        return int(self.stats["bbbv"])
-
-    @property
-    def time(self) -> float:
-        """The game's time in seconds, as ms-toollib reports it (``rtime``)."""
-        return float(self.stats["rtime"])
-
-    def layout_text(self) -> str:
-        """The layout as rows of ``*`` (mine) and ``.`` (safe)."""
-        return "".join(
-            "".join("*" if (r, c) in self.layout else "." for c in range(self.width)) + "\n"
-            for r in range(self.height)
-        )
 
 
 def read_replay(
@@ -138,28 +65,55 @@ def read_replay(
     >>> replay.fields["software"], replay.is_completed
     ('Arbiter', True)
     """
+    return _read_replay(path, format=format, peer_remarks=peer_remarks)
+
+
+def _read_replay(
+    path: str | os.PathLike[str],
+    *,
+    format: str | None = None,
+    peer_remarks: bool | None = None,
+    shown: str | None = None,
+) -> Replay:
+    """:func:`read_replay`, the replay and its errors naming the file as ``shown`` (default: ``path``)."""
     path = Path(path)
-    kind = (format or path.suffix.lstrip(".")).lower()
+    name = str(path) if shown is None else shown
+    kind = (format or Path(name).suffix.lstrip(".")).lower()
     if kind not in FORMATS:
         known = ", ".join(f".{k}" for k in FORMATS)
-        raise ReplayError(f"cannot read {str(path)!r}: not a replay format ({known})")
+        raise ReplayError(f"cannot read {name!r}: not a replay format ({known})")
     try:
         size = path.stat().st_size
     except OSError as error:
-        raise ReplayError(f"cannot read {str(path)!r}: {error.strerror or error}") from None
+        raise ReplayError(f"cannot read {name!r}: {error.strerror or error}") from None
     if size == 0:
-        raise ReplayError(f"cannot read {str(path)!r}: the file is empty")
+        raise ReplayError(f"cannot read {name!r}: the file is empty")
     if size > MAX_REPLAY_BYTES:
         raise ReplayError(
-            f"cannot read {str(path)!r}: {size:,} bytes is more than a replay holds"
-            f" (at most {MAX_REPLAY_BYTES:,})"
+            f"cannot read {name!r}: {size:,} bytes is more than a replay holds (at most {MAX_REPLAY_BYTES:,})"
         )
+    version = None
+    if kind == "mvf":
+        from analyzer.replays.mvf import clone_version, read_clone
+
+        version = clone_version(path)
+        if version is not None and version.ours:
+            # Minesweeper Clone's versions ms-toollib does not read: our own reader.
+            return read_clone(path, shown=name)
     try:
         import ms_toollib  # noqa: F401
     except ImportError:  # pragma: no cover - the replays extra is installed with the project
         raise ReplayError("reading replays needs ms-toollib: pip install 'analyzer[replays]'") from None
-    values = _parse_in_child(str(path.resolve()), kind, peer_remarks)
-    return _replay(str(path), kind, values)
+    try:
+        values = _parse_in_child(str(path.resolve()), kind, peer_remarks, shown=name)
+    except ReplayError as error:
+        if version is None:
+            raise
+        try:  # a 0.97 beta (or a hack of it) ms-toollib stops on: ours reads that layout too
+            return read_clone(path, shown=name)
+        except ReplayError:
+            raise ReplayError(f"{error}; a Minesweeper Clone {version.name} recording") from None
+    return _replay(name, kind, values)
 
 
 _warm = False
@@ -180,21 +134,27 @@ def _warm_parser() -> None:
         _warm = True
 
 
-def _parse_in_child(path: str, kind: str, remarks: bool | None = None) -> dict[str, Any]:
+def _parse_in_child(
+    path: str, kind: str, remarks: bool | None = None, *, shown: str | None = None
+) -> dict[str, Any]:
     _warm_parser()
     with tempfile.TemporaryDirectory(prefix="analyzer-replay-") as folder:
-        return _parse_in_folder(path, kind, folder, remarks)
+        return _parse_in_folder(path, kind, folder, remarks, shown=shown)
 
 
-def _parse_in_folder(path: str, kind: str, folder: str, remarks: bool | None = None) -> dict[str, Any]:
+def _parse_in_folder(
+    path: str, kind: str, folder: str, remarks: bool | None = None, *, shown: str | None = None
+) -> dict[str, Any]:
+    """Parse ``path`` in a child process; errors name the file as ``shown`` (the path as the user gave it)."""
     context = multiprocessing.get_context("fork")
     receive, send = context.Pipe(duplex=False)
     child = context.Process(target=_child, args=(path, kind, send, folder, remarks), daemon=True)
     child.start()
     send.close()
+    named = path if shown is None else shown
     try:
         if not receive.poll(PARSE_SECONDS):
-            raise ReplayError(f"cannot read {path!r}: parsing took over {PARSE_SECONDS:g} s")
+            raise ReplayError(f"cannot read {named!r}: parsing took over {PARSE_SECONDS:g} s")
         outcome = receive.recv()
     except EOFError:
         outcome = None
@@ -206,10 +166,10 @@ def _parse_in_folder(path: str, kind: str, folder: str, remarks: bool | None = N
     name = kind.upper()
     if outcome is None:
         raise ReplayError(
-            f"cannot read {path!r}: not a valid {name} file (ms-toollib's parser stopped on it)"
+            f"cannot read {named!r}: not a valid {name} file (ms-toollib's parser stopped on it)"
         )
     if "error" in outcome:
-        raise ReplayError(f"cannot read {path!r}: not a valid {name} file ({outcome['error']})")
+        raise ReplayError(f"cannot read {named!r}: not a valid {name} file ({outcome['error']})")
     return outcome  # type: ignore[no-any-return]
 
 
@@ -270,7 +230,10 @@ def _extract(path: str, kind: str, remarks: bool | None = True) -> dict[str, Any
                 continue
             before = None
         elif level in (2, 3, 4):
-            kind_name = "chord" if level == 3 else "reveal"
+            # Level 4 is an action that hit a mine: a left click on one, or a chord (on a
+            # revealed number) next to a wrong flag that opened one.
+            chorded = level == 3 or (level == 4 and 0 <= prior[row][col] <= 8)
+            kind_name = "chord" if chorded else "reveal"
             before = tuple("".join(_CHAR.get(v, "H") for v in line) for line in prior)
         else:
             continue

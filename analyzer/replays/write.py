@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -97,14 +98,15 @@ def write_evf(
     out = Path(path)
     if out.suffix.lower() != ".evf":
         out = out.with_name(out.name + ".evf")
+    shown = str(out)  # errors name the file as given, not its absolute path
     out = out.resolve()
     if not out.parent.is_dir():
-        raise ReplayError(f"cannot write {str(out)!r}: no folder {str(out.parent)!r}")
+        raise ReplayError(f"cannot write {shown!r}: no folder {str(Path(shown).parent)!r}")
     try:
         import ms_toollib  # noqa: F401
     except ImportError:  # pragma: no cover - the replays extra is installed with the project
         raise ReplayError("writing replays needs ms-toollib: pip install 'analyzer[replays]'") from None
-    _in_child(grid, events, str(out), player, software)
+    _in_child(grid, events, str(out), player, software, shown)
     return out
 
 
@@ -121,31 +123,41 @@ def _path(start: tuple[int, int], end: tuple[int, int], step: int) -> list[tuple
 
 
 def _in_child(
-    grid: list[list[int]], events: list[tuple[str, tuple[int, int]]], out: str, player: str, software: str
+    grid: list[list[int]],
+    events: list[tuple[str, tuple[int, int]]],
+    out: str,
+    player: str,
+    software: str,
+    shown: str | None = None,
 ) -> None:
+    name = out if shown is None else shown
     context = multiprocessing.get_context("fork")
     receive, send = context.Pipe(duplex=False)
-    child = context.Process(target=_record, args=(grid, events, out, player, software, send), daemon=True)
+    folder = tempfile.TemporaryDirectory(prefix="analyzer-write-")
+    child = context.Process(
+        target=_record, args=(grid, events, out, player, software, send, folder.name), daemon=True
+    )
     child.start()
     send.close()
     try:
         if not receive.poll(WRITE_SECONDS):
-            raise ReplayError(f"cannot write {out!r}: ms-toollib took over {WRITE_SECONDS:g} s")
+            raise ReplayError(f"cannot write {name!r}: ms-toollib took over {WRITE_SECONDS:g} s")
         outcome = receive.recv()
     except EOFError:
-        outcome = "ms-toollib's recorder stopped"
+        outcome = "ms-toollib's recorder stopped (it records a finished game only: won or lost)"
 
     finally:
         receive.close()
         if child.is_alive():
             child.kill()
         child.join()
+        folder.cleanup()
     if not isinstance(outcome, bytes):
-        raise ReplayError(f"cannot write {out!r}: {outcome}")
+        raise ReplayError(f"cannot write {name!r}: {outcome}")
     try:
         Path(out).write_bytes(outcome)
     except OSError as error:
-        raise ReplayError(f"cannot write {out!r}: {error.strerror or error}") from None
+        raise ReplayError(f"cannot write {name!r}: {error.strerror or error}") from None
 
 
 def _record(
@@ -155,10 +167,13 @@ def _record(
     player: str,
     software: str,
     send: Any,
+    folder: str,
 ) -> None:  # pragma: no cover - runs in the child
     import faulthandler
 
     try:
+        # A panic writes crash.log where the recorder runs: not in the user's folder.
+        os.chdir(folder)
         import ms_toollib
 
         faulthandler.disable()
