@@ -42,7 +42,7 @@ Big boards, small messages: nothing is sent per cell as text. An answer
     of the cell asked about, or ``None``), ``marks`` (below), ``game``, ``replay``,
     ``time_limit``, ``presets``, ``max_cells`` and ``palette`` (below).
 ``cells`` (:meth:`Session.cells`): the per-cell arrays, typed, zlib-compressed and
-    base64-encoded (:func:`encode`; a browser inflates them with
+    base64-encoded (``encode``; a browser inflates them with
     ``DecompressionStream("deflate")``): ``{"version", "full", "size", "index",
     "codes", "p"}``. ``codes`` is a little-endian ``Uint8Array`` of state codes (:data:`CODES`), ``p`` a
     ``Float32Array`` of mine probabilities (NaN where there is none: revealed
@@ -55,6 +55,7 @@ Big boards, small messages: nothing is sent per cell as text. An answer
     background cell's probability, and the repeats compress).
     The widget syncs the full arrays instead, uncompressed, as the ``bytes``
     traitlets ``codes`` and ``probabilities`` (binary buffers, no base64).
+
 ``answer``: the reply to a query action (``exact``), else ``None``.
 
 State codes (:data:`CODES`, names in :data:`KINDS`): ``0``-``8`` a revealed
