@@ -745,7 +745,7 @@ def setup_layouts(
     from analyzer.play.simulation import _fast_zone, game_streams
 
     width, height, mines = PRESETS[preset]
-    zone = _fast_zone(first_click, width, height, first_cell[0] * width + first_cell[1])
+    zone = _fast_zone(first_click, "square", width, height, first_cell[0] * width + first_cell[1])
     layouts = []
     for index in range(games):
         board_seq, _ = game_streams(seed, index)
