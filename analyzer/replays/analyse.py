@@ -185,9 +185,9 @@ class ReplayAnalysis:
             "time": _finite(self.replay.time),
             "bbbv": self.replay.bbbv,
             "bbbv_s": _finite(stats.get("bbbv_s")) if self.replay.time > 0 else None,
-            "clicks": _whole(stats.get("cl")),
+            "clicks": _count_of(stats.get("cl")),
             "efficiency": _finite(stats.get("ioe")),
-            "zini": _whole(stats.get("zini")),
+            "zini": _count_of(stats.get("zini")),
             "opening_clicks": len(self.clicks),
             "guesses": len(self.guesses),
             "needless_guesses": len(self.needless_guesses),
@@ -478,7 +478,7 @@ def _finite(value: float | None) -> float | None:
     return None if value is None or not math.isfinite(value) else float(value)
 
 
-def _whole(value: float | None) -> int | None:
+def _count_of(value: float | None) -> int | None:
     """A count as an int (files store them as floats); ``None`` for a missing or non-finite one."""
     number = _finite(value)
     return None if number is None else round(number)
