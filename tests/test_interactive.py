@@ -243,6 +243,11 @@ def test_the_widget_takes_clicks_in_a_thread_and_changes_from_code() -> None:
     assert w.game is game and game.revealed_count > 0
 
 
+def _api(server: WebServer, path: str) -> str:
+    """``path`` on ``server`` with its token in the query (as the page's first request has it)."""
+    return f"{server.origin}/{path}{'&' if '?' in path else '?'}token={server.token}"
+
+
 def _request(url: str, data: bytes | None = None) -> tuple[int, Any]:
     request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
     try:
@@ -254,21 +259,21 @@ def _request(url: str, data: bytes | None = None) -> tuple[int, Any]:
 
 def test_the_web_server_answers_views_and_refuses_bad_requests() -> None:
     with WebServer(Session(BOARD), port=0) as server:
-        status, view = _request(server.url + "api/view")
+        status, view = _request(_api(server, "api/view"))
         assert status == 200 and fractions(view) == expected(Board.from_text(BOARD))
         action = json.dumps({"type": "cell", "cell": [0, 0], "button": "right"}).encode()
-        status, view = _request(server.url + "api/action", action)
+        status, view = _request(_api(server, "api/action"), action)
         assert status == 200 and view["cells"][0][1] == "flag" and view["best_pending"]
-        status, refused = _request(server.url + "api/action", json.dumps({"type": "fly"}).encode())
+        status, refused = _request(_api(server, "api/action"), json.dumps({"type": "fly"}).encode())
         assert status == 200 and refused["note"] == "unknown action 'fly'"
-        status, error = _request(server.url + "api/action", b"{not json")
+        status, error = _request(_api(server, "api/action"), b"{not json")
         assert status == 400 and error["error"].startswith("the action is not JSON")
-        status, error = _request(server.url + "api/nothing")
+        status, error = _request(_api(server, "api/nothing"))
         assert status == 404
         with urllib.request.urlopen(server.url, timeout=30) as response:
             page = response.read().decode()
         assert '<script type="module" src="web.js">' in page
-        with urllib.request.urlopen(server.url + "board.js", timeout=30) as response:
+        with urllib.request.urlopen(_api(server, "board.js"), timeout=30) as response:
             assert response.headers["Content-Type"].startswith("text/javascript")
 
 
@@ -279,7 +284,7 @@ def test_the_web_server_serves_clicks_from_several_threads_in_turn() -> None:
 
         def flag(cell: list[int]) -> None:
             _request(
-                server.url + "api/action",
+                _api(server, "api/action"),
                 json.dumps({"type": "cell", "cell": cell, "button": "right"}).encode(),
             )
 
@@ -294,6 +299,8 @@ def test_the_web_server_serves_clicks_from_several_threads_in_turn() -> None:
 def test_cli_web_refuses_a_bad_size_and_a_taken_port(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["web", "--new", "3x3", "--no-browser"]) == 1
     assert "expected beginner, intermediate, expert or WxHxM" in capsys.readouterr().err
+    assert main(["web", "--new", "100000x100000x1", "--no-browser"]) == 1
+    assert "at most 1,000,000 cells and 10,000 a side, got 100000x100000" in capsys.readouterr().err
     with WebServer(Session(BOARD), port=0) as server:
         port = server.httpd.server_address[1]
         assert main(["web", "--port", str(port), "--no-browser"]) == 1
@@ -318,8 +325,8 @@ def test_cli_web_serves_a_board_file_until_stopped(tmp_path: Any) -> None:
     try:
         line = server.stdout.readline() if server.stdout else ""
         assert line.startswith("analyzer web: http://127.0.0.1:") and "Ctrl+C" in line
-        url = line.split()[2]
-        status, view = _request(url + "api/view")
+        base, token = line.split()[2].split("/?token=")
+        status, view = _request(f"{base}/api/view?token={token}")
         assert status == 200 and view["mode"] == "edit"
         assert fractions(view) == expected(Board.from_text(BOARD))
     finally:

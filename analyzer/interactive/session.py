@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from analyzer.solver.analysis import Analysis
     from analyzer.solver.moves import Move
 
-__all__ = ["Session", "MODES", "DEFAULT_TIME_LIMIT"]
+__all__ = ["Session", "MODES", "DEFAULT_TIME_LIMIT", "MAX_CELLS", "MAX_SIDE", "MAX_UPLOAD_BYTES"]
 
 MODES = ("edit", "play", "replay")
 DEFAULT_TIME_LIMIT = 10.0
@@ -60,6 +60,15 @@ DEFAULT_TIME_LIMIT = 10.0
 
 CERTAIN_SECONDS = 5.0
 """Seconds CP-SAT may take for the certain cells once the exact count has run out of time (at least)."""
+
+MAX_SIDE = 10_000
+"""The most rows or columns a board made or opened through an action may have."""
+
+MAX_CELLS = 1_000_000
+"""The most cells such a board may have (1000x1000; the exact solve of one mid-game takes seconds)."""
+
+MAX_UPLOAD_BYTES = 20 * 1024 * 1024
+"""The largest file the page may send (a replay's own cap; a 1000x1000 ``.mine`` is 1 MB)."""
 
 _HIDDEN_LOOK = ("#bbb", "#000")
 _REVEALED_BACKGROUND = "#ddd"
@@ -165,6 +174,8 @@ class Session:
         """Start a new game in play mode (a seed gives the same layout every time)."""
         from analyzer.play.game import Game
 
+        if isinstance(width, int) and isinstance(height, int):
+            check_size(width, height)
         with self.lock:
             if seed is None:
                 seed = self._seed
@@ -279,9 +290,10 @@ class Session:
         elif kind == "resize":
             self._need("edit")
             width, height = _integer(action.get("width"), "width"), _integer(action.get("height"), "height")
-            if not (1 <= width <= 200 and 1 <= height <= 200):
-                raise OptionError(f"width and height must be between 1 and 200, got {width}x{height}")
+            check_size(width, height)
             mines = _integer(action.get("mines"), "mines")
+            if mines > width * height:
+                raise OptionError(f"{mines} mines do not fit on a {width}x{height} board")
             self.set_board(Board(width, height, mines, (HIDDEN,) * (width * height), self._topology))
         elif kind == "new_game":
             seed = action.get("seed")
@@ -664,6 +676,21 @@ class Session:
 
         table = neighbour_table(self._topology, self._width, self._height)
         return sum(self._cells[n] == FLAG for n in table[self._index(cell)])
+
+
+def check_size(width: int, height: int) -> None:
+    """Refuse a board larger than :data:`MAX_SIDE` a side or :data:`MAX_CELLS` cells, before it is made.
+
+    >>> check_size(1000, 1000)
+    >>> check_size(100_000, 100_000)
+    Traceback (most recent call last):
+    ...
+    analyzer.errors.OptionError: boards here have at most 1,000,000 cells and 10,000 a side, got 100000x100000
+    """
+    if not (1 <= width <= MAX_SIDE and 1 <= height <= MAX_SIDE and width * height <= MAX_CELLS):
+        raise OptionError(
+            f"boards here have at most {MAX_CELLS:,} cells and {MAX_SIDE:,} a side, got {width}x{height}"
+        )
 
 
 def _around(replay: Replay, index: int) -> int:

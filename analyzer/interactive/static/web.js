@@ -4,6 +4,9 @@
 // in order; while one is out, "busy" is true and the board keeps the last answer.
 import board from "./board.js";
 
+// The run's token, from the URL the command printed (the server also sets it as a cookie).
+const TOKEN = new URLSearchParams(window.location.search).get("token") || "";
+
 class HttpModel {
   constructor() {
     this.values = { view: null, busy: false };
@@ -24,8 +27,9 @@ class HttpModel {
     for (const callback of this.listeners[`change:${name}`] || []) callback();
   }
 
-  async request(path, options) {
-    const response = await fetch(path, options);
+  async request(path, options = {}) {
+    const headers = Object.assign({ "X-Analyzer-Token": TOKEN }, options.headers);
+    const response = await fetch(path, Object.assign({}, options, { headers, credentials: "same-origin" }));
     const body = await response.json();
     if (!response.ok) throw new Error(body.error || response.statusText);
     return body;
