@@ -17,7 +17,7 @@ import pytest
 
 from analyzer import Board, Game, GameError, OptionError, certain_cells, solve
 from analyzer.cli import main
-from analyzer.interactive.session import Session
+from analyzer.interactive.session import CODES, KINDS, Session, decode
 from analyzer.interactive.web import WebServer
 from analyzer.play.positions import clue_lattice
 from analyzer.replays import analyse_replay, example_path, read_replay
@@ -25,8 +25,24 @@ from analyzer.replays import analyse_replay, example_path, read_replay
 BOARD = "5x4x4\nHHHHH\nH211H\nH1H1H\nHHHHH\n"
 
 
-def fractions(view: dict[str, Any]) -> list[Fraction | None]:
-    return [None if cell[5] is None else Fraction(cell[5]) for cell in view["cells"]]
+def kinds(session: Session) -> list[str]:
+    """Each cell's kind as the view's codes say (decoded from the protocol's arrays)."""
+    cells = session.cells()
+    return [KINDS[code] for code in decode(cells["codes"], "u1").tolist()]
+
+
+def fractions(session: Session) -> list[Fraction | None]:
+    """Each cell's exact probability as the page gets it: the code says which have one, ``exact`` asks it."""
+    width = session.view()["width"]
+    out: list[Fraction | None] = []
+    for index, kind in enumerate(kinds(session)):
+        if kind in ("guess", "safe", "mine"):
+            answer = session.act({"type": "exact", "cell": list(divmod(index, width))})
+            assert answer is not None and answer["p"] is not None, (index, session.note)
+            out.append(Fraction(answer["p"]))
+        else:
+            out.append(None)
+    return out
 
 
 def expected(board: Board) -> list[Fraction | None]:
@@ -54,7 +70,7 @@ def test_edit_clicks_cycle_hidden_number_flag_and_keys_set_cells() -> None:
     session.act({"type": "key", "cell": [3, 4], "key": "h"})
     session.act({"type": "key", "cell": [3, 3], "key": "f"})
     assert session.board == board.replace({(0, 0): 1, (0, 1): -2, (3, 3): -2})
-    assert fractions(session.view()) == expected(session.board)
+    assert fractions(session) == expected(session.board)
     session.act({"type": "mines", "mines": "5"})  # a form field sends text
     assert session.board.mines == 5
     session.act({"type": "resize", "width": 4, "height": 3, "mines": 2})
@@ -67,7 +83,7 @@ def test_the_view_is_the_libraries_answer_with_the_best_move() -> None:
     quick = session.view(best=False)
     assert quick["best"] is None and quick["best_pending"]
     view = session.view()
-    assert fractions(view) == expected(board)
+    assert fractions(session) == expected(board)
     move = solve(board).best_moves(1)[0]
     assert view["best"] == list(move.cell) and view["best_text"] == move.describe()
     assert not view["best_pending"]
@@ -82,12 +98,12 @@ def test_an_impossible_edit_names_the_clues_and_a_bad_total_says_why() -> None:
     view = session.view()
     assert view["error"]["clues"] == [[0, 2]]
     assert "clue 3 at (0, 2)" in view["error"]["message"]
-    assert all(cell[5] is None for cell in view["cells"]) and session.analysis is None
+    assert fractions(session) == [None] * 3 and session.analysis is None
     session.act({"type": "key", "cell": [0, 2], "key": "h"})
     session.act({"type": "mines", "mines": 9})  # more mines than cells: not a board
     view = session.view()
     assert view["error"]["message"] == "more mines (9) than unrevealed cells (2)"
-    assert view["width"] == 3 and len(view["cells"]) == 3
+    assert view["width"] == 3 and session.cells()["size"] == 3
 
 
 @pytest.mark.parametrize(
@@ -98,7 +114,12 @@ def test_an_impossible_edit_names_the_clues_and_a_bad_total_says_why() -> None:
         ({"type": "cell", "cell": [0, 0], "button": "middle"}, "button must be"),
         ({"type": "key", "cell": [0, 0], "key": "9"}, "sets nothing"),
         ({"type": "mines", "mines": -1}, "mines must be an integer >= 0"),
-        ({"type": "resize", "width": 0, "height": 3, "mines": 0}, "at most 1,000,000 cells and 10,000 a side, got 0x3"),
+        ({"type": "resize", "width": 0, "height": 3, "mines": 0}, "a board is 1 to 4,000,000 cells"),
+        ({"type": "resize", "width": 10**5, "height": 10**5, "mines": 0}, "got 100000x100000"),
+        ({"type": "resize", "size": "3x3"}, "expected beginner, intermediate, expert or WxHxM"),
+        ({"type": "new_game", "size": "4x4x17"}, "more mines (17) than cells (16)"),
+        ({"type": "exact", "cell": [0, 9]}, "off the 3x1 board"),
+        ({"type": "exact", "of": "luck"}, "no replay is open"),
         ({"type": "fly"}, "unknown action 'fly'"),
         ({"type": "step", "step": 1}, "needs replay mode"),
         ({"type": "mode", "mode": "replay"}, "no replay is open"),
@@ -135,7 +156,7 @@ def test_play_mode_is_the_game_and_the_best_move_plays() -> None:
     session.act({"type": "cell", "cell": [4, 4], "button": "left"})
     reference.reveal(4, 4)
     assert session.board == reference.board
-    assert fractions(session.view()) == expected(reference.board)
+    assert fractions(session) == expected(reference.board)
     move = solve(reference.board).best_moves(1)[0]
     session.act({"type": "play_best"})
     reference.reveal(*move.cell)
@@ -163,9 +184,9 @@ def test_a_lost_game_shows_every_mine_and_refuses_more_clicks() -> None:
     session.act({"type": "cell", "cell": list(mine)})
     assert game.status == "lost"
     view = session.view()
-    kinds = {divmod(i, 9): cell[1] for i, cell in enumerate(view["cells"])}
-    assert {c for c, k in kinds.items() if k in ("fatal", "layout-mine")} == set(game.mines or ())
-    assert [c for c, k in kinds.items() if k == "fatal"] == [mine]
+    shown = {divmod(i, 9): k for i, k in enumerate(kinds(session))}
+    assert {c for c, k in shown.items() if k in ("fatal", "layout-mine")} == set(game.mines or ())
+    assert [c for c, k in shown.items() if k == "fatal"] == [mine]
     assert view["best"] is None and session.analysis is None
     session.act({"type": "cell", "cell": [8, 8]})
     assert "the game is lost" in session.note
@@ -189,13 +210,14 @@ def test_replay_mode_steps_with_each_clicks_exact_odds() -> None:
         session.act({"type": "step", "step": click.number - 1})
         view = session.view(best=False)
         assert view["replay"]["click"] == click.to_dict()
-        assert Fraction(view["cells"][click.cell[0] * 8 + click.cell[1]][5] or "0") == click.mine_probability
+        assert (fractions(session)[click.cell[0] * 8 + click.cell[1]] or 0) == click.mine_probability
         assert session.board.is_hidden(*click.cell) or click.kind == "chord"
     session.act({"type": "step", "step": 10_000})  # past the end: the end
     view = session.view()
     assert view["replay"]["step"] == len(analysed.clicks) and view["replay"]["click"] is None
-    assert view["replay"]["text"].startswith("end: won, 3 guesses (2 needless), luck 20/73")
-    assert [c[1] for c in view["cells"]].count("flag") == 10  # a won game: every mine flagged
+    assert view["replay"]["text"] == "end: won, 3 guesses (2 needless), luck 27.4%"  # 20/73, short
+    assert session.act({"type": "exact", "of": "luck"}) == {"type": "exact", "of": "luck", "text": "20/73"}
+    assert kinds(session).count("flag") == 10  # a won game: every mine flagged
     guess = analysed.guesses[0]
     session.act({"type": "cell", "cell": list(guess.cell)})  # clicking a cell goes to its click
     assert session.step == guess.number - 1
@@ -207,9 +229,10 @@ def test_past_the_time_limit_the_certain_cells_come_from_cp_sat() -> None:
     view = session.view()
     assert "took longer than 0.001 s" in view["error"]["message"]
     found = certain_cells(board)
-    kinds = {divmod(i, board.width): cell[1] for i, cell in enumerate(view["cells"])}
-    assert found.safe and {c for c, k in kinds.items() if k == "safe"} == set(found.safe)
-    assert {c for c, k in kinds.items() if k == "mine"} == set(found.mines)
+    codes = decode(session.cells()["codes"], "u1").tolist()
+    shown = {divmod(i, board.width): code for i, code in enumerate(codes)}
+    assert found.safe and {c for c, k in shown.items() if k == CODES["safe_cpsat"]} == set(found.safe)
+    assert {c for c, k in shown.items() if k == CODES["mine_cpsat"]} == set(found.mines)
 
 
 def test_bad_options_are_refused() -> None:
@@ -233,10 +256,10 @@ def test_the_widget_takes_clicks_in_a_thread_and_changes_from_code() -> None:
     w.wait(30)
     changed = board.replace({(0, 0): -2, (3, 2): 1})
     assert w.board == changed and w.analysis == solve(changed)
-    assert fractions(w.view) == expected(changed)
+    assert fractions(w.session) == expected(changed)
     assert seen[0] is True and seen[-1] is False
     w.board = Board.from_text("3x1x1\nH1H\n")  # from code
-    assert w.view["width"] == 3 and fractions(w.view) == [Fraction(1, 2), None, Fraction(1, 2)]
+    assert w.view["width"] == 3 and fractions(w.session) == [Fraction(1, 2), None, Fraction(1, 2)]
     game = Game.new(9, 9, 10, seed=3)
     w.game = game
     w.act({"type": "cell", "cell": [0, 0]})
@@ -249,23 +272,60 @@ def _api(server: WebServer, path: str) -> str:
 
 
 def _request(url: str, data: bytes | None = None) -> tuple[int, Any]:
+    """Status and body: a JSON error, or the protocol's answer as a list of its JSON lines."""
     request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, json.loads(response.read())
+            body = response.read()
+            if response.headers["Content-Type"] == "application/x-ndjson":
+                return response.status, [json.loads(line) for line in body.splitlines()]
+            return response.status, json.loads(body)
     except urllib.error.HTTPError as error:
         return error.code, json.loads(error.read())
 
 
+def _decoded(cells: dict[str, Any]) -> tuple[list[int], list[int], list[float]]:
+    return (
+        decode(cells["index"], "<i4").tolist() if cells["index"] else [],
+        decode(cells["codes"], "u1").tolist(),
+        decode(cells["p"], "<f4").tolist(),
+    )
+
+
 def test_the_web_server_answers_views_and_refuses_bad_requests() -> None:
+    board = Board.from_text(BOARD)
     with WebServer(Session(BOARD), port=0) as server:
-        status, view = _request(_api(server, "api/view"))
-        assert status == 200 and fractions(view) == expected(Board.from_text(BOARD))
+        status, lines = _request(_api(server, "api/view"))
+        assert status == 200 and lines[0]["cells"]["full"]
+        _, codes, p = _decoded(lines[0]["cells"])
+        want = expected(board)
+        assert [KINDS[c] in ("guess", "safe", "mine") for c in codes] == [w is not None for w in want]
+        assert all(w is None or q == pytest.approx(float(w), rel=1e-6) for q, w in zip(p, want, strict=True))
+        assert len(lines) == 2 and lines[1]["view"]["best"] == list(solve(board).best_moves(1)[0].cell)
+        version = lines[0]["view"]["version"]
         action = json.dumps({"type": "cell", "cell": [0, 0], "button": "right"}).encode()
-        status, view = _request(_api(server, "api/action"), action)
-        assert status == 200 and view["cells"][0][1] == "flag" and view["best_pending"]
-        status, refused = _request(_api(server, "api/action"), json.dumps({"type": "fly"}).encode())
-        assert status == 200 and refused["note"] == "unknown action 'fly'"
+        status, lines = _request(_api(server, f"api/action?since={version}"), action)
+        assert (
+            status == 200 and lines[0]["view"]["version"] == version + 1 and lines[0]["view"]["best_pending"]
+        )
+        flagged = board.replace({(0, 0): -2})
+        assert lines[1]["view"]["best"] == list(solve(flagged).best_moves(1)[0].cell)
+        index, codes, _ = _decoded(lines[0]["cells"])
+        if not lines[0]["cells"]["full"]:
+            assert 0 in index
+            codes = [codes[index.index(0)]]
+        assert KINDS[codes[0]] == "flag"
+        # A refused action: a note, the same version, no cell sent again, no second line.
+        status, lines = _request(
+            _api(server, f"api/action?since={version + 1}"), json.dumps({"type": "fly"}).encode()
+        )
+        view = lines[0]["view"]
+        assert status == 200 and view["note"] == "unknown action 'fly'" and view["version"] == version + 1
+        assert _decoded(lines[0]["cells"]) == ([], [], []) and len(lines) == 1
+        status, lines = _request(
+            _api(server, "api/action"), json.dumps({"type": "exact", "cell": [0, 1]}).encode()
+        )
+        assert Fraction(lines[0]["answer"]["p"]) == solve(flagged).probability(0, 1)
         status, error = _request(_api(server, "api/action"), b"{not json")
         assert status == 400 and error["error"].startswith("the action is not JSON")
         status, error = _request(_api(server, "api/nothing"))
@@ -300,7 +360,7 @@ def test_cli_web_refuses_a_bad_size_and_a_taken_port(capsys: pytest.CaptureFixtu
     assert main(["web", "--new", "3x3", "--no-browser"]) == 1
     assert "expected beginner, intermediate, expert or WxHxM" in capsys.readouterr().err
     assert main(["web", "--new", "100000x100000x1", "--no-browser"]) == 1
-    assert "at most 1,000,000 cells and 10,000 a side, got 100000x100000" in capsys.readouterr().err
+    assert "a board is 1 to 4,000,000 cells (e.g. 2000x2000), got 100000x100000" in capsys.readouterr().err
     with WebServer(Session(BOARD), port=0) as server:
         port = server.httpd.server_address[1]
         assert main(["web", "--port", str(port), "--no-browser"]) == 1
@@ -326,9 +386,9 @@ def test_cli_web_serves_a_board_file_until_stopped(tmp_path: Any) -> None:
         line = server.stdout.readline() if server.stdout else ""
         assert line.startswith("analyzer web: http://127.0.0.1:") and "Ctrl+C" in line
         base, token = line.split()[2].split("/?token=")
-        status, view = _request(f"{base}/api/view?token={token}")
-        assert status == 200 and view["mode"] == "edit"
-        assert fractions(view) == expected(Board.from_text(BOARD))
+        status, lines = _request(f"{base}/api/view?token={token}")
+        assert status == 200 and lines[0]["view"]["mode"] == "edit"
+        assert lines[0]["cells"]["size"] == 20 and len(lines) == 2
     finally:
         server.send_signal(signal.SIGINT)
         _, err = server.communicate(timeout=30)

@@ -2,8 +2,9 @@
 
 A :class:`Session` is what the Jupyter widget (:mod:`analyzer.interactive.widget`)
 and the local page (:mod:`analyzer.interactive.web`) share: the front end sends
-an action (a dict, see :meth:`Session.act`) and draws the dict :meth:`Session.view`
-returns. Nothing here knows about Jupyter or HTTP, so the tests drive it directly.
+an action (a dict, see :meth:`Session.act`, the single entry point) and draws what
+:meth:`Session.respond` answers. Nothing here knows about Jupyter or HTTP, so the
+tests drive it directly.
 
 Three modes:
 
@@ -23,6 +24,74 @@ the best move (:meth:`Analysis.best_moves <analyzer.solver.analysis.Analysis.bes
 "why" on a certain cell names the clues that force it
 (:meth:`Analysis.explain <analyzer.solver.analysis.Analysis.explain>`). A solve
 past the time limit falls back to CP-SAT's certain cells.
+
+The view protocol
+-----------------
+Big boards, small messages: nothing is sent per cell as text. An answer
+(:meth:`Session.respond`) is a dict of three parts, each JSON-ready:
+
+``view`` (:meth:`Session.view`): the small fields, sent whole every time
+    ``protocol`` (:data:`PROTOCOL`), ``version`` (the position's version: it counts
+    up with every change of the cells, and only then), ``mode``, ``modes``,
+    ``width``, ``height``, ``mines``, ``flags``, ``mines_left`` (mines minus flags),
+    ``caption`` (short text), ``counts`` (``{"layouts": short text, "layouts_digits": n}``;
+    the exact numbers on demand, below), ``error`` (``{"message", "clues": [[r, c], ...]}``
+    or ``None``), ``note`` (why the last action was refused, else ``""``), ``best``
+    (``[r, c]`` or ``None``), ``best_text``, ``best_pending`` (true while the best
+    move is still being scored: it follows, see below), ``why`` (the explanation
+    of the cell asked about, or ``None``), ``marks`` (below), ``game``, ``replay``,
+    ``time_limit``, ``presets``, ``max_cells`` and ``palette`` (below).
+``cells`` (:meth:`Session.cells`): the per-cell arrays, typed, zlib-compressed and
+    base64-encoded (:func:`encode`; a browser inflates them with
+    ``DecompressionStream("deflate")``): ``{"version", "full", "size", "index",
+    "codes", "p"}``. ``codes`` is a little-endian ``Uint8Array`` of state codes (:data:`CODES`), ``p`` a
+    ``Float32Array`` of mine probabilities (NaN where there is none: revealed
+    cells, flags, a board without analysis), ``index`` an ``Int32Array`` of the
+    cells they are for. ``full`` true: every cell, row-major, and ``index`` is
+    empty. ``full`` false: only the cells that changed since the version the
+    client said it holds (``since``), possibly none (a refused action, a query).
+    A client that holds no version, or one the session no longer remembers, gets
+    the full arrays (so does one when most cells changed: a clue moves every
+    background cell's probability, and the repeats compress).
+    The widget syncs the full arrays instead, uncompressed, as the ``bytes``
+    traitlets ``codes`` and ``probabilities`` (binary buffers, no base64).
+``answer``: the reply to a query action (``exact``), else ``None``.
+
+State codes (:data:`CODES`, names in :data:`KINDS`): ``0``-``8`` a revealed
+number; ``9`` hidden (no probability known); ``10`` a flag; ``11`` a guess
+(0 < p < 1, the value in ``p``); ``12`` certainly safe, ``13`` certainly a mine
+(exact: p is 0 or 1 as a fraction, not a rounded float); ``14`` safe and
+``15`` a mine by CP-SAT (past the time limit, no probability); ``16`` a mine of
+a lost game's layout; ``17`` the mine that was hit; ``18`` a wrong flag (a flag
+on a safe cell of a lost game).
+
+``marks`` name cells by row-major index: ``{"best": [i], "clicked": [i]`` (the
+replay's click), ``"conflict": [...]`` (clues of an impossible board),
+``"why_clues": [...]``, ``"why_cell": [i]}``, and with the analyst's marks on
+(the ``marks`` action) ``"dead"`` (dead cells) and ``"fifty"`` (cells of forced
+50/50s, :meth:`Session.marks`). New marks are new keys of lists
+of indices (the front end draws the ones it knows).
+
+``palette`` holds the colours the front end draws with (the contrast of each
+number on its background is checked in the tests): ``numbers`` (ink of 0-8),
+``revealed``, ``hidden``, ``viridis`` (the stops of
+:func:`~analyzer.render.probability_colour`; the background of probability p is
+viridis at ``1 - sqrt(p)``), ``kinds`` (:data:`KINDS`).
+
+Actions that ask rather than change (``answer`` carries the reply, ``version``
+does not move):
+
+- ``{"type": "exact", "cell": [r, c]}``: ``{"type": "exact", "cell", "version",
+  "p": "a/b" or None, "text"}``, the cell's exact mine probability (what hover shows).
+- ``{"type": "exact", "of": "layouts" | "luck"}``: ``{"type": "exact", "of", "text"}``,
+  the long exact text of a big number.
+
+One round trip per action: the answer to an action carries the new view and,
+when the best move is already scored, the best move. When it is not
+(``best_pending``), the transport sends a second message for the same version
+(:meth:`Session.best_view`); the web server streams it as a second JSON line of
+the same response, the widget as an update of ``view``. A best move scored for a
+version that a later action replaced is dropped.
 """
 
 from __future__ import annotations
@@ -47,18 +116,31 @@ from analyzer.errors import (
     OptionError,
     SolverTimeoutError,
 )
-from analyzer.limits import fraction_text, plural
+from analyzer.limits import digit_count, exact_text, fraction_text, percent, plural, rounded
 from analyzer.names import PRESETS
-from analyzer.render import NUMBER_COLOURS, exact_or_rounded, percent_text, probability_colour, text_colour
+from analyzer.render import exact_or_rounded, percent_text, probability_colour
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from analyzer.play.game import Game
     from analyzer.replays.analyse import ReplayAnalysis
     from analyzer.replays.read import Replay
     from analyzer.solver.analysis import Analysis
     from analyzer.solver.moves import Move
 
-__all__ = ["Session", "MODES", "DEFAULT_TIME_LIMIT", "MAX_CELLS", "MAX_SIDE", "MAX_UPLOAD_BYTES"]
+__all__ = [
+    "Session",
+    "MODES",
+    "DEFAULT_TIME_LIMIT",
+    "PROTOCOL",
+    "CODES",
+    "KINDS",
+    "PALETTE",
+    "MAX_CELLS",
+    "MAX_SIDE",
+    "MAX_UPLOAD_BYTES",
+]
 
 MODES = ("edit", "play", "replay")
 DEFAULT_TIME_LIMIT = 10.0
@@ -67,11 +149,72 @@ DEFAULT_TIME_LIMIT = 10.0
 CERTAIN_SECONDS = 5.0
 """Seconds CP-SAT may take for the certain cells once the exact count has run out of time (at least)."""
 
-MAX_SIDE = 10_000
-"""The most rows or columns a board made or opened through an action may have."""
+PROTOCOL = 2
+"""The version of the view protocol (the module text): 2 is the compact one (typed arrays, deltas)."""
 
-MAX_CELLS = 1_000_000
-"""The most cells such a board may have (1000x1000; the exact solve of one mid-game takes seconds)."""
+CODES = {
+    **{str(n): n for n in range(9)},
+    "hidden": 9,
+    "flag": 10,
+    "guess": 11,
+    "safe": 12,
+    "mine": 13,
+    "safe_cpsat": 14,
+    "mine_cpsat": 15,
+    "layout_mine": 16,
+    "fatal": 17,
+    "wrong_flag": 18,
+}
+"""Each per-cell state code (the ``codes`` array), by name."""
+
+KINDS = ("number",) * 9 + (
+    "hidden",
+    "flag",
+    "guess",
+    "safe",
+    "mine",
+    "safe",
+    "mine",
+    "layout-mine",
+    "fatal",
+    "wrong-flag",
+)
+"""The kind of cell each code is, as the front end and the tests name it (the index is the code)."""
+
+MAX_SIDE = 2000
+MAX_CELLS = MAX_SIDE * MAX_SIDE
+"""The most cells a new board or game from the page may have (a 1000x1000 board loads and scrolls)."""
+
+MAX_LENGTH = 20_000
+"""The most rows or columns such a board may have (a board is drawn, and scrolled, in one piece)."""
+
+PALETTE = {
+    # Ink of the revealed numbers 0-8 on the revealed background: each at least 4.5:1 (WCAG AA),
+    # the classic hues darkened where they were not (tests/test_interactive.py computes the ratios).
+    "numbers": [
+        "#6b6b6b",
+        "#0000ff",
+        "#006400",
+        "#c00000",
+        "#00007b",
+        "#7b0000",
+        "#006464",
+        "#000000",
+        "#505050",
+    ],
+    "revealed": "#dddddd",
+    "hidden": "#b4b4b4",
+    "grid": "#888888",
+    "flag": "#c00000",
+    "mine": "#000000",
+    "fatal": "#d00000",
+    # The stops of probability_colour: viridis at 0, 1/8, ..., 1 (the colour of p = (1 - k/8)**2).
+    "viridis": [probability_colour((1 - k / 8) ** 2) for k in range(9)],
+    "kinds": list(KINDS),
+}
+"""The colours the front end draws with (sent in every view, so the page and the tests agree)."""
+
+_REMEMBERED_VERSIONS = 4
 
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024
 """The largest file the page may send (a replay's own cap; a 1000x1000 ``.mine`` is 1 MB)."""
@@ -113,9 +256,6 @@ _RECORDED = frozenset(
     }
 )
 """The actions undo can take back (stepping through a replay is not one: it changes no position)."""
-
-_HIDDEN_LOOK = ("#bbb", "#000")
-_REVEALED_BACKGROUND = "#ddd"
 
 
 class Session:
@@ -174,6 +314,8 @@ class Session:
         self.show_win = False
         self._marks: dict[str, Any] | None = None
         self._win: dict[str, Any] | None = None
+        self._version = 0
+        self._made: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self.load(source)
 
     # ------------------------------------------------------------ sources
@@ -301,8 +443,11 @@ class Session:
             return self._best
 
     # ------------------------------------------------------------ actions
-    def act(self, action: dict[str, Any]) -> None:
+    def act(self, action: dict[str, Any]) -> dict[str, Any] | None:
         """Apply one action from the front end; a refused action leaves a :attr:`note` and changes nothing.
+
+        The single entry point of the front ends. Returns the answer of a query
+        action (``exact``), ``None`` for the others and for a refused one.
 
         Actions (``type`` and its fields):
 
@@ -346,6 +491,8 @@ class Session:
         - ``marks`` ``{on}``: show dead cells and forced 50/50s (:meth:`marks`).
         - ``win`` ``{on}``: show the exact chance to win with best play (:meth:`win_chance`).
         - ``guess`` ``{direction}``: replay: step to the next (1) or previous (-1) guess.
+        - ``exact`` ``{cell}`` or ``{of: "layouts" | "luck"}``: asks, changes nothing
+          (see the module text).
         """
         with self.lock:
             self.note = ""
@@ -353,18 +500,22 @@ class Session:
             recorded = isinstance(action, dict) and action.get("type") in _RECORDED
             before = self._snapshot() if recorded else None
             signature = self._signature() if recorded else None
+            answer = None
             try:
-                self._act(action)
+                answer = self._act(action)
             except (AnalyzerError, ValueError, TypeError, KeyError, IndexError) as error:
                 self.note = _message(error)
             if before is not None and self._signature() != signature:
                 self._remember(self._undo, before)
                 self._redo.clear()
+            return answer
 
-    def _act(self, action: dict[str, Any]) -> None:
+    def _act(self, action: dict[str, Any]) -> dict[str, Any] | None:
         if not isinstance(action, dict):
-            raise OptionError(f"an action is a dict with a 'type', got {action!r}")
+            raise OptionError(f"an action is a dict with a 'type', got {_short(action)}")
         kind = action.get("type")
+        if kind == "exact":
+            return self._query(action)
         if kind == "cell":
             self._click(_cell(action), action.get("button", "left"))
         elif kind == "key":
@@ -375,18 +526,12 @@ class Session:
             self._changed()
         elif kind == "resize":
             self._need("edit")
-            width, height = _integer(action.get("width"), "width"), _integer(action.get("height"), "height")
-            check_size(width, height)
-            mines = _integer(action.get("mines"), "mines")
-            if mines > width * height:
-                raise OptionError(f"{mines} mines do not fit on a {width}x{height} board")
+            width, height, mines = _size(action)
             self.set_board(Board(width, height, mines, (HIDDEN,) * (width * height), self._topology))
         elif kind == "new_game":
             seed = action.get("seed")
             self.new_game(
-                _integer(action.get("width"), "width"),
-                _integer(action.get("height"), "height"),
-                _integer(action.get("mines"), "mines"),
+                *_size(action),
                 seed=None if seed in (None, "") else _integer(seed, "seed"),
                 first_click=str(action.get("first_click") or "safe"),
             )
@@ -436,7 +581,8 @@ class Session:
         elif kind == "guess":
             self._next_guess(_integer(action.get("direction", 1), "direction", negative=True))
         else:
-            raise OptionError(f"unknown action {kind!r}")
+            raise OptionError(f"unknown action {_short(kind)}")
+        return None
 
     def _need(self, mode: str) -> None:
         if self.mode != mode:
@@ -840,31 +986,15 @@ class Session:
 
     def _workflow_view(self) -> dict[str, Any]:
         """What the analyst's tools draw, merged into :meth:`view`."""
-        board_cells = self._shown_board_cells()
-        flags = sum(1 for v in board_cells if v == FLAG)
         return {
-            "mines_left": self._shown_mine_total() - flags,
             "history": {"undo": len(self._undo), "redo": len(self._redo)},
             "download": self._download,
-            "marks": self.marks() if self.show_marks else None,
+            "shown": {"marks": self.show_marks, "win": self.show_win},
+            "marks_text": self.marks()["text"] if self.show_marks else None,
             "win": self.win_chance() if self.show_win else None,
             "timeline": self._timeline(),
             "name": self._name,
         }
-
-    def _shown_board_cells(self) -> tuple[int, ...] | list[int]:
-        if self.mode == "play" and self._game is not None:
-            return self._game.board.cells
-        if self.mode == "replay" and self._replay_boards:
-            return self.board.cells
-        return self._cells
-
-    def _shown_mine_total(self) -> int:
-        if self.mode == "play" and self._game is not None:
-            return self._game.mine_count
-        if self.mode == "replay" and self._replay is not None:
-            return self._replay.replay.mines
-        return self._mines
 
     def _timeline(self) -> dict[str, Any] | None:
         """Each click of the replay: its risk (mine probability, a float) and whether it was a guess."""
@@ -884,129 +1014,278 @@ class Session:
         return len(self._replay_boards) + 1 if self._replay is not None else 0
 
     def view(self, *, best: bool = True) -> dict[str, Any]:
-        """Everything the front end draws, as JSON-ready values.
+        """The small fields of the view (see the module text): everything but the per-cell arrays.
 
-        ``cells`` is row-major, each ``[text, kind, background, colour, title, p]``:
-        ``kind`` one of ``number``, ``hidden``, ``flag``, ``safe``, ``mine``,
-        ``guess``, ``layout-mine`` and ``fatal``; ``p`` the exact mine probability
-        as ``"a/b"`` (``None`` where there is none). ``best`` false leaves the best
-        move out (``best_pending`` true) so that the probabilities show before it is scored.
+        ``best`` false leaves the best move out (``best_pending`` true) so that the
+        board shows before it is scored; once scored for this version it is kept.
         """
         with self.lock:
             self._refresh()
+            version = self._version
             try:
                 board = self.board
             except BoardParseError as error:
-                return self._broken_view(str(error))
+                return self._frame(None, str(error), best=None)
             analysis = self._analysis
-            scored = self._best_scored
-            move = self.best_move() if (best or scored) and analysis is not None else None
-            probabilities = analysis.cell_probabilities if analysis is not None else None
-            safe, mines = self._certain or (frozenset(), frozenset())
-            shown_mines = self._shown_mines()
-            fatal = self._game.fatal_cell if self.mode == "play" and self._game is not None else None
-            if self.mode == "replay" and self._step >= len(self._replay_boards):
-                fatal = self._replay.died_at.cell if self._replay and self._replay.died_at else None
-            cells = []
-            width = board.width
-            trust = True
-            for index, value in enumerate(self._shown_cells(board)):
-                cell = divmod(index, width)
-                if cell in shown_mines:
-                    if cell == fatal:
-                        cells.append(["✹", "fatal", "#c00", "#fff", "the mine that was hit", None])
-                    else:
-                        cells.append(["✹", "layout-mine", "#bbb", "#000", "mine", None])
-                    continue
-                if value >= 0:
-                    cells.append(
-                        [
-                            "" if value == 0 else str(value),
-                            "number",
-                            _REVEALED_BACKGROUND,
-                            NUMBER_COLOURS[value],
-                            f"revealed {value}",
-                            None,
-                        ]
-                    )
-                    continue
-                if value == FLAG and trust:
-                    cells.append(["⚑", "flag", "#bbb", "#c00", "flag", None])
-                    continue
-                p = probabilities[index] if probabilities is not None else None
-                if p is None:
-                    if cell in safe:
-                        cells.append(["✓", "safe", "#fde725", "#000", "certainly safe (CP-SAT)", "0/1"])
-                    elif cell in mines:
-                        cells.append(["✱", "mine", "#440154", "#fff", "certainly a mine (CP-SAT)", "1/1"])
-                    else:
-                        cells.append(["", "hidden", *_HIDDEN_LOOK, "hidden", None])
-                    continue
-                background = probability_colour(float(p))
-                if p == 0:
-                    text, kind, title = "✓", "safe", "certainly safe"
-                elif p == 1:
-                    text, kind, title = "✱", "mine", "certainly a mine"
-                else:
-                    text, kind, title = percent_text(p), "guess", f"P(mine) = {exact_or_rounded(p)}"
-                cells.append([text, kind, background, text_colour(background), title, _fraction(p)])
-            return {
-                "mode": self.mode,
-                "modes": [m for m in MODES if m != "replay" or self._replay is not None],
-                "width": board.width,
-                "height": board.height,
-                "mines": board.mines,
-                "cells": cells,
-                "caption": self._caption(board, analysis),
-                "error": self._error,
-                "note": self.note,
-                "best": list(move.cell) if move is not None else None,
-                "best_text": move.describe() if move is not None else "",
-                "best_pending": not (best or scored) and analysis is not None,
-                "why": self._why,
-                "game": self._game_view(),
-                "replay": self._replay_view(),
-                "time_limit": self.time_limit,
-                "presets": {name: list(size) for name, size in PRESETS.items()},
-            } | self._workflow_view()
+            move = self.best_move() if (best or self._best_scored) and analysis is not None else None
+            view = self._frame(board, None, best=move)
+            view["best_pending"] = analysis is not None and not self._best_scored
+            assert view["version"] == version
+            return view
 
-    def _broken_view(self, message: str) -> dict[str, Any]:
-        cells = [
-            [
-                "" if v == 0 else str(v),
-                "number",
-                _REVEALED_BACKGROUND,
-                NUMBER_COLOURS[v],
-                f"revealed {v}",
-                None,
-            ]
-            if v >= 0
-            else (
-                ["⚑", "flag", "#bbb", "#c00", "flag", None]
-                if v == FLAG
-                else ["", "hidden", *_HIDDEN_LOOK, "hidden", None]
-            )
-            for v in self._cells
-        ]
+    def _frame(self, board: Board | None, broken: str | None, *, best: Move | None) -> dict[str, Any]:
+        width, height, mines = (
+            (board.width, board.height, board.mines)
+            if board is not None
+            else (self._width, self._height, self._mines)
+        )
+        cells = board.cells if board is not None else tuple(self._cells)
+        flags = cells.count(FLAG)
+        analysis = self._analysis if board is not None else None
+        marks: dict[str, list[int]] = {}
+        error: dict[str, Any] | None = self._error if broken is None else {"message": broken, "clues": []}
+        if error and error.get("clues"):
+            marks["conflict"] = [r * width + c for r, c in error["clues"]]
+        if best is not None:
+            marks["best"] = [best.cell[0] * width + best.cell[1]]
+        if self._why is not None:
+            marks["why_cell"] = [self._why["cell"][0] * width + self._why["cell"][1]]
+            marks["why_clues"] = [c["cell"][0] * width + c["cell"][1] for c in self._why.get("clues", ())]
+        if self.show_marks and board is not None:
+            found = self.marks()  # the analyst's marks: dead cells, forced 50/50s
+            marks["dead"], marks["fifty"] = found["dead"], found["fifty"]
+        replay = self._replay_view() if self.mode == "replay" else None
+        if replay is not None and replay["click"] is not None:
+            row, col = replay["click"]["cell"]
+            marks["clicked"] = [row * width + col]
         return {
+            "protocol": PROTOCOL,
+            "version": self._version,
             "mode": self.mode,
             "modes": [m for m in MODES if m != "replay" or self._replay is not None],
-            "width": self._width,
-            "height": self._height,
-            "mines": self._mines,
-            "cells": cells,
-            "caption": f"{self._width}x{self._height}, {plural(self._mines, 'mine')}",
-            "error": {"message": message, "clues": []},
+            "width": width,
+            "height": height,
+            "mines": mines,
+            "flags": flags,
+            "mines_left": mines - flags,
+            "caption": self._caption(width, height, mines, analysis),
+            "counts": self._counts(analysis),
+            "error": error,
             "note": self.note,
-            "best": None,
-            "best_text": "",
+            "best": list(best.cell) if best is not None else None,
+            "best_text": self._best_text(best) if best is not None else "",
             "best_pending": False,
-            "why": None,
-            "game": None,
-            "replay": None,
+            "why": self._why,
+            "marks": marks,
+            "game": self._game_view() if self.mode == "play" else None,
+            "replay": replay,
             "time_limit": self.time_limit,
             "presets": {name: list(size) for name, size in PRESETS.items()},
+            "max_cells": MAX_CELLS,
+            "palette": PALETTE,
         } | self._workflow_view()
+
+    def _best_text(self, move: Move) -> str:
+        game = self._game
+        if self.mode == "play" and game is not None and game.revealed_count == 0:
+            rule = game.first_click
+            if rule.radius is not None:
+                what = "is safe" if rule.radius == 0 else "opens an area (a 0)"
+                return f"{move.cell!r}: the first click {what} under this game's rule ({rule})"
+        return move.describe()
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """The per-cell state codes (``uint8``) and mine probabilities (``float32``, NaN for none), row-major.
+
+        Made once per version (see the module text for the codes).
+
+        >>> codes, p = Session("3x1x1\\nH1H\\n").arrays()
+        >>> codes.tolist(), p.tolist()[0]
+        ([11, 1, 11], 0.5)
+        """
+        with self.lock:
+            self._refresh()
+            made = self._made.get(self._version)
+            if made is None:
+                made = self._made[self._version] = self._make_arrays()
+                for old in sorted(self._made)[:-_REMEMBERED_VERSIONS]:
+                    del self._made[old]
+            return made
+
+    def cells(self, since: int | None = None) -> dict[str, Any]:
+        """The per-cell arrays as the protocol sends them: all of them, or what changed since ``since``.
+
+        >>> session = Session("3x1x1\\nH1H\\n")
+        >>> first = session.cells()
+        >>> first["full"], first["size"], decode(first["codes"], "u1").tolist()
+        (True, 3, [11, 1, 11])
+        >>> session.act({"type": "cell", "cell": [0, 5]})  # refused: nothing changed, nothing sent
+        >>> same = session.cells(since=first["version"])
+        >>> session.note, same["full"], decode(same["codes"], "u1").tolist()
+        ('cell (0, 5) is off the 3x1 board', False, [])
+        """
+        import numpy as np
+
+        with self.lock:
+            codes, p = self.arrays()
+            version = self._version
+            old = self._made.get(since) if since is not None else None
+            if old is not None and since != version:
+                old_codes, old_p = old
+                same_p = (old_p == p) | (np.isnan(old_p) & np.isnan(p))
+                index = np.flatnonzero((old_codes != codes) | ~same_p).astype("<i4")
+                if 3 * len(index) < len(codes):
+                    return {
+                        "version": version,
+                        "full": False,
+                        "size": len(codes),
+                        "index": encode(index),
+                        "codes": encode(codes[index]),
+                        "p": encode(p[index]),
+                    }
+            elif since == version:
+                empty = np.zeros(0, dtype="<i4")
+                return {
+                    "version": version,
+                    "full": False,
+                    "size": len(codes),
+                    "index": encode(empty),
+                    "codes": encode(empty.astype("u1")),
+                    "p": encode(empty.astype("<f4")),
+                }
+            return {
+                "version": version,
+                "full": True,
+                "size": len(codes),
+                "index": "",
+                "codes": encode(codes),
+                "p": encode(p),
+            }
+
+    def respond(self, action: dict[str, Any] | None = None, *, since: int | None = None) -> dict[str, Any]:
+        """Apply ``action`` (if any) and answer as the protocol says: ``{"view", "cells", "answer"}``.
+
+        The view leaves the best move out when it is still to score (``best_pending``):
+        :meth:`best_view` gives it.
+
+        >>> session = Session("3x1x1\\nH1H\\n")
+        >>> sorted(session.respond())
+        ['answer', 'cells', 'view']
+        >>> session.respond({"type": "exact", "cell": [0, 0]})["answer"]["p"]
+        '1/2'
+        """
+        with self.lock:
+            answer = self.act(action) if action is not None else None
+            return {"view": self.view(best=False), "cells": self.cells(since), "answer": answer}
+
+    def best_view(self, version: int) -> dict[str, Any] | None:
+        """The view of ``version`` with its best move scored, or ``None`` if a later change replaced it.
+
+        The scoring runs without holding the session's lock, so that an action sent
+        meanwhile is not kept waiting; its result is dropped if the position changed.
+        """
+        with self.lock:
+            if version != self._version:
+                return None
+            self._refresh()
+            analysis = self._analysis
+            if analysis is None or self._best_scored:
+                return self.view(best=False)
+        moves = analysis.best_moves(1)
+        with self.lock:
+            if version != self._version:
+                return None
+            if not self._best_scored:
+                self._best = moves[0] if moves else None
+                self._best_scored = True
+            return self.view(best=False)
+
+    def _make_arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        import numpy as np
+
+        try:
+            board = self.board
+        except BoardParseError:
+            board = None
+        shown = self._shown_cells(board) if board is not None else tuple(self._cells)
+        values = np.array(shown, dtype=np.int8)
+        width = board.width if board is not None else self._width
+        codes = np.where(values >= 0, values, np.where(values == FLAG, CODES["flag"], CODES["hidden"]))
+        codes = codes.astype(np.uint8)
+        p = np.full(len(values), np.nan, dtype=np.float32)
+        analysis = self._analysis if board is not None else None
+        hidden = values == HIDDEN
+        if analysis is not None:
+            floats = np.asarray(analysis.to_numpy(), dtype=np.float64).ravel()
+            if not analysis.trust_flags:
+                hidden = hidden | (values == FLAG)
+            p[hidden] = floats[hidden]
+            codes[hidden] = CODES["guess"]
+            # A correctly rounded float is 0 or 1 exactly when the fraction is, or is within
+            # 2**-1075 of it: those few cells are settled by their exact fraction.
+            for index in np.flatnonzero(hidden & ((floats == 0) | (floats == 1))).tolist():
+                exact = analysis.probability(*divmod(index, width))
+                if exact == 0:
+                    codes[index] = CODES["safe"]
+                elif exact == 1:
+                    codes[index] = CODES["mine"]
+        elif self._certain is not None:
+            safe, mines = self._certain
+            for cell in safe:
+                codes[cell[0] * width + cell[1]] = CODES["safe_cpsat"]
+            for cell in mines:
+                codes[cell[0] * width + cell[1]] = CODES["mine_cpsat"]
+        layout = self._shown_mines()
+        if layout:
+            fatal = self._fatal_cell()
+            for row, col in layout:
+                index = row * width + col
+                if values[index] != FLAG:
+                    codes[index] = CODES["fatal"] if (row, col) == fatal else CODES["layout_mine"]
+            for index in np.flatnonzero(values == FLAG).tolist():
+                if divmod(index, width) not in layout:
+                    codes[index] = CODES["wrong_flag"]
+        return codes, p
+
+    def _fatal_cell(self) -> Cell | None:
+        if self.mode == "play" and self._game is not None:
+            return self._game.fatal_cell
+        if self.mode == "replay" and self._replay is not None and self._replay.died_at is not None:
+            return self._replay.died_at.cell
+        return None
+
+    def _query(self, action: dict[str, Any]) -> dict[str, Any]:
+        """The answer to an ``exact`` action (see the module text)."""
+        what = action.get("of")
+        if what is not None:
+            if what == "layouts":
+                self._refresh()
+                if self._analysis is None:
+                    raise OptionError("there is no count of layouts (see the message above the board)")
+                return {"type": "exact", "of": what, "text": exact_text(self._analysis.total)}
+            if what == "luck":
+                if self._replay is None:
+                    raise OptionError("no replay is open: it is a replay's luck")
+                return {"type": "exact", "of": what, "text": fraction_text(self._replay.luck)}
+            raise OptionError(f"exact of what? 'layouts' or 'luck', got {what!r}")
+        cell = _cell(action)
+        board = self.board
+        index = board.index(*cell) if 0 <= cell[0] < board.height and 0 <= cell[1] < board.width else None
+        if index is None:
+            raise OptionError(f"cell {cell!r} is off the {board.width}x{board.height} board")
+        self._refresh()
+        analysis = self._analysis
+        answer: dict[str, Any] = {"type": "exact", "cell": list(cell), "version": self._version, "p": None}
+        value = board.cells[index]
+        if analysis is None or value >= 0 or (value == FLAG and analysis.trust_flags):
+            answer["text"] = (
+                f"revealed {value}" if value >= 0 else ("a flag" if value == FLAG else "no analysis")
+            )
+            return answer
+        p = analysis.probability(*cell)
+        answer["p"] = _fraction(p)
+        answer["text"] = f"P(mine) = {exact_or_rounded(p)} ≈ {percent(p)}"
+        return answer
 
     def _shown_cells(self, board: Board) -> tuple[int, ...]:
         if self.mode == "replay" and self._replay is not None and self._step >= len(self._replay_boards):
@@ -1031,13 +1310,18 @@ class Session:
             return self._replay.replay.layout
         return frozenset()
 
-    def _caption(self, board: Board, analysis: Analysis | None) -> str:
-        text = f"{board.width}x{board.height}, {plural(board.mines, 'mine')}"
+    def _caption(self, width: int, height: int, mines: int, analysis: Analysis | None) -> str:
+        text = f"{width}x{height}, {plural(mines, 'mine')}"
         if self.mode == "play" and self._game is not None:
             text += f"; game {self._game.status}"
         if analysis is not None:
-            text += f"; {analysis.total_text} layout{'' if analysis.total == 1 else 's'}"
+            text += f"; {_count_text(analysis.total)} layout{'' if analysis.total == 1 else 's'}"
         return text
+
+    def _counts(self, analysis: Analysis | None) -> dict[str, Any]:
+        if analysis is None:
+            return {}
+        return {"layouts": _count_text(analysis.total), "layouts_digits": digit_count(analysis.total)}
 
     def _game_view(self) -> dict[str, Any] | None:
         game = self._game
@@ -1068,8 +1352,7 @@ class Session:
             luck = analysed.luck
             text = (
                 f"end: {analysed.result}, {plural(len(analysed.guesses), 'guess')}"
-                f" ({len(analysed.needless_guesses)} needless), luck {fraction_text(luck)}"
-                f" = {100 * float(luck):.2f}%"
+                f" ({len(analysed.needless_guesses)} needless), luck {share_text(luck)}"
             )
             current = None
         return {
@@ -1088,6 +1371,7 @@ class Session:
         self._changed()
 
     def _changed(self) -> None:
+        self._version += 1
         self._fresh = False
         self._marks = None
         self._win = None
@@ -1157,18 +1441,24 @@ class Session:
 
 
 def check_size(width: int, height: int) -> None:
-    """Refuse a board larger than :data:`MAX_SIDE` a side or :data:`MAX_CELLS` cells, before it is made.
+    """Refuse a board of more than :data:`MAX_CELLS` cells or :data:`MAX_LENGTH` a side, before it is made.
 
     >>> check_size(1000, 1000)
     >>> check_size(100_000, 100_000)
     Traceback (most recent call last):
     ...
-    analyzer.errors.OptionError: boards here have at most 1,000,000 cells and 10,000 a side, got 100000x100000
+    analyzer.errors.OptionError: a board is 1 to 4,000,000 cells (e.g. 2000x2000), got 100000x100000
+    >>> check_size(20_001, 1)
+    Traceback (most recent call last):
+    ...
+    analyzer.errors.OptionError: a board is at most 20,000 cells a side, got 20001x1
     """
-    if not (1 <= width <= MAX_SIDE and 1 <= height <= MAX_SIDE and width * height <= MAX_CELLS):
+    if width < 1 or height < 1 or width * height > MAX_CELLS:
         raise OptionError(
-            f"boards here have at most {MAX_CELLS:,} cells and {MAX_SIDE:,} a side, got {width}x{height}"
+            f"a board is 1 to {MAX_CELLS:,} cells (e.g. {MAX_SIDE}x{MAX_SIDE}), got {width}x{height}"
         )
+    if width > MAX_LENGTH or height > MAX_LENGTH:
+        raise OptionError(f"a board is at most {MAX_LENGTH:,} cells a side, got {width}x{height}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -1336,6 +1626,83 @@ def _read_bytes(path: str) -> bytes:
 
 def _looks_like_replay(text: str) -> bool:
     return "\n" not in text and text.lower().rsplit(".", 1)[-1] in ("avf", "rmv", "evf", "mvf")
+
+
+def _size(action: dict[str, Any]) -> tuple[int, int, int]:
+    """``width``, ``height`` and ``mines`` of a new board or game, or its ``size``: a preset or ``WxHxM``."""
+    size = action.get("size")
+    if size not in (None, ""):
+        text = str(size).strip().lower()
+        if text in PRESETS:
+            width, height, mines = PRESETS[text]
+        else:
+            parts = text.replace("×", "x").replace("/", "x").split("x")
+            if len(parts) != 3 or not all(part.strip().isdigit() for part in parts):
+                raise OptionError(
+                    f"size {_short(size)}: expected {', '.join(PRESETS)} or WxHxM, e.g. 30x16x99"
+                )
+            width, height, mines = (int(part) for part in parts)
+    else:
+        width = _integer(action.get("width"), "width")
+        height = _integer(action.get("height"), "height")
+        mines = _integer(action.get("mines"), "mines")
+    check_size(width, height)
+    if mines > width * height:
+        raise OptionError(f"more mines ({mines}) than cells ({width * height})")
+    return width, height, mines
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _count_text(n: int) -> str:
+    """A count short: exact up to 7 digits, else three figures in scientific notation."""
+    return str(n) if n < 10**7 else rounded(n)
+
+
+def share_text(p: Fraction) -> str:
+    """A share (a probability, the luck of a game) short: percent with three figures, or scientific.
+
+    >>> share_text(Fraction(20, 73)), share_text(Fraction(1, 3 * 10**9)), share_text(Fraction(1, 10**400))
+    ('27.4%', '3.33e-10', '1.00e-400')
+    >>> share_text(Fraction(0)), share_text(Fraction(1))
+    ('0%', '100%')
+    """
+    if p == 0:
+        return "0%"
+    value = float(p)
+    if value >= 1e-4:
+        return f"{100 * value:.3g}%"
+    if value >= 1e-300:
+        return f"{value:.2e}"
+    # Past what a float holds: the leading figures by integer division, exact.
+    shift = digit_count(p.denominator) - digit_count(p.numerator) + 3
+    lead = p.numerator * 10**shift // p.denominator
+    return f"{lead / 10 ** (digit_count(lead) - 1):.2f}e-{shift - digit_count(lead) + 1}"
+
+
+def encode(values: np.ndarray) -> str:
+    """A numpy array's bytes, zlib-compressed (fast level 1), as base64 text: the protocol's typed arrays.
+
+    A board's probabilities repeat (every background cell has the same), so a
+    1000x1000 board's 4 MB of floats compress to a few kilobytes.
+    """
+    import base64
+    import zlib
+
+    return base64.b64encode(zlib.compress(values.tobytes(), 1)).decode("ascii")
+
+
+def decode(text: str, dtype: str) -> np.ndarray:
+    """The array :func:`encode` wrote, given its dtype (``"u1"``, ``"<f4"``, ``"<i4"``)."""
+    import base64
+    import zlib
+
+    import numpy as np
+
+    return np.frombuffer(zlib.decompress(base64.b64decode(text)), dtype=dtype)
 
 
 def _cell(action: dict[str, Any]) -> Cell:

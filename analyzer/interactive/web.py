@@ -5,13 +5,17 @@ talks JSON over HTTP instead of Jupyter's comm:
 
 ``GET /?token=...``, ``/board.js``, ``/board.css``, ``/web.js``
     The page and its files.
-``GET /api/view``
-    The current view (:meth:`Session.view <analyzer.interactive.session.Session.view>`);
-    ``?best=0`` leaves out the best move.
-``POST /api/action``
-    One action (``application/json``, see :meth:`Session.act
-    <analyzer.interactive.session.Session.act>`); the answer is the view after it,
-    without the best move when that is still to score.
+``GET /api/view?since=V``
+    The current view as the protocol answers it (:meth:`Session.respond
+    <analyzer.interactive.session.Session.respond>`: ``{"view", "cells", "answer"}``;
+    the cells that changed since version ``V``, all of them without ``since``),
+    then, when the best move was still to score, a second JSON line with the view
+    that has it (``{"view"}``, or ``{"superseded": true}`` when a later action
+    changed the position first).
+``POST /api/action?since=V``
+    One action (``application/json``, see :meth:`Session.act <analyzer.interactive.session.Session.act>`),
+    answered the same way: one round trip per action, the board in the first
+    line, the best move in the second (``application/x-ndjson``).
 
 Safe to leave running. The server listens on 127.0.0.1 by default and serves one
 session to the person at this machine; every request must pass three checks, as
@@ -169,6 +173,12 @@ def serve(
         server.close()
 
 
+def _since(query: str) -> int | None:
+    """The version the page holds (``?since=V``), or ``None``."""
+    value = parse_qs(query).get("since", [""])[0]
+    return int(value) if value.isdigit() else None
+
+
 class _Server(ThreadingHTTPServer):
     request_queue_size = 64  # a page sends clicks faster than five at a time
     daemon_threads = True
@@ -190,10 +200,8 @@ class _Handler(BaseHTTPRequestHandler):
         if not self._allowed(parts.query):
             return
         if parts.path == "/api/view":
-            best = parse_qs(parts.query).get("best", ["1"])[0] != "0"
-            with self.session.lock:
-                view = self.session.view(best=best)
-            self._json(view)
+            since = _since(parts.query)
+            self._stream(self.session.respond(since=since))
             return
         known = _FILES.get(parts.path)
         if known is None:
@@ -235,10 +243,26 @@ class _Handler(BaseHTTPRequestHandler):
         except (UnicodeDecodeError, json.JSONDecodeError) as error:
             self._json({"error": f"the action is not JSON: {error}"}, HTTPStatus.BAD_REQUEST)
             return
-        with self.session.lock:
-            self.session.act(action)
-            view = self.session.view(best=False)
-        self._json(view)
+        self._stream(self.session.respond(action, since=_since(parts.query)))
+
+    def _stream(self, first: dict[str, Any]) -> None:
+        """The answer in one line, then, if the best move was still to score, the view that has it."""
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "application/x-ndjson")
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.close_connection = True
+        try:
+            self.wfile.write(json.dumps(first).encode() + b"\n")
+            self.wfile.flush()
+            view = first["view"]
+            if view.get("best_pending"):
+                scored = self.session.best_view(view["version"])
+                line = {"superseded": True} if scored is None else {"view": scored}
+                self.wfile.write(json.dumps(line).encode() + b"\n")
+        except (BrokenPipeError, ConnectionResetError):  # the page went away: nothing to answer
+            return
 
     # ------------------------------------------------------------ the checks
     def _allowed(self, query: str) -> bool:

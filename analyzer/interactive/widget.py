@@ -8,6 +8,13 @@ The front end (``static/board.js``) sends each click as a small dict; the
 widget applies it to its :class:`~analyzer.interactive.session.Session` in a
 worker thread, so a long solve does not block the kernel: the board shows that
 it is working and keeps the last answer until the new one arrives.
+
+The view protocol is the session's (:mod:`analyzer.interactive.session`): the
+small fields in the ``view`` traitlet, the per-cell arrays in the ``bytes``
+traitlets ``codes`` (uint8) and ``probabilities`` (float32, little-endian),
+synced as binary buffers and only when the position changed; the answer to a
+query (``exact``) comes back as a custom message ``{"answer": ...}``. The best
+move follows the board as an update of ``view``, unless more clicks are waiting.
 """
 
 from __future__ import annotations
@@ -56,6 +63,8 @@ class BoardWidget(anywidget.AnyWidget):
     _esm = static_text("board.js")
     _css = static_text("board.css")
     view = traitlets.Dict().tag(sync=True)
+    codes = traitlets.Bytes(b"").tag(sync=True)
+    probabilities = traitlets.Bytes(b"").tag(sync=True)
     busy = traitlets.Bool(False).tag(sync=True)
 
     def __init__(self, source: object = None, *, time_limit: float = DEFAULT_TIME_LIMIT, seed: int = 0):
@@ -64,6 +73,7 @@ class BoardWidget(anywidget.AnyWidget):
         self._actions: queue.Queue[dict[str, Any]] = queue.Queue()
         self._worker: threading.Thread | None = None
         self._guard = threading.Lock()
+        self._sent_version = -1
         self._publish()
         self.on_msg(self._receive)
 
@@ -96,10 +106,11 @@ class BoardWidget(anywidget.AnyWidget):
     def replay(self) -> ReplayAnalysis | None:
         return self.session.replay
 
-    def act(self, action: dict[str, Any]) -> None:
+    def act(self, action: dict[str, Any]) -> dict[str, Any] | None:
         """Apply an action as a click would (see :meth:`Session.act`) and redraw; waits for the answer."""
-        self.session.act(action)
+        answer = self.session.act(action)
         self._publish()
+        return answer
 
     def wait(self, timeout: float | None = None) -> None:
         """Block until the clicks sent from the page so far are answered."""
@@ -109,10 +120,23 @@ class BoardWidget(anywidget.AnyWidget):
             worker.join(timeout)
 
     # -------------------------------------------------------------- plumbing
-    def _publish(self) -> None:
-        self.view = self.session.view(best=False)
-        if self.view.get("best_pending"):
-            self.view = self.session.view(best=True)
+    def _publish(self, *, best: bool = True) -> None:
+        """Send the view (and the arrays, when the position changed); then the best move if ``best``."""
+        with self.session.lock:
+            view = self.session.view(best=False)
+            if view["version"] != self._sent_version:
+                codes, probabilities = self.session.arrays()
+                with self.hold_sync():
+                    self.codes = codes.tobytes()
+                    self.probabilities = probabilities.astype("<f4").tobytes()
+                    self.view = view
+                self._sent_version = view["version"]
+            else:
+                self.view = view
+        if best and view.get("best_pending"):
+            scored = self.session.best_view(view["version"])
+            if scored is not None:
+                self.view = scored
 
     def _receive(self, _widget: object, content: object, _buffers: object) -> None:
         if not isinstance(content, dict):
@@ -133,9 +157,12 @@ class BoardWidget(anywidget.AnyWidget):
                     return
                 action = self._actions.get_nowait()
             try:
-                self.session.act(action)
-                self.view = self.session.view(best=False)
-                if self._actions.empty() and self.view.get("best_pending"):
-                    self.view = self.session.view(best=True)
+                answer = self.session.act(action)
+                if answer is not None:
+                    self.send({"answer": answer})
+                # The best move only when no other click waits: a newer position supersedes it.
+                self._publish(best=False)
+                if self._actions.empty():
+                    self._publish(best=True)
             except Exception as error:  # pragma: no cover - shown on the board, never lost in a thread
                 self.view = dict(self.view, note=f"internal error: {type(error).__name__}: {error}")
