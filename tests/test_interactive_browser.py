@@ -1,19 +1,13 @@
 """The interactive board as a person uses it: ``analyzer web``'s page in headless Chromium.
 
 The page runs the widget's own front end (``static/board.js``), so these tests
-cover what Jupyter shows too; ``test_widget_in_jupyterlab`` loads the widget itself.
+cover what Jupyter shows too; tests/test_interactive_jupyterlab.py loads the widget itself.
 Every figure the page shows is checked against the library on the same position.
 """
 
 from __future__ import annotations
 
-import json
-import os
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from fractions import Fraction
@@ -24,15 +18,19 @@ import pytest
 from browser import page
 
 from analyzer import Board, Game, InconsistentBoardError, solve
-from analyzer.interactive.session import Session
+from analyzer.interactive.session import Session, share_text
 from analyzer.interactive.web import WebServer
 from analyzer.replays import analyse_replay, example_path, read_replay
 
-_CELLS = """cells => cells.map(c => ({
-    cell: c.dataset.cell, kind: c.dataset.kind, p: c.dataset.p ?? null, text: c.textContent,
-    title: c.title, classes: [...c.classList],
-    overflow: c.scrollWidth > c.clientWidth + 1 || c.scrollHeight > c.clientHeight + 1,
-}))"""
+_CELLS = """(which) => {
+    const mz = document.querySelectorAll('.mz-root')[which].mz;
+    const view = mz.view();
+    const out = [];
+    for (let r = 0; r < view.height; r++) {
+        for (let c = 0; c < view.width; c++) out.push([r, c, mz.info(r, c)]);
+    }
+    return out;
+}"""
 
 
 @contextmanager
@@ -45,46 +43,81 @@ def opened(source: object, **options: Any) -> Iterator[tuple[Any, Session]]:
         yield tab, session
 
 
-def idle(tab: Any) -> None:
-    """Wait until the page has an answer and is not working on another."""
-    tab.wait_for_selector(".mz-cell")
-    tab.wait_for_function("!document.querySelector('.mz-root').classList.contains('mz-working')")
-    tab.wait_for_function("!document.querySelector('.mz-best').textContent.includes('scoring')")
+IDLE = """(which) => {
+    const root = document.querySelectorAll('.mz-root')[which];
+    return root && root.dataset.version !== undefined && !root.classList.contains('mz-working')
+        && root.dataset.bestPending === 'false';
+}"""
 
 
-def shown(tab: Any) -> dict[tuple[int, int], dict[str, Any]]:
-    cells = tab.eval_on_selector_all(".mz-cell", _CELLS)
-    return {tuple(map(int, c["cell"].split(","))): c for c in cells}
+def idle(tab: Any, timeout: float = 60_000, which: int = 0) -> None:
+    """Wait until the page has an answer, its best move, and is not working on another.
+
+    ``which`` is the board's number on the page (a notebook shows several).
+    """
+    tab.wait_for_function(IDLE, arg=which, timeout=timeout)
 
 
-def click(tab: Any, cell: tuple[int, int], button: str = "left") -> None:
-    tab.click(f'.mz-cell[data-cell="{cell[0]},{cell[1]}"]', button=button)
-    idle(tab)
+def shown(tab: Any, which: int = 0) -> dict[tuple[int, int], dict[str, Any]]:
+    """What each cell shows, read from the board's hook (the codes and probabilities it draws)."""
+    return {(r, c): info for r, c, info in tab.evaluate(_CELLS, which)}
 
 
-def assert_probabilities_match(tab: Any, board: Board) -> None:
-    """Each hidden cell's fraction on the page is the exact one :func:`analyzer.solve` gives."""
+def rect(tab: Any, cell: tuple[int, int], which: int = 0) -> dict[str, float]:
+    """Where a cell is on the screen (the board scrolls it into view first)."""
+    return tab.evaluate(
+        "([which, r, c]) => document.querySelectorAll('.mz-root')[which].mz.rect(r, c)", [which, *cell]
+    )
+
+
+def click(tab: Any, cell: tuple[int, int], button: str = "left", which: int = 0) -> None:
+    box = rect(tab, cell, which)
+    tab.mouse.click(box["cx"], box["cy"], button=button)
+    tab.wait_for_timeout(50)
+    idle(tab, which=which)
+
+
+def hover(tab: Any, cell: tuple[int, int], which: int = 0) -> None:
+    box = rect(tab, cell, which)
+    tab.mouse.move(box["cx"], box["cy"])
+
+
+def exact(tab: Any, cell: tuple[int, int], which: int = 0) -> dict[str, Any]:
+    """The exact fraction the page gets for a cell (what hovering it shows)."""
+    return tab.evaluate(
+        "([which, r, c]) => document.querySelectorAll('.mz-root')[which].mz.exact(r, c)", [which, *cell]
+    )
+
+
+def assert_probabilities_match(tab: Any, board: Board, sample: int | None = None, which: int = 0) -> None:
+    """Each hidden cell's probability on the page is the one :func:`analyzer.solve` gives.
+
+    The drawn float is the fraction's (to float32), the kind says safe, mine or guess
+    exactly, and the exact fraction the page asks for (hover) is the fraction itself,
+    for every cell or for ``sample`` of them spread over the board.
+    """
     analysis = solve(board)
-    cells = shown(tab)
+    cells = shown(tab, which)
     assert len(cells) == board.width * board.height
+    asked = []
     for index, p in enumerate(analysis.cell_probabilities):
         cell = divmod(index, board.width)
         if p is None or board.cells[index] == -2:
             assert cells[cell]["p"] is None, cell
             continue
-        assert Fraction(cells[cell]["p"]) == p, cell
-        if p == 0:
-            assert cells[cell]["kind"] == "safe"
-        elif p == 1:
-            assert cells[cell]["kind"] == "mine"
-        else:
-            assert cells[cell]["kind"] == "guess"
-            assert "P(mine) = " in cells[cell]["title"]
-    assert not [c for c, v in cells.items() if v["overflow"]]
+        assert cells[cell]["p"] == pytest.approx(float(p), rel=1e-6, abs=1e-40), cell
+        kind = {0: "safe", 1: "mine"}.get(p, "guess")  # type: ignore[call-overload]
+        assert cells[cell]["kind"] == kind, cell
+        asked.append((cell, p))
+    if sample is not None and len(asked) > sample:
+        asked = asked[:: len(asked) // sample][:sample]
+    for cell, p in asked:
+        answer = exact(tab, cell, which)
+        assert Fraction(answer["p"]) == p, cell
 
 
-def best_cell(tab: Any) -> tuple[int, int]:
-    outlined = [c for c, v in shown(tab).items() if "mz-best-cell" in v["classes"]]
+def best_cell(tab: Any, which: int = 0) -> tuple[int, int]:
+    outlined = [c for c, v in shown(tab, which).items() if "best" in v["marks"]]
     assert len(outlined) == 1
     return outlined[0]
 
@@ -100,7 +133,7 @@ def test_edit_mode_shows_the_exact_probabilities_and_follows_each_edit() -> None
         assert session.board == flagged
         assert_probabilities_match(tab, flagged)
         # A digit typed over a hidden cell makes it that number.
-        tab.hover('.mz-cell[data-cell="3,2"]')
+        hover(tab, (3, 2))
         tab.keyboard.press("1")
         idle(tab)
         typed = flagged.replace({(3, 2): 1})
@@ -117,7 +150,7 @@ def test_edit_mode_shows_the_exact_probabilities_and_follows_each_edit() -> None
 
 def test_an_impossible_edit_names_the_clues_in_conflict() -> None:
     with opened("4x2x2\nHHHH\n1H1H\n") as (tab, _):
-        tab.hover('.mz-cell[data-cell="0,1"]')
+        hover(tab, (0, 1))
         tab.keyboard.press("0")  # a 0 beside the 1s' only other hidden cells
         idle(tab)
         message = tab.text_content(".mz-error")
@@ -125,7 +158,7 @@ def test_an_impossible_edit_names_the_clues_in_conflict() -> None:
     with pytest.raises(InconsistentBoardError) as expected:
         solve(Board.from_text("4x2x2\nH0HH\n1H1H\n"))
     assert message == str(expected.value)
-    conflict = sorted(c for c, v in cells.items() if "mz-conflict" in v["classes"])
+    conflict = sorted(c for c, v in cells.items() if "conflict" in v["marks"])
     assert conflict == sorted(expected.value.clues)
     assert conflict  # the clues are named on the board, not only in words
     assert all(v["p"] is None for v in cells.values())  # no probabilities for an impossible board
@@ -143,9 +176,9 @@ def test_why_highlights_the_clues_that_force_a_certain_cell() -> None:
         text = tab.text_content(".mz-why")
         assert tab.get_attribute(".mz-why-toggle", "aria-pressed") == "false"
     assert text == explanation.describe()
-    highlighted = sorted(c for c, v in cells.items() if "mz-why-clue" in v["classes"])
+    highlighted = sorted(c for c, v in cells.items() if "why_clues" in v["marks"])
     assert highlighted == sorted(explanation.clues)
-    assert [c for c, v in cells.items() if "mz-why-cell" in v["classes"]] == [cell]
+    assert [c for c, v in cells.items() if "why_cell" in v["marks"]] == [cell]
 
 
 def test_play_mode_reveals_flags_chords_and_shows_the_layout_when_lost(tmp_path: Path) -> None:
@@ -207,8 +240,8 @@ def test_replay_mode_steps_through_a_recorded_game_with_the_exact_odds() -> None
         board = session.board
         # The position before the guess, its probabilities, and the click outlined.
         assert_probabilities_match(tab, board)
-        assert Fraction(cells[guess.cell]["p"]) == guess.mine_probability
-        assert "mz-clicked" in cells[guess.cell]["classes"]
+        assert Fraction(exact(tab, guess.cell)["p"]) == guess.mine_probability
+        assert "clicked" in cells[guess.cell]["marks"]
         assert guess.describe().strip() in text
         # The last step is the end of the game, with its luck.
         tab.fill(".mz-slider", str(session.steps - 1))
@@ -216,99 +249,7 @@ def test_replay_mode_steps_through_a_recorded_game_with_the_exact_odds() -> None
         idle(tab)
         end = tab.text_content(".mz-replay-text")
     assert end.startswith(f"end: {analysed.result}")
-    assert str(analysed.luck) in end
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def test_widget_in_jupyterlab(tmp_path: Path) -> None:
-    """The anywidget in a real JupyterLab: it draws, and a right click goes to the kernel and back."""
-    board_text = "5x4x4\nHHHHH\nH211H\nH1H1H\nHHHHH\n"
-    notebook = {
-        "cells": [
-            {
-                "cell_type": "code",
-                "execution_count": None,
-                "metadata": {},
-                "outputs": [],
-                "source": f"import analyzer\nw = analyzer.widget({board_text!r})\nw",
-            }
-        ],
-        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
-        "nbformat": 4,
-        "nbformat_minor": 5,
-    }
-    (tmp_path / "board.ipynb").write_text(json.dumps(notebook))
-    port = _free_port()
-    lab = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "jupyterlab",
-            "--no-browser",
-            f"--port={port}",
-            "--ip=127.0.0.1",
-            "--allow-root",
-            "--IdentityProvider.token=",
-            "--ServerApp.disable_check_xsrf=True",
-            "--expose-app-in-browser",
-            f"--ServerApp.root_dir={tmp_path}",
-            "--LabApp.news_url=None",
-            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        cwd=tmp_path,
-        env=os.environ
-        | {  # JupyterLab's settings and workspaces in the test's folder, not the user's
-            "JUPYTER_CONFIG_DIR": str(tmp_path / "config"),
-            "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime"),
-            "JUPYTERLAB_SETTINGS_DIR": str(tmp_path / "settings"),
-            "JUPYTERLAB_WORKSPACES_DIR": str(tmp_path / "workspaces"),
-        },
-    )
-    try:
-        url = f"http://127.0.0.1:{port}/lab/tree/board.ipynb"
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/status", timeout=2).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline or lab.poll() is not None:
-                    pytest.fail("JupyterLab did not start")
-                time.sleep(0.3)
-        with page(1300, 900) as tab:
-            tab.set_default_timeout(90_000)
-            tab.goto(url)
-            # The notebook open and its kernel started, then run it as Run > Run All Cells does.
-            tab.wait_for_function(
-                """() => {
-                    const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
-                    const kernel = panel && panel.sessionContext && panel.sessionContext.session
-                        && panel.sessionContext.session.kernel;
-                    return kernel && kernel.connectionStatus === "connected" && kernel.status === "idle";
-                }"""
-            )
-            tab.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
-            idle(tab)
-            board = Board.from_text(board_text)
-            assert_probabilities_match(tab, board)
-            assert best_cell(tab) == solve(board).best_moves(1)[0].cell
-            click(tab, (0, 0), "right")
-            tab.wait_for_selector('.mz-cell[data-cell="0,0"][data-kind="flag"]')
-            idle(tab)
-            assert_probabilities_match(tab, board.replace({(0, 0): -2}))
-    finally:
-        lab.terminate()
-        try:
-            lab.wait(10)
-        except subprocess.TimeoutExpired:
-            lab.kill()
+    assert f"luck {share_text(analysed.luck)}" in end
 
 
 def test_a_slow_solve_shows_working_and_keeps_the_last_answer(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -325,7 +266,8 @@ def test_a_slow_solve_shows_working_and_keeps_the_last_answer(monkeypatch: pytes
             return real(*args, **kwargs)
 
         monkeypatch.setattr(solve_module, "solve", slow)
-        tab.click('.mz-cell[data-cell="0,0"]', button="right")
+        box = rect(tab, (0, 0))
+        tab.mouse.click(box["cx"], box["cy"], button="right")
         tab.wait_for_selector(".mz-root.mz-working")
         assert tab.is_visible(".mz-busy")
         during = shown(tab)

@@ -1130,7 +1130,7 @@ class Session:
             codes, p = self.arrays()
             version = self._version
             old = self._made.get(since) if since is not None else None
-            if old is not None and since != version:
+            if old is not None and since != version and len(old[0]) == len(codes):
                 old_codes, old_p = old
                 same_p = (old_p == p) | (np.isnan(old_p) & np.isnan(p))
                 index = np.flatnonzero((old_codes != codes) | ~same_p).astype("<i4")

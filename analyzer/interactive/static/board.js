@@ -1,15 +1,25 @@
 // The interactive board: one front end for the Jupyter widget (anywidget) and the local page.
 //
-// It draws the view that analyzer.interactive.session.Session.view() returns and sends the
-// user's actions back as small dicts ({type: "cell", cell: [r, c], button: "left"}, ...).
-// The host gives it a model with get(name), on("change:name", callback) and send(message):
+// It draws the view protocol of analyzer.interactive.session (module text there): the small fields
+// in model.get("view"), the per-cell arrays in model.get("codes") (Uint8, state codes) and
+// model.get("probabilities") (Float32, NaN for none), and sends the user's actions back as small
+// dicts ({type: "cell", cell: [r, c], button: "left"}, ...). Query answers ({answer}) arrive as
+// "msg:custom". The host gives it a model with get(name), on(event, callback) and send(message):
 // anywidget's model in Jupyter, the page's HTTP model (web.js) in a browser.
+//
+// The board is drawn on one canvas the size of what is visible (the cells in view, the row and
+// column labels stuck to the edges), so a 1000x1000 board scrolls as fast as an expert one.
+// Keys and right clicks over the widget stop at its border: they never reach JupyterLab.
+// Tests read what is drawn through root.mz (info, rect, exact, scrollToCell).
 
 const MODE_TITLES = {
   edit: "Edit: click a cell to cycle hidden, number, flag; type 0-8, h or f over a cell",
   play: "Play: left click reveals (on a number, chords), right click flags",
   replay: "Replay: step through a recorded game, each click with its exact odds",
 };
+const ZOOMS = [8, 12, 16, 20, 24, 28, 34, 40];
+const HIDDEN = 9, FLAG = 10, GUESS = 11, SAFE = 12, MINE = 13, SAFE_CPSAT = 14, MINE_CPSAT = 15;
+const LAYOUT_MINE = 16, FATAL = 17, WRONG_FLAG = 18;
 
 function element(tag, className, text) {
   const node = document.createElement(tag);
@@ -37,46 +47,106 @@ function numberField(label, value, className, min) {
   return [wrap, input];
 }
 
+function asBytes(value, Type) {
+  // anywidget gives bytes traitlets as a DataView, the page's model as typed arrays.
+  if (!value) return new Type(0);
+  if (value instanceof Type) return value;
+  if (value instanceof DataView) return new Type(value.buffer, value.byteOffset, value.byteLength / Type.BYTES_PER_ELEMENT);
+  if (value instanceof ArrayBuffer) return new Type(value);
+  if (value.buffer instanceof ArrayBuffer) return new Type(value.buffer, value.byteOffset, value.byteLength / Type.BYTES_PER_ELEMENT);
+  return new Type(0);
+}
+
+function hexRgb(hex) {
+  return [1, 3, 5].map((k) => parseInt(hex.slice(k, k + 2), 16));
+}
+
+// probability_colour of analyzer.render: viridis at 1 - sqrt(p), between the palette's stops.
+function probabilityColour(stops, p) {
+  p = Math.min(Math.max(p, 0), 1);
+  const x = (1 - Math.sqrt(p)) * (stops.length - 1);
+  const i = Math.min(Math.floor(x), stops.length - 2);
+  const t = x - i;
+  const a = stops[i], b = stops[i + 1];
+  return "#" + a.map((u, k) => Math.round(u + (b[k] - u) * t).toString(16).padStart(2, "0")).join("");
+}
+
+// text_colour of analyzer.render: black or white, whichever contrasts more (WCAG luminance).
+function textColour(hex) {
+  const linear = hexRgb(hex).map((c) => {
+    c /= 255;
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  const l = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2];
+  return (l + 0.05) / 0.05 >= 1.05 / (l + 0.05) ? "#000000" : "#ffffff";
+}
+
+// percent_text of analyzer.render: whole percent, never 0 or 100 for a cell that is neither.
+function percentText(p) {
+  const text = (100 * p).toFixed(0);
+  if (text === "0") return "<1";
+  if (text === "100") return ">99";
+  return text;
+}
+
 function render({ model, el }) {
   const root = element("div", "mz-root");
   root.tabIndex = 0;
+  // JupyterLab: no context menu and no command-mode shortcut from inside the board.
+  root.setAttribute("data-jp-suppress-context-menu", "");
+  root.setAttribute("data-lm-suppress-shortcuts", "true");
   el.replaceChildren(root);
 
-  let hovered = null;
   let whyMode = false;
-  let shownSize = "";
-  let cellNodes = [];
   let sized = false;
+  let current = null;
+  let zoom = 24;
+  let hovered = null;
+  let hoverTimer = null;
+  let lastVersion = null;
+  let scrollNext = null; // "best" after play best: show the cell that matters once it arrives
+  const waiting = new Map(); // "r,c" -> resolvers of the exact fraction asked for
+  const exactText = new Map(); // "version:r,c" -> the answer's text
+  let codes = new Uint8Array(0);
+  let probs = new Float32Array(0);
+  let stops = [];
+  let frame = 0;
 
   const send = (message) => model.send(message);
 
-  // ---- toolbar: modes, the why switch, the working sign
+  // ---- toolbar: modes, the why switch, zoom, the working sign
   const modes = element("div", "mz-modes");
   const whyToggle = button("why?", "Then click a certain cell: the clues that force it", () => {
     whyMode = !whyMode;
     whyToggle.classList.toggle("mz-on", whyMode);
     whyToggle.setAttribute("aria-pressed", String(whyMode));
   }, "mz-button mz-why-toggle");
+  const zoomOut = button("−", "Smaller cells (Ctrl + wheel over the board)", () => setZoom(-1), "mz-button mz-zoom-out");
+  const zoomIn = button("+", "Larger cells (Ctrl + wheel over the board)", () => setZoom(1), "mz-button mz-zoom-in");
   const busy = element("span", "mz-busy", "working…");
   const toolbar = element("div", "mz-toolbar");
-  toolbar.append(modes, whyToggle, busy);
+  toolbar.append(modes, whyToggle, element("span", "mz-sep", "|"), element("span", "mz-label", "zoom"), zoomOut, zoomIn, busy);
 
   // ---- controls of each mode
-  const [minesWrap, minesInput] = numberField("mines", 0, "mz-mines");
+  const [minesWrap, minesInput] = numberField("mine total", 0, "mz-mines");
   minesInput.addEventListener("change", () => send({ type: "mines", mines: minesInput.value }));
-  const [widthWrap, widthInput] = numberField("width", 9, "mz-width", 1);
-  const [heightWrap, heightInput] = numberField("height", 9, "mz-height", 1);
-  const [newMinesWrap, newMinesInput] = numberField("mines", 10, "mz-new-mines");
+  const sizeInput = element("input", "mz-size");
+  sizeInput.type = "text";
+  sizeInput.size = 14;
+  sizeInput.placeholder = "WxHxM or expert";
+  sizeInput.title = "A size as `analyzer web --new` takes it: beginner, intermediate, expert or WxHxM (e.g. 300x300x14400)";
+  const sizeWrap = element("label", "mz-field");
+  sizeWrap.append("new board ", sizeInput);
+  const newBoard = () => send({ type: "resize", size: sizeInput.value });
+  sizeInput.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") newBoard();
+  });
   const editControls = element("div", "mz-controls mz-edit-controls");
   editControls.append(
     minesWrap,
     element("span", "mz-sep", "|"),
-    widthWrap,
-    heightWrap,
-    newMinesWrap,
-    button("new board", "An empty board of this size", () =>
-      send({ type: "resize", width: widthInput.value, height: heightInput.value, mines: newMinesInput.value }),
-    ),
+    sizeWrap,
+    button("new board", "An empty board of this size", newBoard, "mz-button mz-new-board"),
   );
 
   const preset = element("select", "mz-preset");
@@ -88,16 +158,25 @@ function render({ model, el }) {
   }
   const [seedWrap, seedInput] = numberField("seed", "", "mz-seed");
   seedInput.placeholder = "next";
+  const customInput = element("input", "mz-game-size");
+  customInput.type = "text";
+  customInput.size = 12;
+  customInput.placeholder = "or WxHxM";
+  customInput.title = "A custom size (WxHxM, e.g. 100x100x1600); empty: the size chosen on the left";
   const playControls = element("div", "mz-controls mz-play-controls");
   playControls.append(
     preset,
+    customInput,
     firstClick,
     seedWrap,
     button("new game", "A new game of this size (the same seed gives the same layout)", () => {
-      const [width, height, mines] = preset.value.split(",");
-      send({ type: "new_game", width, height, mines, seed: seedInput.value, first_click: firstClick.value });
+      const size = customInput.value.trim() || preset.value.replaceAll(",", "x");
+      send({ type: "new_game", size, seed: seedInput.value, first_click: firstClick.value });
     }),
-    button("play best move", "Reveal the best move", () => send({ type: "play_best" }), "mz-button mz-play-best"),
+    button("play best move", "Reveal the best move", () => {
+      scrollNext = "best";
+      send({ type: "play_best" });
+    }, "mz-button mz-play-best"),
   );
 
   const slider = element("input", "mz-slider");
@@ -105,12 +184,12 @@ function render({ model, el }) {
   slider.min = "0";
   slider.addEventListener("change", () => send({ type: "step", step: slider.value }));
   const replayControls = element("div", "mz-controls mz-replay-controls");
-  let current = null;
-  const step = (delta) => current && send({ type: "step", step: current.replay.step + delta });
+  const step = (delta) => current && current.replay && send({ type: "step", step: current.replay.step + delta });
   const nextGuess = () => {
-    if (!current) return;
+    if (!current || !current.replay) return;
     const later = current.replay.guess_steps.filter((k) => k > current.replay.step);
     if (later.length) send({ type: "step", step: later[0] });
+    else showNote("no guess after this click");
   };
   replayControls.append(
     button("◀", "Previous click", () => step(-1), "mz-button mz-prev"),
@@ -119,28 +198,331 @@ function render({ model, el }) {
     button("next guess", "The next click that could hit a mine", nextGuess, "mz-button mz-next-guess"),
   );
 
-  // ---- messages and the board
+  // ---- the status, above the board
+  const caption = element("div", "mz-caption");
   const replayText = element("div", "mz-replay-text");
   const error = element("div", "mz-error");
   const note = element("div", "mz-note");
-  const why = element("div", "mz-why");
   const best = element("div", "mz-best");
-  const caption = element("div", "mz-caption");
+  best.title = "Click to show the cell";
+  best.addEventListener("click", () => current && current.best && scrollToCell(current.best[0], current.best[1], true));
+  const why = element("div", "mz-why");
+  const hoverLine = element("div", "mz-hover", " ");
+  const status = element("div", "mz-status");
+  status.append(caption, replayText, error, note, best, why, hoverLine);
+
+  // ---- the board: a canvas the size of the view, stuck to the scrolled area's corner
+  const scroll = element("div", "mz-scroll");
+  const inner = element("div", "mz-inner");
+  const canvas = element("canvas", "mz-canvas");
+  canvas.setAttribute("role", "img");
+  inner.append(canvas);
+  scroll.append(inner);
   const legend = element(
     "div",
     "mz-legend",
-    "✓ certainly safe · ✱ certain mine · other hidden cells: % chance of a mine (hover for the exact fraction)",
+    "✓ certainly safe · ✱ certain mine · other hidden cells: % chance of a mine (hover for the exact fraction) · ✕ a wrong flag",
   );
-  const grid = element("div", "mz-grid");
-  root.append(toolbar, editControls, playControls, replayControls, replayText, error, note, grid, caption, legend, best, why);
+  root.append(toolbar, editControls, playControls, replayControls, status, scroll, legend);
+  const ctx = canvas.getContext("2d");
 
-  grid.addEventListener("contextmenu", (event) => event.preventDefault());
-  grid.addEventListener("mousedown", (event) => {
-    const node = event.target.closest(".mz-cell");
-    if (!node) return;
+  function showNote(text) {
+    note.hidden = !text;
+    note.textContent = text;
+  }
+
+  // ---- geometry
+  function labelWidth() {
+    if (!current) return 24;
+    return Math.max(18, 7 * String(current.height - 1).length + 8);
+  }
+  const LABEL_HEIGHT = 16;
+
+  function layout() {
+    if (!current) return;
+    const lw = labelWidth();
+    const width = lw + current.width * zoom;
+    const height = LABEL_HEIGHT + current.height * zoom;
+    inner.style.width = `${width}px`;
+    inner.style.height = `${height}px`;
+    scroll.style.width = `${width}px`;
+    scroll.style.height = `${height}px`;
+    scheduleDraw();
+  }
+
+  function cellAt(event) {
+    const box = canvas.getBoundingClientRect();
+    const x = event.clientX - box.left;
+    const y = event.clientY - box.top;
+    const lw = labelWidth();
+    if (!current || x < lw || y < LABEL_HEIGHT) return null;
+    const c = Math.floor((x - lw + scroll.scrollLeft) / zoom);
+    const r = Math.floor((y - LABEL_HEIGHT + scroll.scrollTop) / zoom);
+    if (r < 0 || c < 0 || r >= current.height || c >= current.width) return null;
+    return [r, c];
+  }
+
+  function isVisible(r, c) {
+    const lw = labelWidth();
+    const x = lw + c * zoom - scroll.scrollLeft;
+    const y = LABEL_HEIGHT + r * zoom - scroll.scrollTop;
+    return x >= lw && y >= LABEL_HEIGHT && x + zoom <= scroll.clientWidth && y + zoom <= scroll.clientHeight;
+  }
+
+  function scrollToCell(r, c, always) {
+    if (!current) return;
+    if (!isVisible(r, c) || always) {
+      const lw = labelWidth();
+      scroll.scrollLeft = Math.max(0, c * zoom - (scroll.clientWidth - lw) / 2 + zoom / 2);
+      scroll.scrollTop = Math.max(0, r * zoom - (scroll.clientHeight - LABEL_HEIGHT) / 2 + zoom / 2);
+    }
+    // The page may need to scroll too (a tall board in a notebook).
+    const box = scroll.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) {
+      const y = box.top + LABEL_HEIGHT + r * zoom - scroll.scrollTop;
+      if (y < 0 || y > window.innerHeight) window.scrollBy(0, y - window.innerHeight / 2);
+    }
+    scheduleDraw();
+  }
+
+  function setZoom(direction) {
+    const at = ZOOMS.indexOf(zoom);
+    const next = ZOOMS[Math.min(Math.max(at + direction, 0), ZOOMS.length - 1)];
+    if (next === zoom) return;
+    // Keep the cell in the middle of the view where it is.
+    const middle = [
+      (scroll.scrollTop + scroll.clientHeight / 2) / zoom,
+      (scroll.scrollLeft + scroll.clientWidth / 2) / zoom,
+    ];
+    zoom = next;
+    root.style.setProperty("--mz-zoom", String(zoom));
+    root.dataset.zoom = String(zoom);
+    layout();
+    scroll.scrollTop = middle[0] * zoom - scroll.clientHeight / 2;
+    scroll.scrollLeft = middle[1] * zoom - scroll.clientWidth / 2;
+  }
+
+  // ---- what a cell shows
+  function look(index) {
+    const code = codes[index];
+    const palette = current.palette;
+    if (code <= 8) return [palette.revealed, code === 0 ? "" : String(code), palette.numbers[code]];
+    const p = probs[index];
+    switch (code) {
+      case GUESS: {
+        const background = probabilityColour(stops, p);
+        return [background, percentText(p), textColour(background)];
+      }
+      case SAFE:
+      case SAFE_CPSAT:
+        return [palette.viridis[8], "✓", "#000000"];
+      case MINE:
+      case MINE_CPSAT:
+        return [palette.viridis[0], "✱", "#ffffff"];
+      case FATAL:
+        return [palette.fatal, "", "#ffffff"];
+      default:
+        return [palette.hidden, "", "#000000"];
+    }
+  }
+
+  function describe(r, c) {
+    const index = r * current.width + c;
+    const code = codes[index];
+    const p = probs[index];
+    if (code <= 8) return `revealed ${code}`;
+    switch (code) {
+      case GUESS:
+        return `${(100 * p).toFixed(p < 0.001 ? 4 : 1)}% mine`;
+      case SAFE:
+        return "certainly safe";
+      case MINE:
+        return "certainly a mine";
+      case SAFE_CPSAT:
+        return "certainly safe (CP-SAT)";
+      case MINE_CPSAT:
+        return "certainly a mine (CP-SAT)";
+      case FLAG:
+        return "flag";
+      case LAYOUT_MINE:
+        return "mine";
+      case FATAL:
+        return "the mine that was hit";
+      case WRONG_FLAG:
+        return "a wrong flag: no mine here";
+      default:
+        return "hidden";
+    }
+  }
+
+  function drawMine(x, y, size, colour) {
+    const cx = x + size / 2, cy = y + size / 2, radius = size * 0.26;
+    ctx.strokeStyle = colour;
+    ctx.lineWidth = Math.max(1, size / 12);
+    ctx.beginPath();
+    for (let k = 0; k < 4; k++) {
+      const a = (k * Math.PI) / 4;
+      ctx.moveTo(cx - Math.cos(a) * radius * 1.45, cy - Math.sin(a) * radius * 1.45);
+      ctx.lineTo(cx + Math.cos(a) * radius * 1.45, cy + Math.sin(a) * radius * 1.45);
+    }
+    ctx.stroke();
+    ctx.fillStyle = colour;
+    ctx.beginPath();
+    ctx.arc(cx, cy, radius, 0, 2 * Math.PI);
+    ctx.fill();
+    ctx.fillStyle = "#ffffff";
+    ctx.fillRect(cx - radius * 0.45, cy - radius * 0.45, Math.max(1, radius * 0.35), Math.max(1, radius * 0.35));
+  }
+
+  function drawFlag(x, y, size) {
+    ctx.fillStyle = "#000000";
+    ctx.fillRect(x + size * 0.52, y + size * 0.2, Math.max(1, size * 0.07), size * 0.6);
+    ctx.fillRect(x + size * 0.3, y + size * 0.76, size * 0.44, Math.max(1, size * 0.08));
+    ctx.fillStyle = current.palette.flag;
+    ctx.beginPath();
+    ctx.moveTo(x + size * 0.59, y + size * 0.18);
+    ctx.lineTo(x + size * 0.22, y + size * 0.35);
+    ctx.lineTo(x + size * 0.59, y + size * 0.52);
+    ctx.closePath();
+    ctx.fill();
+  }
+
+  function outline(x, y, size, colour, width, dashed) {
+    ctx.strokeStyle = colour;
+    ctx.lineWidth = width;
+    ctx.setLineDash(dashed ? [4, 3] : []);
+    ctx.strokeRect(x + width / 2, y + width / 2, size - 1 - width, size - 1 - width);
+    ctx.setLineDash([]);
+  }
+
+  // ---- drawing
+  function scheduleDraw() {
+    if (!frame) frame = requestAnimationFrame(draw);
+  }
+
+  function draw() {
+    frame = 0;
+    if (!current) return;
+    const lw = labelWidth();
+    const viewW = Math.min(scroll.clientWidth || lw + current.width * zoom, lw + current.width * zoom);
+    const viewH = Math.min(scroll.clientHeight || LABEL_HEIGHT + current.height * zoom, LABEL_HEIGHT + current.height * zoom);
+    const ratio = window.devicePixelRatio || 1;
+    if (canvas.width !== Math.round(viewW * ratio) || canvas.height !== Math.round(viewH * ratio)) {
+      canvas.width = Math.round(viewW * ratio);
+      canvas.height = Math.round(viewH * ratio);
+      canvas.style.width = `${viewW}px`;
+      canvas.style.height = `${viewH}px`;
+    }
+    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+    ctx.fillStyle = current.palette.grid;
+    ctx.fillRect(0, 0, viewW, viewH);
+    const left = scroll.scrollLeft, top = scroll.scrollTop;
+    const c0 = Math.max(0, Math.floor(left / zoom));
+    const r0 = Math.max(0, Math.floor(top / zoom));
+    const c1 = Math.min(current.width, Math.ceil((left + viewW - lw) / zoom));
+    const r1 = Math.min(current.height, Math.ceil((top + viewH - LABEL_HEIGHT) / zoom));
+    const showText = zoom >= 14 && codes.length === current.width * current.height;
+    ctx.textAlign = "center";
+    ctx.textBaseline = "middle";
+    const width = current.width;
+    const numberFont = `bold ${Math.round(zoom * 0.62)}px monospace`;
+    const smallFont = `bold ${Math.round(zoom * 0.46)}px monospace`;
+    for (let r = r0; r < r1; r++) {
+      const y = LABEL_HEIGHT + r * zoom - top;
+      for (let c = c0; c < c1; c++) {
+        const x = lw + c * zoom - left;
+        const index = r * width + c;
+        if (index >= codes.length) continue;
+        const [background, text, ink] = look(index);
+        ctx.fillStyle = background;
+        ctx.fillRect(x, y, zoom - 1, zoom - 1);
+        const code = codes[index];
+        if (code === FLAG || code === WRONG_FLAG) {
+          drawFlag(x, y, zoom);
+          if (code === WRONG_FLAG) {
+            ctx.strokeStyle = "#d00000";
+            ctx.lineWidth = Math.max(1.5, zoom / 9);
+            ctx.beginPath();
+            ctx.moveTo(x + zoom * 0.15, y + zoom * 0.15);
+            ctx.lineTo(x + zoom * 0.85, y + zoom * 0.85);
+            ctx.moveTo(x + zoom * 0.85, y + zoom * 0.15);
+            ctx.lineTo(x + zoom * 0.15, y + zoom * 0.85);
+            ctx.stroke();
+          }
+        } else if (code === LAYOUT_MINE || code === FATAL) {
+          drawMine(x, y, zoom, code === FATAL ? "#ffffff" : current.palette.mine);
+        } else if (showText && text) {
+          ctx.font = code <= 8 ? numberFont : smallFont;
+          ctx.fillStyle = ink;
+          ctx.fillText(text, x + zoom / 2, y + zoom / 2 + 1);
+        }
+      }
+    }
+    // Marks: the clues in conflict, why's clues and cell, the replay's click, the best move.
+    const marks = current.marks || {};
+    const mark = (name, colour, lineWidth, dashed, fill) => {
+      for (const index of marks[name] || []) {
+        const r = Math.floor(index / width), c = index % width;
+        if (r < r0 || r >= r1 || c < c0 || c >= c1) continue;
+        const x = lw + c * zoom - left, y = LABEL_HEIGHT + r * zoom - top;
+        if (fill) {
+          ctx.fillStyle = fill;
+          ctx.globalAlpha = 0.45;
+          ctx.fillRect(x, y, zoom - 1, zoom - 1);
+          ctx.globalAlpha = 1;
+        }
+        outline(x, y, zoom, colour, lineWidth, dashed);
+      }
+    };
+    const thick = Math.max(2, Math.round(zoom / 8));
+    mark("conflict", "#d50000", thick, false, "#ff8a80");
+    mark("why_clues", "#e65100", thick, false, "#ffd54f");
+    mark("why_cell", "#1565c0", thick, false, null);
+    mark("clicked", "#ff6f00", thick, true, null);
+    mark("best", "#e6007e", thick + 1, false, null);
+    // The labels, stuck to the top and the left edges.
+    ctx.fillStyle = "#ffffff";
+    ctx.fillRect(0, 0, viewW, LABEL_HEIGHT);
+    ctx.fillRect(0, 0, lw, viewH);
+    ctx.fillStyle = "#555555";
+    ctx.font = "10px monospace";
+    const every = zoom >= 20 ? 1 : zoom >= 12 ? 5 : 10;
+    for (let c = c0; c < c1; c++) {
+      if (c % every) continue;
+      ctx.fillText(String(c), lw + c * zoom - left + zoom / 2, LABEL_HEIGHT / 2);
+    }
+    ctx.textAlign = "right";
+    for (let r = r0; r < r1; r++) {
+      if (r % every) continue;
+      ctx.fillText(String(r), lw - 4, LABEL_HEIGHT + r * zoom - top + zoom / 2);
+    }
+    ctx.fillStyle = "#ffffff";
+    ctx.fillRect(0, 0, lw, LABEL_HEIGHT);
+  }
+
+  // ---- events: the board's own; keys and menus stop at the widget's border
+  for (const type of ["keydown", "keyup", "keypress"]) {
+    root.addEventListener(type, (event) => event.stopPropagation());
+  }
+  root.addEventListener("contextmenu", (event) => {
+    event.preventDefault();
+    event.stopPropagation();
+  });
+  scroll.addEventListener("scroll", scheduleDraw, { passive: true });
+  scroll.addEventListener(
+    "wheel",
+    (event) => {
+      if (!event.ctrlKey) return;
+      event.preventDefault();
+      setZoom(event.deltaY < 0 ? 1 : -1);
+    },
+    { passive: false },
+  );
+  canvas.addEventListener("mousedown", (event) => {
+    const cell = cellAt(event);
+    if (!cell) return;
     event.preventDefault();
     root.focus({ preventScroll: true });
-    const cell = node.dataset.cell.split(",").map(Number);
     if (event.button === 2) {
       send({ type: "cell", cell, button: "right" });
     } else if (event.button === 0) {
@@ -154,21 +536,30 @@ function render({ model, el }) {
       }
     }
   });
-  grid.addEventListener("mouseover", (event) => {
-    const node = event.target.closest(".mz-cell");
-    if (node) hovered = node.dataset.cell.split(",").map(Number);
+  canvas.addEventListener("mousemove", (event) => {
+    const cell = cellAt(event);
+    const key = cell ? cell.join(",") : null;
+    if (key === (hovered && hovered.join(","))) return;
+    hovered = cell;
+    showHover();
   });
-  grid.addEventListener("mouseenter", () => {
+  canvas.addEventListener("mouseenter", () => {
     // Keys typed over the board go to it (a digit sets a number), unless a text field is in use.
     const active = document.activeElement;
     const typing = active && (active.tagName === "INPUT" || active.tagName === "TEXTAREA" || active.isContentEditable);
     if (!typing) root.focus({ preventScroll: true });
   });
-  grid.addEventListener("mouseleave", () => {
+  canvas.addEventListener("mouseleave", () => {
     hovered = null;
+    showHover();
   });
   root.addEventListener("keydown", (event) => {
     if (!current || event.target !== root) return;
+    if (event.ctrlKey && (event.key === "+" || event.key === "=" || event.key === "-")) {
+      setZoom(event.key === "-" ? -1 : 1);
+      event.preventDefault();
+      return;
+    }
     if (current.mode === "replay" && (event.key === "ArrowLeft" || event.key === "ArrowRight")) {
       step(event.key === "ArrowLeft" ? -1 : 1);
       event.preventDefault();
@@ -179,33 +570,58 @@ function render({ model, el }) {
     if (/^[0-8hf ]$/.test(key) || key === "Backspace" || key === "Delete") {
       send({ type: "key", cell: hovered, key });
       event.preventDefault();
-      event.stopPropagation();
     }
   });
 
-  function buildGrid(view) {
-    grid.replaceChildren();
-    grid.style.gridTemplateColumns = `auto repeat(${view.width}, var(--mz-cell))`;
-    grid.append(element("div", "mz-head"));
-    for (let c = 0; c < view.width; c++) grid.append(element("div", "mz-head", String(c)));
-    cellNodes = [];
-    for (let r = 0; r < view.height; r++) {
-      grid.append(element("div", "mz-head", String(r)));
-      for (let c = 0; c < view.width; c++) {
-        const node = element("div", "mz-cell");
-        node.dataset.cell = `${r},${c}`;
-        grid.append(node);
-        cellNodes.push(node);
-      }
+  // ---- hover: the short figure at once, the exact fraction asked for when the pointer rests
+  function showHover() {
+    clearTimeout(hoverTimer);
+    if (!hovered || !current) {
+      hoverLine.textContent = " ";
+      return;
     }
-    shownSize = `${view.width}x${view.height}`;
+    const [r, c] = hovered;
+    const key = `${current.version}:${r},${c}`;
+    const known = exactText.get(key);
+    hoverLine.textContent = `(${r}, ${c}): ${known || describe(r, c)}`;
+    const code = codes[r * current.width + c];
+    if (!known && (code === GUESS || code === SAFE || code === MINE)) {
+      hoverTimer = setTimeout(() => send({ type: "exact", cell: [r, c] }), 120);
+    }
   }
 
-  function draw() {
+  model.on("msg:custom", (message) => {
+    const answer = message && message.answer;
+    if (!answer || answer.type !== "exact") return;
+    if (answer.cell) {
+      const key = answer.cell.join(",");
+      exactText.set(`${answer.version}:${key}`, answer.text);
+      if (exactText.size > 500) exactText.delete(exactText.keys().next().value);
+      for (const resolve of waiting.get(key) || []) resolve(answer);
+      waiting.delete(key);
+      if (hovered && hovered.join(",") === key) showHover();
+    } else {
+      for (const resolve of waiting.get(answer.of) || []) resolve(answer);
+      waiting.delete(answer.of);
+      if (answer.of === "layouts") caption.title = `exactly ${answer.text} layouts`;
+      if (answer.of === "luck") replayText.title = `luck exactly ${answer.text}`;
+    }
+  });
+
+  // ---- the view
+  function update() {
     const view = model.get("view");
-    if (!view || !view.cells) return;
+    if (!view || view.protocol === undefined) return;
+    const resized = !current || current.width !== view.width || current.height !== view.height;
     current = view;
+    codes = asBytes(model.get("codes"), Uint8Array);
+    probs = asBytes(model.get("probabilities"), Float32Array);
+    stops = view.palette.viridis.map(hexRgb);
     root.dataset.mode = view.mode;
+    root.dataset.version = String(view.version);
+    root.dataset.rows = String(view.height);
+    root.dataset.cols = String(view.width);
+    root.dataset.bestPending = String(Boolean(view.best_pending));
     modes.replaceChildren(
       ...view.modes.map((mode) => {
         const node = button(mode, MODE_TITLES[mode], () => send({ type: "mode", mode }), "mz-button mz-mode");
@@ -219,7 +635,7 @@ function render({ model, el }) {
     replayControls.hidden = view.mode !== "replay";
     if (document.activeElement !== minesInput) minesInput.value = String(view.mines);
     if (!sized) {
-      [widthInput.value, heightInput.value, newMinesInput.value] = [view.width, view.height, view.mines].map(String);
+      sizeInput.value = `${view.width}x${view.height}x${view.mines}`;
       sized = true;
     }
     if (!preset.options.length) {
@@ -244,40 +660,13 @@ function render({ model, el }) {
       replayText.textContent = view.replay.text;
     }
     replayText.hidden = view.mode !== "replay";
-
-    if (`${view.width}x${view.height}` !== shownSize) buildGrid(view);
-    const clues = new Set(((view.error && view.error.clues) || []).map((c) => c.join(",")));
-    const whyClues = new Set(((view.why && view.why.clues) || []).map((c) => c.cell.join(",")));
-    const whyCell = view.why ? view.why.cell.join(",") : null;
-    const bestCell = view.best ? view.best.join(",") : null;
-    const clicked = view.replay && view.replay.click ? view.replay.click.cell.join(",") : null;
-    view.cells.forEach(([text, kind, background, colour, title, p], index) => {
-      const node = cellNodes[index];
-      const key = node.dataset.cell;
-      node.textContent = text;
-      node.dataset.kind = kind;
-      node.style.background = background;
-      node.style.color = colour;
-      if (p === null) delete node.dataset.p;
-      else node.dataset.p = p;
-      let label = `(${key.replace(",", ", ")}): ${title}`;
-      node.classList.toggle("mz-conflict", clues.has(key));
-      node.classList.toggle("mz-why-clue", whyClues.has(key));
-      node.classList.toggle("mz-why-cell", key === whyCell);
-      node.classList.toggle("mz-best-cell", key === bestCell);
-      node.classList.toggle("mz-clicked", key === clicked);
-      if (clues.has(key)) label += "; in conflict";
-      if (whyClues.has(key)) label += "; forces the cell asked about";
-      if (key === bestCell) label = `${label}; best move`;
-      if (key === clicked) label = `${label}; the click of this step`;
-      node.title = label;
-    });
-
-    caption.textContent = view.caption;
+    let text = view.caption;
+    if (view.mode !== "replay") text += ` · ${view.mines_left} mines left`;
+    caption.textContent = text;
+    caption.title = view.counts && view.counts.layouts ? "Click for the exact number of layouts" : "";
     error.hidden = !view.error;
     error.textContent = view.error ? view.error.message : "";
-    note.hidden = !view.note;
-    note.textContent = view.note || "";
+    showNote(view.note || "");
     why.hidden = !view.why;
     why.textContent = view.why ? view.why.text : "";
     best.textContent = view.best_text
@@ -285,15 +674,73 @@ function render({ model, el }) {
       : view.best_pending
         ? "best move: scoring…"
         : "";
+    if (resized) layout();
+    // Scroll to the cell that matters: the replay's click, the best move after "play best".
+    const fresh = view.version !== lastVersion;
+    lastVersion = view.version;
+    const marks = view.marks || {};
+    if (fresh && marks.clicked && marks.clicked.length) {
+      scrollToCell(Math.floor(marks.clicked[0] / view.width), marks.clicked[0] % view.width, false);
+    }
+    if (scrollNext === "best" && view.best) {
+      scrollNext = null;
+      scrollToCell(view.best[0], view.best[1], false);
+    }
+    scheduleDraw();
+    showHover();
   }
+
+  caption.addEventListener("click", () => current && current.counts && current.counts.layouts && send({ type: "exact", of: "layouts" }));
+  replayText.addEventListener("click", () => current && current.replay && !current.replay.click && send({ type: "exact", of: "luck" }));
 
   function drawBusy() {
     root.classList.toggle("mz-working", Boolean(model.get("busy")));
   }
 
-  model.on("change:view", draw);
+  // ---- the hook the tests (and a curious user) read the board through
+  root.mz = {
+    view: () => current,
+    info(r, c) {
+      const index = r * current.width + c;
+      const code = codes[index];
+      const [background, text] = look(index);
+      const p = probs[index];
+      return {
+        code,
+        kind: current.palette.kinds[code],
+        p: Number.isNaN(p) ? null : p,
+        text,
+        background,
+        describe: describe(r, c),
+        marks: Object.keys(current.marks || {}).filter((name) => current.marks[name].includes(index)),
+      };
+    },
+    rect(r, c) {
+      scrollToCell(r, c, false);
+      const box = canvas.getBoundingClientRect();
+      const x = box.left + labelWidth() + c * zoom - scroll.scrollLeft;
+      const y = box.top + LABEL_HEIGHT + r * zoom - scroll.scrollTop;
+      return { x, y, width: zoom, height: zoom, cx: x + zoom / 2, cy: y + zoom / 2 };
+    },
+    exact(r, c) {
+      return new Promise((resolve) => {
+        const key = `${r},${c}`;
+        if (!waiting.has(key)) waiting.set(key, []);
+        waiting.get(key).push(resolve);
+        send({ type: "exact", cell: [r, c] });
+      });
+    },
+    scrollToCell,
+    setZoom,
+    zoom: () => zoom,
+  };
+
+  model.on("change:view", update);
+  model.on("change:codes", update);
+  model.on("change:probabilities", update);
   model.on("change:busy", drawBusy);
-  draw();
+  if (typeof ResizeObserver !== "undefined") new ResizeObserver(scheduleDraw).observe(scroll);
+  update();
   drawBusy();
 }
 

@@ -1,17 +1,39 @@
-// The page's model for board.js: the same get/on/send as anywidget's, over plain HTTP + JSON.
-// POST api/action applies one action and answers with the view; when that view says the best
-// move is still being scored, GET api/view answers with it. Actions are sent one at a time,
-// in order; while one is out, "busy" is true and the board keeps the last answer.
+// The page's model for board.js: the same get/on/send as anywidget's, over plain HTTP.
+//
+// The protocol is the session's (analyzer/interactive/session.py, module text): every answer is
+// JSON lines, the first {view, cells, answer}, then, when the best move was still to score, {view}
+// (or {superseded: true}). `cells` holds zlib-compressed base64 typed arrays: all of them, or what
+// changed since the version this page holds (sent as ?since=V). This model keeps the full arrays
+// (get("codes"), get("probabilities")) and hands query answers to "msg:custom" listeners.
+//
+// Actions are sent one at a time, in order; while one is out, "busy" is true and the board keeps
+// the last answer. An action is done when its board arrives: the best move, read from the rest of
+// the same response, is dropped if a later answer came first.
 import board from "./board.js";
 
 // The run's token, from the URL the command printed (the server also sets it as a cookie).
 const TOKEN = new URLSearchParams(window.location.search).get("token") || "";
 
+function bytes(text) {
+  const raw = atob(text);
+  const out = new Uint8Array(raw.length);
+  for (let i = 0; i < raw.length; i++) out[i] = raw.charCodeAt(i);
+  return out;
+}
+
+async function inflate(text) {
+  if (!text) return new ArrayBuffer(0);
+  const stream = new Blob([bytes(text)]).stream().pipeThrough(new DecompressionStream("deflate"));
+  return new Response(stream).arrayBuffer();
+}
+
 class HttpModel {
   constructor() {
-    this.values = { view: null, busy: false };
+    this.values = { view: null, busy: false, codes: new Uint8Array(0), probabilities: new Float32Array(0) };
     this.listeners = {};
     this.queue = Promise.resolve();
+    this.version = null;
+    this.headers = TOKEN ? { "X-Analyzer-Token": TOKEN } : {}; // the server's token, in one place
   }
 
   get(name) {
@@ -22,34 +44,122 @@ class HttpModel {
     (this.listeners[event] ||= []).push(callback);
   }
 
+  emit(event, value) {
+    for (const callback of this.listeners[event] || []) callback(value);
+  }
+
   set(name, value) {
     this.values[name] = value;
-    for (const callback of this.listeners[`change:${name}`] || []) callback();
+    this.emit(`change:${name}`);
   }
 
+  // The one function that talks to the server: every request goes through it.
   async request(path, options = {}) {
-    const headers = Object.assign({ "X-Analyzer-Token": TOKEN }, options.headers);
-    const response = await fetch(path, Object.assign({}, options, { headers, credentials: "same-origin" }));
-    const body = await response.json();
-    if (!response.ok) throw new Error(body.error || response.statusText);
-    return body;
+    const headers = Object.assign({}, this.headers, options.headers || {});
+    const response = await fetch(path, Object.assign({}, options, { headers }));
+    if (!response.ok) {
+      let message = response.statusText;
+      try {
+        message = (await response.json()).error || message;
+      } catch (_) {
+        /* not JSON */
+      }
+      throw new Error(message);
+    }
+    return response;
   }
 
-  async refresh(view) {
-    this.set("view", view);
-    if (view.best_pending) this.set("view", await this.request("api/view"));
+  // Read an answer's JSON lines: resolve when the first (the board) is applied; the rest follow.
+  async answer(response) {
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    let first = null;
+    const lines = [];
+    const next = async () => {
+      while (true) {
+        const cut = text.indexOf("\n");
+        if (cut >= 0) {
+          const line = text.slice(0, cut);
+          text = text.slice(cut + 1);
+          if (line.trim()) return JSON.parse(line);
+          continue;
+        }
+        const { value, done } = await reader.read();
+        if (done) return text.trim() ? JSON.parse(text) : null;
+        text += decoder.decode(value, { stream: true });
+      }
+    };
+    first = await next();
+    if (!first) throw new Error("an empty answer");
+    await this.apply(first);
+    const version = first.view.version;
+    const rest = (async () => {
+      for (let line = await next(); line; line = await next()) {
+        lines.push(line);
+        // A best move for a position the page no longer shows is dropped.
+        if (line.view && this.version === version && this.values.view.version === version) this.set("view", line.view);
+      }
+    })();
+    rest.catch(() => {});
+    return first;
+  }
+
+  async apply(message) {
+    const cells = message.cells;
+    if (cells) {
+      const [index, codes, p] = await Promise.all([inflate(cells.index), inflate(cells.codes), inflate(cells.p)]);
+      if (cells.full) {
+        this.values.codes = new Uint8Array(codes);
+        this.values.probabilities = new Float32Array(p);
+      } else {
+        const at = new Int32Array(index);
+        const newCodes = new Uint8Array(codes);
+        const newP = new Float32Array(p);
+        const allCodes = this.values.codes;
+        const allP = this.values.probabilities;
+        for (let k = 0; k < at.length; k++) {
+          allCodes[at[k]] = newCodes[k];
+          allP[at[k]] = newP[k];
+        }
+      }
+      this.version = cells.version;
+    }
+    if (message.answer) this.emit("msg:custom", { answer: message.answer });
+    if (message.view) this.set("view", message.view);
+  }
+
+  async post(message) {
+    const since = this.version === null ? "" : `?since=${this.version}`;
+    const response = await this.request(`api/action${since}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(message),
+    });
+    return this.answer(response);
+  }
+
+  // Queries (hover's exact fraction) skip the queue and change nothing: only their answer is read.
+  async ask(message) {
+    const since = this.version === null ? "" : `?since=${this.version}`; // the answer's cells stay small
+    const response = await this.request(`api/action${since}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(message),
+    });
+    const text = await response.text();
+    const first = JSON.parse(text.slice(0, text.indexOf("\n") >= 0 ? text.indexOf("\n") : undefined));
+    if (first.answer) this.emit("msg:custom", { answer: first.answer });
   }
 
   send(message) {
+    if (message && message.type === "exact") {
+      return this.ask(message).catch(() => {});
+    }
     this.queue = this.queue.then(async () => {
       this.set("busy", true);
       try {
-        const view = await this.request("api/action", {
-          method: "POST",
-          headers: { "Content-Type": "application/json" },
-          body: JSON.stringify(message),
-        });
-        await this.refresh(view);
+        await this.post(message);
       } catch (error) {
         const view = Object.assign({}, this.values.view, { note: `the server did not answer: ${error.message}` });
         this.set("view", view);
@@ -59,17 +169,22 @@ class HttpModel {
     });
     return this.queue;
   }
+
+  async load() {
+    this.set("busy", true);
+    try {
+      const since = this.version === null ? "" : `?since=${this.version}`;
+      await this.answer(await this.request(`api/view${since}`));
+    } finally {
+      this.set("busy", false);
+    }
+  }
 }
 
 const model = new HttpModel();
 const el = document.getElementById("board");
 board.render({ model, el });
-model.set("busy", true);
-model
-  .request("api/view?best=0")
-  .then((view) => model.refresh(view))
-  .catch((error) => {
-    el.textContent = `the analyzer server did not answer: ${error.message}`;
-    el.className = "mz-page-error";
-  })
-  .finally(() => model.set("busy", false));
+model.load().catch((error) => {
+  el.textContent = `the analyzer server did not answer: ${error.message}`;
+  el.className = "mz-page-error";
+});
