@@ -235,6 +235,8 @@ def test_paint_sets_many_cells_as_one_edit() -> None:
     assert session.note == "a number is 0-8, got 9"
     session.act({"type": "undo"})
     assert session.board.cells[15:17] == (HIDDEN, HIDDEN) and session.board.cells[:3] == (FLAG,) * 3
+    session.act({"type": "paint", "cells": [[2, 0], [2, 2]], "value": "like", "like": [1, 1]})  # a drag
+    assert session.board[2, 0] == session.board[2, 2] == 2
 
 
 def test_the_wheel_steps_a_number_within_its_neighbours() -> None:

@@ -481,8 +481,9 @@ class Session:
           :attr:`download` and the view's ``download`` until the next action.
         - ``undo``, ``redo``: the position or game before (after) the last action
           that changed it (at most :data:`HISTORY_STEPS` of them).
-        - ``paint`` ``{cells, value}``: edit: set many cells at once (a drag): ``value``
-          a number 0-8, ``"hidden"`` or ``"flag"``.
+        - ``paint`` ``{cells, value, like?}``: edit: set many cells at once (a drag):
+          ``value`` a number 0-8, ``"hidden"``, ``"flag"``, or ``"like"``: the value
+          the cell ``like`` has (the drag's first cell, after its click).
         - ``wheel`` ``{cell, delta}``: edit: a number up (``delta`` > 0) or down, from
           hidden up to the cells around it, below 0 hidden again.
         - ``autoplay`` ``{until}``: play: reveal every certainly safe cell, again
@@ -569,7 +570,7 @@ class Session:
         elif kind in ("undo", "redo"):
             self._travel(kind)
         elif kind == "paint":
-            self._paint(action.get("cells"), action.get("value"))
+            self._paint(action.get("cells"), action.get("value"), action.get("like"))
         elif kind == "wheel":
             self._wheel(_cell(action), _integer(action.get("delta"), "delta", negative=True))
         elif kind == "autoplay":
@@ -773,13 +774,15 @@ class Session:
         self._name = snapshot.name
         self._changed()
 
-    def _paint(self, cells: object, value: object) -> None:
+    def _paint(self, cells: object, value: object, like: object = None) -> None:
         self._need("edit")
         if not isinstance(cells, (list, tuple)) or not cells:
             raise OptionError(f"paint takes a list of cells [row, column], got {cells!r}")
         if len(cells) > len(self._cells):
             raise OptionError(f"paint takes at most {len(self._cells):,} cells, got {len(cells):,}")
-        if value == "hidden":
+        if value == "like":  # a drag: the cells take the value the first one has now
+            code = self._cells[self._index(_cell({"cell": like}))]
+        elif value == "hidden":
             code = HIDDEN
         elif value == "flag":
             code = FLAG
