@@ -17,7 +17,7 @@ import pytest
 
 from analyzer import Board, Game, GameError, OptionError, certain_cells, solve
 from analyzer.cli import main
-from analyzer.interactive.session import CODES, KINDS, Session, decode
+from analyzer.interactive.session import CODES, KINDS, PALETTE, Session, decode
 from analyzer.interactive.web import WebServer
 from analyzer.play.positions import clue_lattice
 from analyzer.replays import analyse_replay, example_path, read_replay
@@ -407,3 +407,79 @@ def test_an_mbf_layout_opens_in_play_mode(tmp_path: Any) -> None:
     assert session.board.is_revealed(0, 8)
     with pytest.raises(GameError, match="cannot read"):
         Session(str(tmp_path / "missing.mbf"))
+
+
+def _luminance(hex_colour: str) -> float:
+    if len(hex_colour) == 4:  # "#abc" is "#aabbcc"
+        hex_colour = "#" + "".join(2 * x for x in hex_colour[1:])
+    channels = [int(hex_colour[k : k + 2], 16) / 255 for k in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG 2 contrast ratio of two colours."""
+    high, low = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_every_number_is_legible_at_wcag_aa_on_its_background() -> None:
+    from analyzer.render import probability_colour, text_colour
+
+    assert contrast("#000000", "#ffffff") == pytest.approx(21)
+    assert contrast("#ff0000", "#dddddd") < 4.5  # the classic red 3 on grey, which the palette darkens
+    for number, ink in enumerate(PALETTE["numbers"]):
+        if number:  # a 0 shows nothing
+            assert contrast(ink, PALETTE["revealed"]) >= 4.5, (number, ink)
+    # A guess's percent: black or white on its viridis background, whichever contrasts more.
+    for k in range(2001):
+        background = probability_colour(k / 2000)
+        assert contrast(text_colour(background), background) >= 4.5, (k / 2000, background)
+    assert contrast("#000000", PALETTE["viridis"][-1]) >= 4.5  # ✓ on the safe end
+    assert contrast("#ffffff", PALETTE["viridis"][0]) >= 4.5  # ✱ on the mine end
+    assert PALETTE["viridis"] == [probability_colour((1 - k / 8) ** 2) for k in range(9)]
+
+
+def test_before_a_safe_first_click_the_best_move_says_the_rule_not_a_risk() -> None:
+    for rule, words in (("safe", "the first click is safe"), ("opening", "the first click opens an area")):
+        session = Session(Game.new(9, 9, 10, seed=1, first_click=rule))
+        view = session.view()
+        assert words in view["best_text"] and "guess" not in view["best_text"], view["best_text"]
+    session = Session(Game.new(9, 9, 10, seed=1, first_click="none"))
+    assert "guess: 12.3% mine" in session.view()["best_text"]  # no rule: the first click is a guess
+
+
+def test_a_lost_game_marks_its_wrong_flags() -> None:
+    game = Game.new(9, 9, 10, seed=1)
+    session = Session(game)
+    session.act({"type": "cell", "cell": [0, 0]})
+    safe = next(
+        c
+        for c in ((r, c) for r in range(9) for c in range(9))
+        if game.board.is_hidden(*c) and c not in game.mines
+    )
+    mine = sorted(game.mines or ())[0]
+    session.act({"type": "cell", "cell": list(safe), "button": "right"})  # a wrong flag
+    session.act({"type": "cell", "cell": list(mine)})
+    shown = kinds(session)
+    assert shown[safe[0] * 9 + safe[1]] == "wrong-flag"
+    assert shown.count("wrong-flag") == 1 and shown.count("fatal") == 1
+
+
+def test_big_boards_send_small_answers_and_refusals_send_no_cells() -> None:
+    session = Session(None)
+    session.act({"type": "new_game", "size": "300x300x14400", "seed": 1, "first_click": "opening"})
+    assert session.view()["width"] == 300 and session.view()["mines"] == 14400
+    session.act({"type": "cell", "cell": [150, 150]})
+    first = session.respond()
+    assert first["cells"]["full"] and len(json.dumps(first)) < 100_000  # 90,000 cells in under 100 KB
+    codes, p = session.arrays()
+    assert codes.dtype.name == "uint8" and p.dtype.name == "float32" and len(codes) == 90_000
+    version = first["view"]["version"]
+    refused = session.respond({"type": "cell", "cell": [150, 150], "button": "middle"}, since=version)
+    assert refused["view"]["version"] == version and decode(refused["cells"]["codes"], "u1").size == 0
+    # A best move scored for a position that changed meanwhile is dropped.
+    session.act({"type": "cell", "cell": [0, 0], "button": "right"})
+    assert session.best_view(version) is None
+    scored = session.best_view(version + 1)
+    assert scored is not None and scored["best"] is not None and not scored["best_pending"]

@@ -275,3 +275,21 @@ def test_a_slow_solve_shows_working_and_keeps_the_last_answer(monkeypatch: pytes
         idle(tab)
         assert_probabilities_match(tab, board.replace({(0, 0): -2}))
         assert not tab.is_visible(".mz-busy")
+
+
+def test_a_100x100_board_shows_the_solvers_probabilities() -> None:
+    """Each cell's drawn probability and kind, and a sample of exact fractions: 100x100, 1,600 mines."""
+    game = Game.new(100, 100, 1600, seed=3, first_click="opening")
+    with opened(game) as (tab, session):
+        click(tab, (50, 50))
+        assert session.board == game.board and game.revealed_count > 1
+        assert_probabilities_match(tab, game.board, sample=25)
+        # The cell in view is the one asked for: the board scrolls to a far corner and back.
+        far = (99, 99)
+        box = rect(tab, far)
+        assert tab.evaluate(
+            "([x, y]) => document.elementFromPoint(x, y).classList.contains('mz-canvas')",
+            [box["cx"], box["cy"]],
+        )
+        click(tab, far, "right")
+        assert game.board.is_flagged(*far)

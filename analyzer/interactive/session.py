@@ -98,6 +98,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import math
 import os
 import re
 import tempfile
@@ -116,7 +117,7 @@ from analyzer.errors import (
     OptionError,
     SolverTimeoutError,
 )
-from analyzer.limits import digit_count, exact_text, fraction_text, percent, plural, rounded
+from analyzer.limits import digit_count, exact_text, fraction_text, percent, plural
 from analyzer.names import PRESETS
 from analyzer.render import exact_or_rounded, percent_text, probability_colour
 
@@ -433,14 +434,31 @@ class Session:
             return self._error
 
     def best_move(self) -> Move | None:
-        """The first of :meth:`Analysis.best_moves`, or ``None`` with no analysis or no move."""
+        """The first of :meth:`Analysis.best_moves`, or ``None`` with no analysis or no move.
+
+        Before the first click of a game whose rule keeps it safe, no cell is a risk:
+        the move is a corner under ``safe`` (the fewest neighbours, so the likeliest
+        0) and the middle under ``opening`` and wider zones (every cell opens), unscored.
+        """
         with self.lock:
             self._refresh()
             if not self._best_scored:
-                moves = self._analysis.best_moves(1) if self._analysis is not None else ()
+                first = self._first_click()
+                moves = (
+                    (first,) if first else self._analysis.best_moves(1) if self._analysis is not None else ()
+                )
                 self._best = moves[0] if moves else None
                 self._best_scored = True
             return self._best
+
+    def _first_click(self) -> Move | None:
+        from analyzer.solver.moves import Move
+
+        game = self._game
+        if self.mode != "play" or game is None or game.revealed_count or game.first_click.radius is None:
+            return None
+        cell = (0, 0) if game.first_click.radius == 0 else (game.height // 2, game.width // 2)
+        return Move(cell, Fraction(0), None, None)
 
     # ------------------------------------------------------------ actions
     def act(self, action: dict[str, Any]) -> dict[str, Any] | None:
@@ -1093,8 +1111,12 @@ class Session:
         if self.mode == "play" and game is not None and game.revealed_count == 0:
             rule = game.first_click
             if rule.radius is not None:
-                what = "is safe" if rule.radius == 0 else "opens an area (a 0)"
-                return f"{move.cell!r}: the first click {what} under this game's rule ({rule})"
+                if rule.radius == 0:
+                    return (
+                        f"{move.cell!r}: the first click is safe under this game's rule (safe);"
+                        " a corner, with the fewest neighbours, opens an area most often"
+                    )
+                return f"{move.cell!r}: the first click opens an area (a 0) under this game's rule ({rule})"
         return move.describe()
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray]:
@@ -1194,7 +1216,8 @@ class Session:
             analysis = self._analysis
             if analysis is None or self._best_scored:
                 return self.view(best=False)
-        moves = analysis.best_moves(1)
+            first = self._first_click()
+        moves = (first,) if first is not None else analysis.best_moves(1)
         with self.lock:
             if version != self._version:
                 return None
@@ -1324,7 +1347,7 @@ class Session:
     def _counts(self, analysis: Analysis | None) -> dict[str, Any]:
         if analysis is None:
             return {}
-        return {"layouts": _count_text(analysis.total), "layouts_digits": digit_count(analysis.total)}
+        return {"layouts": _count_text(analysis.total), "layouts_digits": _digits(analysis.total)}
 
     def _game_view(self) -> dict[str, Any] | None:
         game = self._game
@@ -1661,8 +1684,29 @@ def _short(value: object) -> str:
 
 
 def _count_text(n: int) -> str:
-    """A count short: exact up to 7 digits, else three figures in scientific notation."""
-    return str(n) if n < 10**7 else rounded(n)
+    """A count short: exact up to 7 digits, else three figures in scientific notation.
+
+    From the leading 60 bits, in microseconds: a board's layout count has up to
+    hundreds of thousands of digits, and its exact text is asked for on demand.
+
+    >>> _count_text(1234567), _count_text(10**12 + 1), _count_text(3 * 10**190921 + 10**190000)
+    ('1234567', '1.00e12', '3.00e190921')
+    """
+    if n < 10**7:
+        return str(n)
+    shift = max(n.bit_length() - 60, 0)
+    exponent10 = math.log10(n >> shift) + shift * math.log10(2)
+    exponent = math.floor(exponent10)
+    mantissa = 10 ** (exponent10 - exponent)
+    if round(mantissa, 2) >= 10:
+        mantissa, exponent = mantissa / 10, exponent + 1
+    return f"{mantissa:.2f}e{exponent}"
+
+
+def _digits(n: int) -> int:
+    """About the number of decimal digits of a positive ``n`` (exact but at a power of ten's edge)."""
+    shift = max(n.bit_length() - 60, 0)
+    return math.floor(math.log10(max(n >> shift, 1)) + shift * math.log10(2)) + 1
 
 
 def share_text(p: Fraction) -> str:
@@ -1731,4 +1775,4 @@ def _message(error: BaseException) -> str:
 
 
 def _fraction(p: Fraction) -> str:
-    return f"{p.numerator}/{p.denominator}"
+    return fraction_text(p)  # exact at any size (str() of an int stops at 4,300 digits)

@@ -712,7 +712,7 @@ function render({ model, el }) {
         } else if (code === LAYOUT_MINE || code === FATAL) {
           drawMine(x, y, zoom, code === FATAL ? "#ffffff" : current.palette.mine);
         } else if (showText && text) {
-          ctx.font = code <= 8 ? numberFont : smallFont;
+          ctx.font = code <= 8 || code !== GUESS ? numberFont : smallFont;
           ctx.fillStyle = ink;
           ctx.fillText(text, x + zoom / 2, y + zoom / 2 + 1);
         }
@@ -992,6 +992,14 @@ function render({ model, el }) {
         waiting.get(key).push(resolve);
         send({ type: "exact", cell: [r, c] });
       });
+    },
+    find(code, limit = 10) {
+      // Cells showing a state code, row-major (e.g. 12: the certainly safe ones).
+      const found = [];
+      for (let i = 0; i < codes.length && found.length < limit; i++) {
+        if (codes[i] === code) found.push([Math.floor(i / current.width), i % current.width]);
+      }
+      return found;
     },
     scrollToCell,
     setZoom,
