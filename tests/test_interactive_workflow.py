@@ -155,7 +155,7 @@ def test_save_makes_the_files_of_the_position_and_the_layout() -> None:
     session.act({"type": "cell", "cell": [0, 0], "button": "right"})
     assert session.view()["download"] is None  # one answer only
     session.act({"type": "save", "format": "png"})
-    assert session.note == "save as 'mine', 'minesweepr' or 'mbf', got 'png'"
+    assert session.note == "save as 'mine', 'minesweepr', 'mbf' or 'svg', got 'png'"
 
 
 def test_save_mbf_of_a_replay_is_its_layout() -> None:
@@ -339,6 +339,9 @@ def test_the_dead_cell_search_stops_at_its_time_and_says_so(monkeypatch: pytest.
     session = Session(BOARD)
     session.act({"type": "marks", "on": True})
     assert "(dead cells looked for in 0 of 14 cells in -1 s)" in session.view()["marks_text"]
+    monkeypatch.setattr(session_module, "MARK_CELLS", 19)
+    session.act({"type": "key", "cell": [0, 0], "key": "h"})  # a new position: the marks again
+    assert "(50/50s are looked for on boards of at most 19 cells)" in session.view()["marks_text"]
 
 
 # ----------------------------------------------------------------- the chance to win
@@ -436,3 +439,37 @@ def test_a_note_is_for_one_answer_only() -> None:
 
 def _unused(*args: Any) -> None:  # keeps os imported for tmp checks on other platforms
     os.fspath(".")
+
+
+def test_save_svg_draws_every_cell_as_the_library_sees_it() -> None:
+    import xml.etree.ElementTree as ElementTree
+
+    from analyzer.render import percent_text, probability_colour
+
+    board = Board.from_text(BOARD).replace({(0, 0): FLAG})
+    session = Session(board)
+    session.act({"type": "marks", "on": True})
+    session.act({"type": "save", "format": "svg"})
+    assert session.download is not None and session.download["name"] == "board.svg"
+    assert session.download["mime"] == "image/svg+xml"
+    tree = ElementTree.fromstring(base64.b64decode(session.download["data"]))
+    ns = "{http://www.w3.org/2000/svg}"
+    squares = {r.get("data-cell"): r for r in tree.iter(ns + "rect") if r.get("data-cell")}
+    texts = {(t.get("x"), t.get("y")): t.text for t in tree.iter(ns + "text")}
+    analysis = solve(board)
+    assert len(squares) == 20
+    for index, p in enumerate(analysis.cell_probabilities):
+        row, col = divmod(index, 5)
+        square = squares[f"{row},{col}"]
+        at = (str(float(square.get("x")) + 12), str(float(square.get("y")) + 12))  # type: ignore[arg-type]
+        if board.cells[index] >= 1:
+            assert texts[at] == str(board.cells[index])
+        elif board.cells[index] == FLAG:
+            assert texts[at] == "⚑"
+        elif p is not None and 0 < p < 1:
+            assert square.get("fill") == probability_colour(float(p)) and texts[at] == percent_text(p)
+    best = [r for r in tree.iter(ns + "rect") if r.get("class") == "mz-mark-best"]
+    assert len(best) <= 1
+    session.act({"type": "resize", "width": 600, "height": 600, "mines": 10})
+    session.act({"type": "save", "format": "svg"})
+    assert session.note.startswith("an SVG of 360,000 cells is too large (at most 250,000)")

@@ -115,6 +115,11 @@ def test_save_downloads_the_positions_mine_text_the_layouts_mbf_and_a_png() -> N
             tab.select_option(".mz-save", "png")
         picture = Path(download.value.path()).read_bytes()
         assert picture[:8] == b"\x89PNG\r\n\x1a\n" and download.value.suggested_filename == "board.png"
+        with tab.expect_download() as download:
+            tab.select_option(".mz-save", "svg")
+        svg = Path(download.value.path()).read_text()
+        assert download.value.suggested_filename == "board.svg"
+        assert svg.startswith("<svg") and svg.count("data-cell=") == 20
         tab.select_option(".mz-save", "mbf")  # a position has no layout: said, nothing saved
         settle(tab)
         assert tab.text_content(".mz-note").startswith("an .mbf file holds a mine layout")

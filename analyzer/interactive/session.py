@@ -226,8 +226,12 @@ HISTORY_STEPS = 200
 HISTORY_CELLS = 10_000_000
 """... and at most this many cells in all (20 steps of a 1000x1000 board)."""
 
-MARK_SECONDS = 3.0
-"""Seconds the search for dead cells may take on one position (the 50/50s are cheap)."""
+MARK_SECONDS = 1.5
+"""Seconds the search for dead cells may take on one position."""
+
+MARK_CELLS = 5_000
+"""Forced 50/50s are looked for on boards of at most this many cells (the library's search
+counts layouts for each candidate pattern: 0.2 s on expert, 6 s on 100x100)."""
 
 WIN_LAYOUTS = 2_000
 """The exact chance to win is searched when at most this many mine layouts remain ..."""
@@ -495,7 +499,8 @@ class Session:
           ``WxHxM`` header), or rows of ``.mine`` or minesweepr characters with the
           mine total in ``mines``.
         - ``save`` ``{format}``: ``mine`` (the position's ``.mine`` text),
-          ``minesweepr`` or ``mbf`` (the layout of a game or replay); the file is
+          ``minesweepr``, ``mbf`` (the layout of a game or replay) or ``svg`` (a
+          picture of the whole board, :func:`~analyzer.interactive.picture.board_svg`); the file is
           :attr:`download` and the view's ``download`` until the next action.
         - ``undo``, ``redo``: the position or game before (after) the last action
           that changed it (at most :data:`HISTORY_STEPS` of them).
@@ -730,6 +735,20 @@ class Session:
             data, mime = self.board.to_text().encode(), "text/plain"
         elif kind == "minesweepr":
             data, mime = self.board.to_minesweepr().encode(), "text/plain"
+        elif kind == "svg":
+            from analyzer.interactive.picture import MAX_SVG_CELLS, board_svg
+
+            board = self._frame_size()
+            if board[0] * board[1] > MAX_SVG_CELLS:
+                raise OptionError(
+                    f"an SVG of {board[0] * board[1]:,} cells is too large (at most {MAX_SVG_CELLS:,}):"
+                    " save a .png of the view instead"
+                )
+            codes, p = self.arrays()
+            marks = self.view(best=False)["marks"]
+            title = f"{self._name}: {board[0]}x{board[1]}, {plural(board[2], 'mine')}"
+            data = board_svg(codes, p, board[0], board[1], PALETTE, marks=marks, title=title).encode()
+            mime = "image/svg+xml"
         elif kind == "mbf":
             if self.mode == "play" and self._game is not None:
                 data = self._game.to_mbf()
@@ -742,7 +761,7 @@ class Session:
                 )
             mime = "application/octet-stream"
         else:
-            raise OptionError(f"save as 'mine', 'minesweepr' or 'mbf', got {kind!r}")
+            raise OptionError(f"save as 'mine', 'minesweepr', 'mbf' or 'svg', got {kind!r}")
         extension = "txt" if kind == "minesweepr" else kind
         self._downloads += 1
         self._download = {
@@ -751,6 +770,13 @@ class Session:
             "mime": mime,
             "data": base64.b64encode(data).decode("ascii"),
         }
+
+    def _frame_size(self) -> tuple[int, int, int]:
+        try:
+            board = self.board
+        except BoardParseError:
+            return self._width, self._height, self._mines
+        return board.width, board.height, board.mines
 
     def _snapshot(self) -> _Snapshot:
         game = self._game
@@ -910,7 +936,8 @@ class Session:
         :func:`~analyzer.play.forced.pseudo_fifty_fifties` with chains: cells that
         are mines only where a forced 50/50 holds them, formed or still to form.
         Returns ``{"dead", "fifty", "text"}``; the dead cells are looked for for at
-        most :data:`MARK_SECONDS` (``text`` says when the search stopped short).
+        most :data:`MARK_SECONDS`, the 50/50s on boards of at most :data:`MARK_CELLS`
+        cells (``text`` says when either search stopped short).
 
         >>> session = Session("2x3x1\\nHH\\n11\\n00\\n")
         >>> session.marks()["fifty"], session.marks()["dead"]
@@ -929,9 +956,12 @@ class Session:
         if analysis is None:
             return {"dead": [], "fifty": [], "text": "no marks without an analysis"}
         board = analysis.board
-        fifty = pseudo_fifty_fifties(board, analysis, chains=True)
+        cells = board.width * board.height
+        fifty = pseudo_fifty_fifties(board, analysis, chains=True) if cells <= MARK_CELLS else []
         dead, looked, doubt = dead_cells(board, analysis, deadline=time.monotonic() + MARK_SECONDS)
         text = f"{plural(len(dead), 'dead cell')}, {plural(len(fifty), 'cell')} in forced 50/50s"
+        if cells > MARK_CELLS:
+            text += f" (50/50s are looked for on boards of at most {MARK_CELLS:,} cells)"
         if looked < doubt:
             text += f" (dead cells looked for in {looked:,} of {doubt:,} cells in {MARK_SECONDS:g} s)"
         return {"dead": dead, "fifty": fifty, "text": text}

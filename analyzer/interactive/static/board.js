@@ -168,13 +168,14 @@ function analystTools({ root, send, cellAt, view, codeAt, canvas, scroll, minesI
 
   // Save: the position's files come from the session (view.download), the picture from the canvas.
   const saveMenu = element("select", "mz-save");
-  saveMenu.title = "Save the position (.mine, minesweepr text), the layout (.mbf) or a picture (.png)";
+  saveMenu.title = "Save the position (.mine, minesweepr text), the layout (.mbf) or a picture (.png, .svg)";
   for (const [value, label] of [
     ["", "save…"],
     ["mine", ".mine position"],
     ["minesweepr", "minesweepr text"],
     ["mbf", ".mbf layout"],
-    ["png", ".png picture"],
+    ["png", ".png picture (the view)"],
+    ["svg", ".svg picture (the whole board)"],
   ]) {
     const option = element("option", "", label);
     option.value = value;
