@@ -56,7 +56,7 @@ def board_svg(
     >>> from analyzer.interactive.session import PALETTE, Session
     >>> codes, p = Session("3x1x1\\nH1H\\n").arrays()
     >>> svg = board_svg(codes, p, 3, 1, PALETTE)
-    >>> svg.startswith("<svg") and svg.count("<rect") == 1 + 3, ">50<" in svg
+    >>> svg.startswith("<svg") and svg.count("data-cell=") == 3, ">50<" in svg
     (True, True)
     """
     from analyzer.interactive.session import CODES
