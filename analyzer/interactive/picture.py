@@ -59,8 +59,6 @@ def board_svg(
     >>> svg.startswith("<svg") and svg.count("data-cell=") == 3, ">50<" in svg
     (True, True)
     """
-    from analyzer.interactive.session import CODES
-
     cells = width * height
     if cells > MAX_SVG_CELLS:
         raise OptionError(
@@ -68,6 +66,7 @@ def board_svg(
             " save a .png of the view instead"
         )
     numbers = list(palette["numbers"])  # type: ignore[call-overload]
+    kinds = list(palette["kinds"])  # type: ignore[call-overload]  # the kind of each state code
     viridis = list(palette["viridis"])  # type: ignore[call-overload]
     size_w, size_h = _LABEL + width * _CELL, _LABEL + height * _CELL
     out = [
@@ -91,22 +90,23 @@ def board_svg(
         row, col = divmod(index, width)
         x, y = _LABEL + col * _CELL, _LABEL + row * _CELL
         code = int(codes[index])
+        kind = kinds[code]
         text, ink, size = "", "#000", 15
-        if code <= 8:
+        if kind == "number":
             fill, text, ink = str(palette["revealed"]), ("" if code == 0 else str(code)), numbers[code]
-        elif code == CODES["guess"]:
+        elif kind == "guess":
             p = float(probabilities[index])
             fill = probability_colour(p)
             text, ink, size = _percent(p), text_colour(fill), 11
-        elif code in (CODES["safe"], CODES["safe_cpsat"]):
+        elif kind == "safe":
             fill, text = viridis[8], "✓"
-        elif code in (CODES["mine"], CODES["mine_cpsat"]):
+        elif kind == "mine":
             fill, text, ink = viridis[0], "✱", "#fff"
-        elif code in (CODES["flag"], CODES["wrong_flag"]):
+        elif kind in ("flag", "wrong-flag"):
             fill, text, ink = str(palette["hidden"]), "⚑", str(palette["flag"])
-        elif code == CODES["layout_mine"]:
+        elif kind == "layout-mine":
             fill, text = str(palette["hidden"]), "✹"
-        elif code == CODES["fatal"]:
+        elif kind == "fatal":
             fill, text, ink = str(palette["fatal"]), "✹", "#fff"
         else:
             fill = str(palette["hidden"])
@@ -118,7 +118,7 @@ def board_svg(
             out.append(
                 f'<text x="{x + _CELL / 2}" y="{y + _CELL / 2}" fill="{ink}" font-size="{size}">{text}</text>'
             )
-        if code == CODES["wrong_flag"]:
+        if kind == "wrong-flag":
             out.append(
                 f'<path d="M{x + 4} {y + 4}L{x + _CELL - 5} {y + _CELL - 5}M{x + _CELL - 5} {y + 4}'
                 f'L{x + 4} {y + _CELL - 5}" stroke="#d00000" stroke-width="2.5"/>'
