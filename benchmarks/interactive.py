@@ -15,8 +15,9 @@ the machine's load average: on a shared machine the wall figures include the oth
 Actions: ``load`` (open the page), ``reveal`` (left click on a certainly safe cell, else the
 best move's), ``flag`` (right click on a hidden cell, alternately on and off), ``play best``
 (the button), ``edit`` (in edit mode, a right click that flags and unflags a hidden cell).
-On the largest size, ``scroll`` is the median time the page takes to draw a scrolled frame
-(it draws the visible cells only). Figures go to ``results/interactive.json`` too.
+On the largest size, ``scroll`` is the median (and the worst) time the page takes to draw a
+frame after 20 jumps across the board (it draws the visible cells only).
+Figures go to ``results/interactive.json`` too.
 """
 
 from __future__ import annotations
@@ -52,10 +53,10 @@ SCROLL = f"""async () => {{
         scroll.scrollTop = (k * 997) % Math.max(1, scroll.scrollHeight - scroll.clientHeight);
         scroll.scrollLeft = (k * 613) % Math.max(1, scroll.scrollWidth - scroll.clientWidth);
         await new Promise(resolve => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-        times.push(performance.now() - start);
+        times.push({ROOT}.mz.drawMs());
     }}
     times.sort((a, b) => a - b);
-    return times[10];
+    return [times[10], times[19]];
 }}"""
 
 
@@ -165,7 +166,8 @@ def run_size(browser: Any, size: str, repeats: int, seed: int, timeout: float) -
         edits = [board.timed(lambda: board.click(hidden[0], "right")) for _ in range(runs)]
         figures["edit"] = _median(edits)
         if big:
-            figures["scroll"] = {"frame_ms": board.page.evaluate(SCROLL)}
+            median, worst = board.page.evaluate(SCROLL)
+            figures["scroll"] = {"draw_ms": median, "worst_ms": worst}
     finally:
         board.close()
     return figures
@@ -204,7 +206,8 @@ def main(argv: list[str] | None = None) -> int:
                 results["sizes"][size] = figures
                 for action, f in figures.items():
                     if action == "scroll":
-                        print(f"{size:>18} {action:>10} {'':>3} frame {f['frame_ms']:.1f} ms")
+                        frame = f"a frame drawn in {f['draw_ms']:.1f} ms (at worst {f['worst_ms']:.1f})"
+                        print(f"{size:>18} {action:>10} {'':>3} {frame}")
                     else:
                         line = f"{size:>18} {action:>10} {f['n']:>3} {f['board']:8.2f} {f['idle']:8.2f}"
                         print(f"{line} {f['cpu']:13.2f}")

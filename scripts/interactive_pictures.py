@@ -1,10 +1,14 @@
-"""Screenshots of the interactive board's three modes, as ``analyzer web`` shows them, into docs/.
+"""Screenshots of the interactive board, as ``analyzer web`` shows them, into docs/.
 
     python scripts/interactive_pictures.py   # needs Debian's chromium and the browser extra
 
 - docs/interactive_edit.png: the README's 4x3 board typed in edit mode, with "why" on a safe cell.
 - docs/interactive_play.png: expert game seed 7 (safe first click at (8, 15)), eight best moves in.
 - docs/interactive_replay.png: the bundled expert RMV replay at its last guess.
+- docs/interactive_large.png: a 300x300 game with 14,400 mines (seed 2, an opening at the middle,
+  then best moves), scrolled to the best move: the labels stay at the edges.
+- docs/interactive_lost.png: the marks of a lost expert game (seed 5): every mine, the one hit,
+  and a wrong flag crossed out.
 """
 
 from __future__ import annotations
@@ -15,13 +19,24 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # this checkout's analyzer, and tests/browser.py
+
+BOARD = "document.querySelector('.mz-root')"
 
 
 def _idle(tab: Any) -> None:
-    tab.wait_for_selector(".mz-cell")
-    tab.wait_for_function("!document.querySelector('.mz-root').classList.contains('mz-working')")
-    tab.wait_for_function("!document.querySelector('.mz-best').textContent.includes('scoring')")
+    tab.wait_for_function(
+        f"() => {BOARD} && {BOARD}.dataset.version !== undefined"
+        f" && !{BOARD}.classList.contains('mz-working') && {BOARD}.dataset.bestPending === 'false'",
+        timeout=180_000,
+    )
+
+
+def _click(tab: Any, cell: tuple[int, int], button: str = "left") -> None:
+    box = tab.evaluate(f"([r, c]) => {BOARD}.mz.rect(r, c)", list(cell))
+    tab.mouse.click(box["cx"], box["cy"], button=button)
+    tab.wait_for_timeout(50)
+    _idle(tab)
 
 
 def main() -> int:
@@ -41,10 +56,22 @@ def main() -> int:
     game = Game.new(30, 16, 99, seed=7)
     game.reveal(8, 15)
     replay = analyse_replay(read_replay(example_path("expert_30x16_99.rmv")))
-    shots = {
+    large = Game.new(300, 300, 14400, seed=2, first_click="opening")
+    large.reveal(150, 150)
+    lost = Game.new(30, 16, 99, seed=5)
+    lost.reveal(8, 15)
+    near = sorted(
+        ((r, c) for r in range(16) for c in range(30) if lost.board.is_hidden(r, c)),
+        key=lambda cell: abs(cell[0] - 8) + abs(cell[1] - 15),
+    )
+    wrong = next(c for c in near if c not in (lost.mines or ()))  # a flag on a safe cell
+    mine = next(c for c in near if c in (lost.mines or ()))
+    shots: dict[str, tuple[Session, list[tuple[str, Any]]]] = {
         "interactive_edit.png": (Session(board_text), [("why", solve(board_text).safe[0])]),
         "interactive_play.png": (Session(game), [("best", None)] * 8),
         "interactive_replay.png": (Session(replay), [("step", replay.guesses[-1].number - 1)]),
+        "interactive_large.png": (Session(large), [("best", None)] * 3 + [("show", None)]),
+        "interactive_lost.png": (Session(lost), [("right", wrong), ("left", mine)]),
     }
     with sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
@@ -56,14 +83,22 @@ def main() -> int:
                 for kind, value in steps:
                     if kind == "why":
                         tab.click(".mz-why-toggle")
-                        tab.click(f'.mz-cell[data-cell="{value[0]},{value[1]}"]')
+                        _click(tab, value)
                     elif kind == "best":
                         tab.click(".mz-play-best")
+                        tab.wait_for_timeout(50)
+                        _idle(tab)
+                    elif kind == "show":
+                        tab.click(".mz-best")
+                    elif kind in ("left", "right"):
+                        _click(tab, value, kind)
                     else:
                         tab.fill(".mz-slider", str(value))
                         tab.dispatch_event(".mz-slider", "change")
-                    _idle(tab)
+                        tab.wait_for_timeout(50)
+                        _idle(tab)
                 tab.mouse.move(0, 0)
+                tab.wait_for_timeout(200)
                 tab.locator(".mz-root").screenshot(path=str(ROOT / "docs" / name))
                 tab.close()
             print(f"docs/{name}")

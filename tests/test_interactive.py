@@ -248,7 +248,8 @@ def test_the_widget_takes_clicks_in_a_thread_and_changes_from_code() -> None:
 
     w = BoardWidget(BOARD)
     board = Board.from_text(BOARD)
-    assert w.view["best"] == list(solve(board).best_moves(1)[0].cell)  # drawn with the best move
+    w.wait(30)  # the board at once, its best move scored in the worker
+    assert w.view["best"] == list(solve(board).best_moves(1)[0].cell)
     seen: list[bool] = []
     w.observe(lambda change: seen.append(change["new"]), "busy")
     w._receive(w, {"type": "cell", "cell": [0, 0], "button": "right"}, [])
@@ -258,8 +259,23 @@ def test_the_widget_takes_clicks_in_a_thread_and_changes_from_code() -> None:
     assert w.board == changed and w.analysis == solve(changed)
     assert fractions(w.session) == expected(changed)
     assert seen[0] is True and seen[-1] is False
+    # The arrays go as bytes traitlets (binary buffers), the view as the small dict, with the best move.
+    codes, p = w.session.arrays()
+    assert w.codes == codes.tobytes() and w.probabilities == p.astype("<f4").tobytes()
+    assert w.view["version"] == w.session.view()["version"] and not w.view["best_pending"]
+    assert w.view["best"] == list(solve(changed).best_moves(1)[0].cell)
+    # A query's answer comes back as a custom message, and changes nothing.
+    sent: list[Any] = []
+    w.send = lambda content, buffers=None: sent.append(content)  # type: ignore[method-assign]
+    version = w.view["version"]
+    w._receive(w, {"type": "exact", "cell": [0, 1]}, [])
+    w.wait(30)
+    assert sent == [{"answer": w.session.act({"type": "exact", "cell": [0, 1]})}]
+    assert Fraction(sent[0]["answer"]["p"]) == solve(changed).probability(0, 1)
+    assert w.view["version"] == version
     w.board = Board.from_text("3x1x1\nH1H\n")  # from code
     assert w.view["width"] == 3 and fractions(w.session) == [Fraction(1, 2), None, Fraction(1, 2)]
+    assert len(w.codes) == 3 and len(w.probabilities) == 12
     game = Game.new(9, 9, 10, seed=3)
     w.game = game
     w.act({"type": "cell", "cell": [0, 0]})
@@ -483,3 +499,22 @@ def test_big_boards_send_small_answers_and_refusals_send_no_cells() -> None:
     assert session.best_view(version) is None
     scored = session.best_view(version + 1)
     assert scored is not None and scored["best"] is not None and not scored["best_pending"]
+
+
+def test_a_fresh_look_shows_no_note_of_an_earlier_refusal() -> None:
+    session = Session("3x1x1\nH1H\n")
+    session.act({"type": "fly"})
+    assert session.note and session.respond({"type": "fly"})["view"]["note"] == "unknown action 'fly'"
+    assert session.respond()["view"]["note"] == ""  # a reload
+
+
+def test_the_session_scores_the_same_best_move_as_the_library() -> None:
+    """Scored one certain cell at a time (so that it can stop), the move is ``best_moves(1)[0]``."""
+    from analyzer.play.positions import mid_game
+
+    boards = [mid_game(16, 16, 40, progress=p, seed=s) for p, s in ((0.2, 1), (0.5, 2), (0.8, 3))]
+    boards += [Board.from_text(BOARD), Board.from_text("3x1x1\nH1H\n")]
+    assert any(solve(b).safe for b in boards) and any(not solve(b).safe for b in boards)
+    for board in boards:
+        move = Session(board).best_move()
+        assert move == solve(board).best_moves(1)[0], board

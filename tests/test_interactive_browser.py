@@ -134,6 +134,11 @@ def test_edit_mode_shows_the_exact_probabilities_and_follows_each_edit() -> None
         assert_probabilities_match(tab, flagged)
         # A digit typed over a hidden cell makes it that number.
         hover(tab, (3, 2))
+        # Hover shows the cell's exact fraction, asked for when the pointer rests.
+        p = solve(flagged).probability(3, 2)
+        tab.wait_for_function(
+            "text => document.querySelector('.mz-hover').textContent.includes(text)", arg=f"P(mine) = {p}"
+        )
         tab.keyboard.press("1")
         idle(tab)
         typed = flagged.replace({(3, 2): 1})
@@ -146,6 +151,15 @@ def test_edit_mode_shows_the_exact_probabilities_and_follows_each_edit() -> None
         idle(tab)
         assert session.board == typed.replace(mines=5)
         assert_probabilities_match(tab, typed.replace(mines=5))
+        # "new board" takes a size as `analyzer web --new` does.
+        tab.fill(".mz-size", "300x300x14400")
+        tab.press(".mz-size", "Enter")
+        idle(tab)
+        assert session.board == Board(300, 300, 14400, (-1,) * 90_000)
+        assert tab.evaluate("() => document.querySelector('.mz-root').mz.info(299, 299).p") == pytest.approx(
+            0.16
+        )
+        assert tab.text_content(".mz-caption").startswith("300x300, 14400 mines")
 
 
 def test_an_impossible_edit_names_the_clues_in_conflict() -> None:
@@ -237,6 +251,20 @@ def test_replay_mode_steps_through_a_recorded_game_with_the_exact_odds() -> None
             idle(tab)
         text = tab.text_content(".mz-replay-text")
         cells = shown(tab)
+        # Zoomed in, the board scrolls to each step's click.
+        for _ in range(4):
+            tab.click(".mz-zoom-in")
+        for number in (guess.number + 5, len(analysed.clicks) - 3):
+            tab.fill(".mz-slider", str(number - 1))
+            tab.dispatch_event(".mz-slider", "change")
+            idle(tab)
+            target = analysed.clicks[number - 1].cell
+            assert tab.evaluate(
+                "([r, c]) => document.querySelector('.mz-root').mz.visible(r, c)", list(target)
+            )
+        tab.fill(".mz-slider", str(guess.number - 1))
+        tab.dispatch_event(".mz-slider", "change")
+        idle(tab)
         board = session.board
         # The position before the guess, its probabilities, and the click outlined.
         assert_probabilities_match(tab, board)
@@ -248,8 +276,13 @@ def test_replay_mode_steps_through_a_recorded_game_with_the_exact_odds() -> None
         tab.dispatch_event(".mz-slider", "change")
         idle(tab)
         end = tab.text_content(".mz-replay-text")
+        # The short luck; a click on it shows the exact fraction.
+        tab.click(".mz-replay-text")
+        tab.wait_for_selector(".mz-exact:not([hidden])")
+        luck = tab.text_content(".mz-exact-value")
     assert end.startswith(f"end: {analysed.result}")
     assert f"luck {share_text(analysed.luck)}" in end
+    assert luck == str(analysed.luck)
 
 
 def test_a_slow_solve_shows_working_and_keeps_the_last_answer(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -293,3 +326,36 @@ def test_a_100x100_board_shows_the_solvers_probabilities() -> None:
         )
         click(tab, far, "right")
         assert game.board.is_flagged(*far)
+
+
+def test_the_board_scrolls_to_each_replay_click_and_keeps_its_labels() -> None:
+    """On a board larger than its window, each step's click is scrolled into view, the labels stay."""
+    path = example_path("expert_30x16_99.rmv")
+    analysed = analyse_replay(read_replay(path))
+    session = Session(path)
+    with WebServer(session, port=0) as server, page(700, 500) as tab:
+        tab.goto(server.url)
+        idle(tab)
+        visible = "([r, c]) => document.querySelector('.mz-root').mz.visible(r, c)"
+        far = [c.cell for c in analysed.clicks if c.cell[1] >= 25]
+        assert far and not tab.evaluate(visible, list(far[0]))  # off-screen at first
+        for click_ in (analysed.clicks[k] for k in (0, len(analysed.clicks) // 2, len(analysed.clicks) - 1)):
+            tab.fill(".mz-slider", str(click_.number - 1))
+            tab.dispatch_event(".mz-slider", "change")
+            idle(tab)
+            assert tab.evaluate(visible, list(click_.cell)), click_.cell
+        # The column labels are drawn on the canvas's top edge whatever the scroll: read its pixels.
+        tab.evaluate("() => document.querySelector('.mz-root').mz.scrollToCell(15, 29, true)")
+        tab.wait_for_timeout(100)
+        top_is_white = tab.evaluate(
+            """() => {
+                const canvas = document.querySelector('.mz-canvas');
+                const scroll = document.querySelector('.mz-scroll');
+                const ratio = window.devicePixelRatio || 1;
+                const row = canvas.getContext('2d').getImageData(0, 2 * ratio, canvas.width, 1).data;
+                let light = 0;
+                for (let i = 0; i < row.length; i += 4) light += row[i] > 200 && row[i + 1] > 200;
+                return [scroll.scrollTop + scroll.scrollLeft > 0, light / (row.length / 4)];
+            }"""
+        )
+        assert top_is_white[0] and top_is_white[1] > 0.8  # scrolled, and the label strip is on top

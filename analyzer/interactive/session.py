@@ -104,6 +104,7 @@ import re
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -448,10 +449,8 @@ class Session:
             self._refresh()
             if not self._best_scored:
                 first = self._first_click()
-                moves = (
-                    (first,) if first else self._analysis.best_moves(1) if self._analysis is not None else ()
-                )
-                self._best = moves[0] if moves else None
+                analysis = self._analysis
+                self._best = first or (_scored_move(analysis) if analysis is not None else None)
                 self._best_scored = True
             return self._best
 
@@ -1072,7 +1071,6 @@ class Session:
         """
         with self.lock:
             self._refresh()
-            version = self._version
             try:
                 board = self.board
             except BoardParseError as error:
@@ -1081,7 +1079,6 @@ class Session:
             move = self.best_move() if (best or self._best_scored) and analysis is not None else None
             view = self._frame(board, None, best=move)
             view["best_pending"] = analysis is not None and not self._best_scored
-            assert view["version"] == version
             return view
 
     def _frame(self, board: Board | None, broken: str | None, *, best: Move | None) -> dict[str, Any]:
@@ -1230,6 +1227,8 @@ class Session:
         '1/2'
         """
         with self.lock:
+            if action is None:
+                self.note = ""  # a fresh look (a reload): no note of an earlier refusal
             answer = self.act(action) if action is not None else None
             return {"view": self.view(best=False), "cells": self.cells(since), "answer": answer}
 
@@ -1247,12 +1246,20 @@ class Session:
             if analysis is None or self._best_scored:
                 return self.view(best=False)
             first = self._first_click()
-        moves = (first,) if first is not None else analysis.best_moves(1)
+
+        def still_wanted(done: int, of: int) -> None:
+            if version != self._version:  # a later action changed the position: stop scoring
+                raise _Superseded
+
+        try:
+            move = first or _scored_move(analysis, still_wanted)
+        except _Superseded:
+            return None
         with self.lock:
             if version != self._version:
                 return None
             if not self._best_scored:
-                self._best = moves[0] if moves else None
+                self._best = move
                 self._best_scored = True
             return self.view(best=False)
 
@@ -1660,6 +1667,33 @@ def _replay_from_bytes(raw: bytes, suffix: str, name: str) -> Replay:
             raise ReplayError(str(error).replace(path, name)) from None
     check_size(replay.width, replay.height)
     return dataclasses.replace(replay, path=name)
+
+
+class _Superseded(Exception):
+    """The best move being scored is for a position a later action replaced."""
+
+
+def _scored_move(analysis: Analysis, progress: Callable[[int, int], None] | None = None) -> Move | None:
+    """``analysis.best_moves(1)[0]`` (or ``None``), with ``progress(done, of)`` after each cell scored.
+
+    The same move: the certainly safe cell with the smallest explanation (the first
+    in row-major order among ties), else the best guess. Certain cells are explained
+    one at a time here, so that a later action can stop the scoring between two
+    (a 1000x1000 board has hundreds of them; ``best_moves`` reports progress on guesses only).
+    """
+    from analyzer.solver.moves import Move
+
+    safe = analysis.safe
+    if safe:
+        sized = []
+        for done, cell in enumerate(safe, 1):
+            sized.append((analysis.explain(*cell).size, cell))
+            if progress is not None:
+                progress(done, len(safe))
+        size, cell = min(sized)
+        return Move(cell, Fraction(0), size)
+    moves = analysis.best_moves(1, on_progress=progress)
+    return moves[0] if moves else None
 
 
 def _around(replay: Replay, index: int) -> int:

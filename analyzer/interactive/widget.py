@@ -70,11 +70,14 @@ class BoardWidget(anywidget.AnyWidget):
     def __init__(self, source: object = None, *, time_limit: float = DEFAULT_TIME_LIMIT, seed: int = 0):
         super().__init__()
         self.session = Session(source, time_limit=time_limit, seed=seed)
-        self._actions: queue.Queue[dict[str, Any]] = queue.Queue()
+        self._actions: queue.Queue[dict[str, Any] | None] = queue.Queue()
         self._worker: threading.Thread | None = None
         self._guard = threading.Lock()
         self._sent_version = -1
-        self._publish()
+        self._published = threading.Lock()
+        # The board at once; its best move scored in the worker, so the cell's output is not held up.
+        self._publish(best=False)
+        self._score_best()
         self.on_msg(self._receive)
 
     # -------------------------------------------------------------- values
@@ -87,7 +90,8 @@ class BoardWidget(anywidget.AnyWidget):
         from analyzer.board.board import Board
 
         self.session.set_board(Board.coerce(board, "BoardWidget.board"))
-        self._publish()
+        self._publish(best=False)
+        self._score_best()
 
     @property
     def analysis(self) -> Analysis | None:
@@ -100,7 +104,8 @@ class BoardWidget(anywidget.AnyWidget):
     @game.setter
     def game(self, game: Game) -> None:
         self.session.load(game)
-        self._publish()
+        self._publish(best=False)
+        self._score_best()
 
     @property
     def replay(self) -> ReplayAnalysis | None:
@@ -122,7 +127,7 @@ class BoardWidget(anywidget.AnyWidget):
     # -------------------------------------------------------------- plumbing
     def _publish(self, *, best: bool = True) -> None:
         """Send the view (and the arrays, when the position changed); then the best move if ``best``."""
-        with self.session.lock:
+        with self._published, self.session.lock:
             view = self.session.view(best=False)
             if view["version"] != self._sent_version:
                 codes, probabilities = self.session.arrays()
@@ -135,11 +140,17 @@ class BoardWidget(anywidget.AnyWidget):
                 self.view = view
         if best and view.get("best_pending"):
             scored = self.session.best_view(view["version"])
-            if scored is not None:
-                self.view = scored
+            with self._published:
+                if scored is not None and scored["version"] == self._sent_version:
+                    self.view = scored
+
+    def _score_best(self) -> None:
+        """Score the best move in the worker (a ``None`` in the queue), unless it is known."""
+        if self.view.get("best_pending"):
+            self._receive(self, None, [])
 
     def _receive(self, _widget: object, content: object, _buffers: object) -> None:
-        if not isinstance(content, dict):
+        if content is not None and not isinstance(content, dict):
             return
         with self._guard:
             self._actions.put(content)
@@ -157,11 +168,12 @@ class BoardWidget(anywidget.AnyWidget):
                     return
                 action = self._actions.get_nowait()
             try:
-                answer = self.session.act(action)
-                if answer is not None:
-                    self.send({"answer": answer})
+                if action is not None:
+                    answer = self.session.act(action)
+                    if answer is not None:
+                        self.send({"answer": answer})
+                    self._publish(best=False)
                 # The best move only when no other click waits: a newer position supersedes it.
-                self._publish(best=False)
                 if self._actions.empty():
                     self._publish(best=True)
             except Exception as error:  # pragma: no cover - shown on the board, never lost in a thread

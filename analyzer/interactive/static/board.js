@@ -456,8 +456,18 @@ function render({ model, el }) {
   best.addEventListener("click", () => current && current.best && scrollToCell(current.best[0], current.best[1], true));
   const why = element("div", "mz-why");
   const hoverLine = element("div", "mz-hover", " ");
+  // The long exact value of a count or the luck, asked for by a click on its short figure.
+  const exactBox = element("div", "mz-exact");
+  exactBox.hidden = true;
+  const exactLabel = element("span", "mz-exact-label");
+  const exactValue = element("span", "mz-exact-value");
+  exactBox.append(
+    button("×", "Close", () => (exactBox.hidden = true), "mz-button mz-exact-close"),
+    exactLabel,
+    exactValue,
+  );
   const status = element("div", "mz-status");
-  status.append(caption, replayText, error, note, best, why, hoverLine);
+  status.append(caption, replayText, exactBox, error, note, best, why, hoverLine);
 
   // ---- the board: a canvas the size of the view, stuck to the scrolled area's corner
   const scroll = element("div", "mz-scroll");
@@ -661,9 +671,16 @@ function render({ model, el }) {
     if (!frame) frame = requestAnimationFrame(draw);
   }
 
+  let drawMs = 0;
   function draw() {
+    const start = performance.now();
     frame = 0;
     if (!current) return;
+    paint();
+    drawMs = performance.now() - start;
+  }
+
+  function paint() {
     const lw = labelWidth();
     const viewW = Math.min(scroll.clientWidth || lw + current.width * zoom, lw + current.width * zoom);
     const viewH = Math.min(scroll.clientHeight || LABEL_HEIGHT + current.height * zoom, LABEL_HEIGHT + current.height * zoom);
@@ -866,12 +883,20 @@ function render({ model, el }) {
     } else {
       for (const resolve of waiting.get(answer.of) || []) resolve(answer);
       waiting.delete(answer.of);
-      if (answer.of === "layouts") caption.title = `exactly ${answer.text} layouts`;
-      if (answer.of === "luck") replayText.title = `luck exactly ${answer.text}`;
+      exactLabel.textContent = answer.of === "layouts" ? "layouts, exactly: " : "luck, exactly: ";
+      exactValue.textContent = answer.text;
+      exactBox.hidden = false;
     }
   });
 
   // ---- the view
+  let exactVersion = null;
+  const newVersion = (view) => {
+    const changed = view.version !== exactVersion;
+    exactVersion = view.version;
+    return changed;
+  };
+
   function update() {
     const view = model.get("view");
     if (!view || view.protocol === undefined) return;
@@ -927,6 +952,10 @@ function render({ model, el }) {
     if (view.mode !== "replay") text += ` · ${view.mines_left} mines left`;
     caption.textContent = text;
     caption.title = view.counts && view.counts.layouts ? "Click for the exact number of layouts" : "";
+    caption.classList.toggle("mz-asks", Boolean(view.counts && view.counts.layouts));
+    replayText.title = view.replay && !view.replay.click ? "Click for the exact luck" : "";
+    replayText.classList.toggle("mz-asks", Boolean(view.replay && !view.replay.click));
+    if (newVersion(view)) exactBox.hidden = true;
     error.hidden = !view.error;
     error.textContent = view.error ? view.error.message : "";
     showNote(view.note || "");
@@ -1002,6 +1031,8 @@ function render({ model, el }) {
       }
       return found;
     },
+    visible: (r, c) => isVisible(r, c),
+    drawMs: () => drawMs, // how long the last frame took to draw
     scrollToCell,
     setZoom,
     zoom: () => zoom,
