@@ -473,3 +473,31 @@ def test_save_svg_draws_every_cell_as_the_library_sees_it() -> None:
     session.act({"type": "resize", "width": 600, "height": 600, "mines": 10})
     session.act({"type": "save", "format": "svg"})
     assert session.note.startswith("an SVG of 360,000 cells is too large (at most 250,000)")
+
+
+def test_the_win_chance_of_a_large_end_game_flags_its_certain_mines_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """1,600 certain mines around one safe cell left: one layout, a sure win (no search over the mines)."""
+    game = Game.new(100, 100, 1600, seed=3)
+    game.reveal(50, 50)
+    mines = game.mines
+    assert mines is not None
+    left = [
+        (r, c)
+        for r in range(100)
+        for c in range(100)
+        if (r, c) not in mines and not game.board.is_revealed(r, c)
+    ]
+    for cell in left[1:]:
+        if not game.board.is_revealed(*cell):
+            game.reveal(*cell)
+    session = Session(game)
+    assert not game.is_finished
+    win = session.win_chance()
+    assert win["p"] == "1/1" and win["cell"] == list(left[0])
+    monkeypatch.setattr(session_module, "WIN_HIDDEN", 0)
+    session = Session(game)
+    assert session.win_chance()["text"] == (
+        "1 hidden cell besides the certain mines: the exact search takes at most 0"
+    )

@@ -238,7 +238,10 @@ WIN_LAYOUTS = 2_000
 """The exact chance to win is searched when at most this many mine layouts remain ..."""
 
 WIN_NODES = 20_000
-"""... and given up past this many positions of the search."""
+"""... and given up past this many positions of the search ..."""
+
+WIN_HIDDEN = 300
+"""... and tried when at most this many hidden cells are not certain mines."""
 
 AUTOPLAY_SECONDS = 60.0
 """Seconds one auto-play may run before it stops and says so."""
@@ -1003,15 +1006,30 @@ class Session:
                 {divmod(i, board.width): HIDDEN for i, v in enumerate(board.cells) if v == FLAG}
             )
             try:
-                total = solve(board, time_limit=self.time_limit).total
+                analysis = solve(board, time_limit=self.time_limit)
             except AnalyzerError as error:
                 return none | {"text": f"no chance to win: {_message(error)}"}
         else:
             if self._analysis is None:
                 return none | {"text": "no chance to win without an exact analysis"}
-            board, total = self._analysis.board, self._analysis.total
-        if total > WIN_LAYOUTS:  # the count is exact: no need to look for them
+            analysis = self._analysis
+            board = analysis.board
+        if analysis.total > WIN_LAYOUTS:  # the count is exact: no need to look for them
             return too_many
+        # Certain mines are mines in every layout: flagged, the search neither branches on them nor
+        # reveals them (it never would), and the chance is the same.
+        probabilities = analysis.cell_probabilities
+        board = board.replace(
+            {
+                divmod(i, board.width): FLAG
+                for i, v in enumerate(board.cells)
+                if v == HIDDEN and probabilities[i] == 1
+            }
+        )
+        hidden = board.cells.count(HIDDEN)
+        if hidden > WIN_HIDDEN:
+            limit = f"the exact search takes at most {WIN_HIDDEN:,}"
+            return none | {"text": f"{plural(hidden, 'hidden cell')} besides the certain mines: {limit}"}
         layouts = endgame_layouts(board, limit=WIN_LAYOUTS)
         if layouts is None:
             return too_many
