@@ -20,6 +20,7 @@ from browser import page
 from analyzer import Board, Game, InconsistentBoardError, solve
 from analyzer.interactive.session import Session, share_text
 from analyzer.interactive.web import WebServer
+from analyzer.render import probability_colour
 from analyzer.replays import analyse_replay, example_path, read_replay
 
 _CELLS = """(which) => {
@@ -108,6 +109,11 @@ def assert_probabilities_match(tab: Any, board: Board, sample: int | None = None
         assert cells[cell]["p"] == pytest.approx(float(p), rel=1e-6, abs=1e-40), cell
         kind = {0: "safe", 1: "mine"}.get(p, "guess")  # type: ignore[call-overload]
         assert cells[cell]["kind"] == kind, cell
+        if kind == "guess":  # the colour analyzer.render gives the probability (to a rounding step)
+            drawn, want = cells[cell]["background"], probability_colour(float(p))
+            assert all(abs(int(drawn[k : k + 2], 16) - int(want[k : k + 2], 16)) <= 1 for k in (1, 3, 5)), (
+                cell
+            )
         asked.append((cell, p))
     if sample is not None and len(asked) > sample:
         asked = asked[:: len(asked) // sample][:sample]
@@ -359,3 +365,17 @@ def test_the_board_scrolls_to_each_replay_click_and_keeps_its_labels() -> None:
             }"""
         )
         assert top_is_white[0] and top_is_white[1] > 0.8  # scrolled, and the label strip is on top
+
+
+def test_clicks_sent_faster_than_the_answers_all_count_in_order() -> None:
+    game = Game.new(16, 16, 40, seed=9)
+    game.reveal(8, 8)
+    cells = [(r, c) for r, c in ((0, 0), (0, 15), (15, 0), (15, 15), (0, 7)) if game.board.is_hidden(r, c)]
+    with opened(game) as (tab, session):
+        boxes = [rect(tab, cell) for cell in cells]
+        for box in boxes:  # no wait between the clicks
+            tab.mouse.click(box["cx"], box["cy"], button="right")
+        tab.wait_for_timeout(100)
+        idle(tab)
+        assert sorted(session.board.flagged_cells()) == sorted(cells)
+        assert_probabilities_match(tab, session.board, sample=5)

@@ -1,11 +1,12 @@
-"""The board's widget in a real JupyterLab (Playwright + Debian's chromium): it draws, it answers,
-and it is safe inside someone's notebook.
+"""The board's widget in a real JupyterLab and Notebook 7 (Playwright + Debian's chromium): it draws,
+it answers, and it is safe inside someone's notebook.
 
 JupyterLab's command mode acts on single keys (``m`` makes the cell Markdown, ``a``/``b`` insert
 cells, ``d d`` deletes one, ``x`` cuts it) and its right click opens a menu: over the board, none of
 them may reach the notebook. JupyterLab runs from this interpreter on a free port, with a token, its
 settings in the test's folder; the kernel imports this checkout's ``analyzer``. Skipped with the
-reason when JupyterLab, anywidget, chromium or Playwright is missing.
+reason when JupyterLab (or Notebook 7), anywidget, chromium or Playwright is missing. Notebook 7
+(the same checks, its own shortcuts) is marked slow: the JupyterLab run is the quick one.
 """
 
 from __future__ import annotations
@@ -45,10 +46,16 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+APPS = {  # module to run, the notebook's address
+    "jupyterlab": "lab/tree/board.ipynb",
+    "notebook": "notebooks/board.ipynb",
+}
+
+
 @contextmanager
-def jupyterlab(folder: Path) -> Iterator[str]:
-    """A JupyterLab server on a free port for ``folder``; yields its base URL (with the token)."""
-    pytest.importorskip("jupyterlab", reason="the JupyterLab test needs jupyterlab (pip install jupyterlab)")
+def jupyter(app: str, folder: Path) -> Iterator[str]:
+    """A JupyterLab (or Notebook 7) server on a free port for ``folder``; yields the notebook's URL."""
+    pytest.importorskip(app, reason=f"this test needs {app} (pip install {app})")
     pytest.importorskip("anywidget", reason="the widget needs anywidget (pip install -e '.[widget]')")
     port = _free_port()
     token = secrets.token_hex(16)
@@ -56,7 +63,7 @@ def jupyterlab(folder: Path) -> Iterator[str]:
         [
             sys.executable,
             "-m",
-            "jupyterlab",
+            app,
             "--no-browser",
             f"--port={port}",
             "--ip=127.0.0.1",
@@ -87,9 +94,9 @@ def jupyterlab(folder: Path) -> Iterator[str]:
                 break
             except OSError:
                 if time.monotonic() > deadline or lab.poll() is not None:
-                    pytest.fail("JupyterLab did not start")
+                    pytest.fail(f"{app} did not start")
                 time.sleep(0.3)
-        yield f"http://127.0.0.1:{port}/lab/tree/board.ipynb?token={token}"
+        yield f"http://127.0.0.1:{port}/{APPS[app]}?token={token}"
     finally:
         lab.terminate()
         try:
@@ -115,10 +122,13 @@ def _notebook(path: Path) -> None:
     path.write_text(json.dumps(notebook))
 
 
-def test_widgets_in_jupyterlab_draw_answer_and_keep_keys_and_right_clicks(tmp_path: Path) -> None:
+@pytest.mark.parametrize("app", ["jupyterlab", pytest.param("notebook", marks=pytest.mark.slow)])
+def test_widgets_draw_answer_and_keep_keys_and_right_clicks_from_the_notebook(
+    app: str, tmp_path: Path
+) -> None:
     """Both widgets draw the library's answer; keys and right clicks over them leave the notebook alone."""
     _notebook(tmp_path / "board.ipynb")
-    with jupyterlab(tmp_path) as url, page(1300, 1000) as tab:
+    with jupyter(app, tmp_path) as url, page(1300, 1000) as tab:
         tab.set_default_timeout(90_000)
         tab.goto(url)
         # The notebook open and its kernel started, then run it as Run > Run All Cells does.

@@ -858,12 +858,14 @@ function render({ model, el }) {
     clearTimeout(hoverTimer);
     if (!hovered || !current) {
       hoverLine.textContent = " ";
+      canvas.title = "";
       return;
     }
     const [r, c] = hovered;
     const key = `${current.version}:${r},${c}`;
     const known = exactText.get(key);
     hoverLine.textContent = `(${r}, ${c}): ${known || describe(r, c)}`;
+    canvas.title = hoverLine.textContent; // the tooltip beside the pointer too
     const code = codes[r * current.width + c];
     if (!known && (code === GUESS || code === SAFE || code === MINE)) {
       hoverTimer = setTimeout(() => send({ type: "exact", cell: [r, c] }), 120);
@@ -951,6 +953,7 @@ function render({ model, el }) {
     let text = view.caption;
     if (view.mode !== "replay") text += ` · ${view.mines_left} mines left`;
     caption.textContent = text;
+    canvas.setAttribute("aria-label", `the board: ${text}; hover a cell for its figures`);
     caption.title = view.counts && view.counts.layouts ? "Click for the exact number of layouts" : "";
     caption.classList.toggle("mz-asks", Boolean(view.counts && view.counts.layouts));
     replayText.title = view.replay && !view.replay.click ? "Click for the exact luck" : "";
