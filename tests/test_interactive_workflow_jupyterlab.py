@@ -11,7 +11,7 @@ from typing import Any
 
 from browser import page
 from test_interactive_browser import assert_probabilities_match, idle
-from test_interactive_jupyterlab import CELLS, jupyterlab
+from test_interactive_jupyterlab import CELLS, jupyter
 
 from analyzer import Board
 
@@ -56,7 +56,7 @@ def _settle(tab: Any) -> None:
 
 def test_paste_drop_undo_and_save_in_the_widget_leave_the_notebook_alone(tmp_path: Path) -> None:
     _notebook(tmp_path / "board.ipynb")
-    with jupyterlab(tmp_path) as url, page(1300, 1000) as tab:
+    with jupyter("jupyterlab", tmp_path) as url, page(1300, 1000) as tab:
         tab.set_default_timeout(90_000)
         tab.context.grant_permissions(["clipboard-read", "clipboard-write"])
         tab.goto(url)
