@@ -243,7 +243,7 @@ WIN_NODES = 20_000
 WIN_HIDDEN = 300
 """... and tried when at most this many hidden cells are not certain mines."""
 
-AUTOPLAY_SECONDS = 60.0
+AUTOPLAY_SECONDS = 30.0
 """Seconds one auto-play may run before it stops and says so."""
 
 REPLAY_FORMATS = ("avf", "rmv", "evf", "mvf")
