@@ -33,8 +33,8 @@ _MARKS = {  # name: outline colour, fill, dashed (the page's)
     "why_cell": ("#1565c0", None, False),
     "clicked": ("#ff6f00", None, True),
     "best": ("#e6007e", None, False),
-    "dead": ("#424242", "#757575", True),
     "fifty": ("#6a1b9a", "#ce93d8", False),
+    "dead": ("#212121", None, True),
 }
 
 
@@ -124,10 +124,8 @@ def board_svg(
                 f'L{x + 4} {y + _CELL - 5}" stroke="#d00000" stroke-width="2.5"/>'
             )
     out.append("</g>")
-    for name, indices in (marks or {}).items():
-        if name not in _MARKS:
-            continue
-        colour, shading, dashed = _MARKS[name]
+    for name, (colour, shading, dashed) in _MARKS.items():  # the page's order
+        indices = (marks or {}).get(name, ())
         for index in indices:
             row, col = divmod(int(index), width)
             x, y = _LABEL + col * _CELL, _LABEL + row * _CELL

@@ -1047,7 +1047,7 @@ class Session:
             cell_value = list(divmod(cell, board.width))
         p = Fraction(wins, len(layouts))
         text = (
-            f"chance to win with best play: {percent_text(p)}"
+            f"chance to win with best play: {percent_text(p) if 0 < p < 1 else int(p) * 100}%"
             f" ({exact_or_rounded(p)}, over {plural(len(layouts), 'layout')})"
         )
         return {"p": _fraction(p), "percent": float(p) * 100, "cell": cell_value, "text": text}

@@ -295,7 +295,7 @@ function analystTools({ root, send, cellAt, view, codeAt, canvas, scroll, minesI
     win.classList.toggle("mz-on", Boolean(shown.win));
     win.setAttribute("aria-pressed", String(Boolean(shown.win)));
     marksLine.hidden = !current.marks_text;
-    marksLine.textContent = current.marks_text ? `marks: ${current.marks_text} (dead: grey ▨, 50/50: purple ◇)` : "";
+    marksLine.textContent = current.marks_text ? `marks: ${current.marks_text} (dead: dashed outline, forced 50/50: purple)` : "";
     winLine.hidden = !current.win;
     winLine.textContent = current.win ? current.win.text : "";
     if (current.win && current.win.cell) winLine.textContent += `; best first move (${current.win.cell.join(", ")})`;
@@ -758,8 +758,8 @@ function render({ model, el }) {
     mark("why_cell", "#1565c0", thick, false, null);
     mark("clicked", "#ff6f00", thick, true, null);
     mark("best", "#e6007e", thick + 1, false, null);
-    mark("dead", "#424242", thick, true, "#757575"); // the analyst's marks (the marks action)
-    mark("fifty", "#6a1b9a", thick, false, "#ce93d8");
+    mark("fifty", "#6a1b9a", thick, false, "#ce93d8"); // the analyst's marks (the marks action)
+    mark("dead", "#212121", Math.max(1.5, thick - 1), true, null);
     // The labels, stuck to the top and the left edges.
     ctx.fillStyle = "#ffffff";
     ctx.fillRect(0, 0, viewW, LABEL_HEIGHT);
