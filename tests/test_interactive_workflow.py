@@ -292,6 +292,22 @@ def test_autoplay_to_the_end_finishes_the_game_and_undo_takes_it_back() -> None:
     assert session.note == "auto-play goes until 'guess' or 'end', got 'never'"
 
 
+def test_autoplay_does_not_trust_a_wrong_flag_and_stops_at_its_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = Game.from_layout_text("*.\n..\n..\n")
+    game.reveal(2, 0)
+    session = Session(game)
+    assert session.board.hidden_cells() == ((0, 0), (0, 1))
+    session.act({"type": "cell", "cell": [0, 1], "button": "right"})  # wrong: (0, 0) would look safe
+    assert session.analysis is not None and session.analysis.probability(0, 0) == 0
+    session.act({"type": "autoplay", "until": "guess"})
+    assert game.status == "playing"
+    assert session.note.startswith("auto-play stopped at a guess; best guess (0, 0) guess: 50.0% mine")
+    monkeypatch.setattr(session_module, "AUTOPLAY_SECONDS", -1.0)
+    session = Session(Game.new(9, 9, 10, seed=11))
+    session.act({"type": "autoplay", "until": "end"})
+    assert session.note == "auto-play stopped after -1 s (after 0 safe clicks, 0 guesses)"
+
+
 # ----------------------------------------------------------------- dead cells, 50/50s
 def _brute_numbers(board: Board) -> dict[int, set[int]]:
     """Each hidden cell's possible numbers when safe, over every layout (flags are mines)."""

@@ -874,32 +874,50 @@ class Session:
             if time.monotonic() > stop:
                 self.note = f"auto-play stopped after {AUTOPLAY_SECONDS:g} s"
                 break
-            self._refresh()
-            analysis = self._analysis
+            board = game.board
+            flagged = FLAG in board.cells
+            if flagged:
+                # The player's flags are guesses, not facts: a wrong one must not make a mine look safe.
+                from analyzer.solver.solve import solve
+
+                board = board.replace(
+                    {divmod(i, board.width): HIDDEN for i, v in enumerate(board.cells) if v == FLAG}
+                )
+                try:
+                    analysis: Analysis | None = solve(board, time_limit=self.time_limit)
+                except AnalyzerError as error:
+                    self.note = f"auto-play stopped: {_message(error)}"
+                    break
+            else:
+                self._refresh()
+                analysis = self._analysis
             if analysis is None:
                 self.note = "auto-play stopped: " + (self._error or {}).get("message", "no analysis")
                 break
-            shown = game.board.cells
+            shown = board.cells
             width = game.width
             certain = [i for i, p in enumerate(analysis.cell_probabilities) if p == 0 and shown[i] == HIDDEN]
             if certain:
                 for index in certain:
                     if game.is_finished:
                         break
-                    if game.board.cells[index] == HIDDEN:
-                        game.reveal(*divmod(index, width))
-                        safe_clicks += 1
+                    if game.board.cells[index] != HIDDEN:
+                        continue  # opened by an earlier one's flood fill (or flagged: left alone)
+                    game.reveal(*divmod(index, width))
+                    safe_clicks += 1
                 self._changed()
                 continue
+            moves = analysis.best_moves(1) if flagged else ()
+            move = moves[0] if moves else (None if flagged else self.best_move())
             if until == "guess":
-                move = self.best_move()
                 best = f"; best guess {move.describe()}" if move is not None else ""
                 self.note = f"auto-play stopped at a guess{best}"
                 break
-            move = self.best_move()
             if move is None:
                 self.note = "auto-play stopped: no move to play"
                 break
+            if game.board[move.cell] == FLAG:
+                game.toggle_flag(*move.cell)  # the best guess is under a flag of the player's
             game.reveal(*move.cell)
             guesses += 1
             self._changed()
