@@ -253,3 +253,20 @@ def test_an_unknown_path_with_the_token_is_404_and_a_wildcard_bind_takes_ip_host
         assert status == 403
         status, _, answer = ask(server, "GET", "/etc/passwd")
         assert status == 404 and answer["error"] == "no page '/etc/passwd'"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"[" * 100_000 + b"]" * 100_000,
+        b'{"type": "mines", "mines": ' + b"9" * 5000 + b"}",
+        b"\xff\xfe",
+        b"{not json",
+    ],
+)
+def test_a_body_that_is_not_a_json_action_is_a_clear_400(server: WebServer, body: bytes) -> None:
+    status, _, answer = ask(server, "POST", "/api/action", body)
+    assert status == 400 and answer["error"].startswith("the action is not JSON: ")
+    unchanged(server)
+    status, _, view = ask(server, "GET", "/api/view")  # and the server still answers
+    assert status == 200 and view["mode"] == "edit"

@@ -240,7 +240,7 @@ class _Handler(BaseHTTPRequestHandler):
             return
         try:
             action = json.loads(self.rfile.read(length))
-        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        except (ValueError, RecursionError) as error:  # not UTF-8, not JSON, too deep, a 5,000-digit number
             self._json({"error": f"the action is not JSON: {error}"}, HTTPStatus.BAD_REQUEST)
             return
         self._stream(self.session.respond(action, since=_since(parts.query)))
