@@ -78,6 +78,15 @@ number on its background is checked in the tests): ``numbers`` (ink of 0-8),
 :func:`~analyzer.render.probability_colour`; the background of probability p is
 viridis at ``1 - sqrt(p)``), ``kinds`` (:data:`KINDS`).
 
+The analyst's tools (the actions ``open``, ``paste``, ``save``, ``undo``, ``redo``,
+``paint``, ``wheel``, ``autoplay``, ``marks``, ``win``, ``guess`` of :meth:`Session.act`)
+read ``history`` (``{"undo": n, "redo": n}``), ``download`` (the file a ``save``
+made: ``{"id", "name", "mime", "data"}``, base64, until the next action), ``shown``
+(``{"marks": bool, "win": bool}``), ``marks_text`` (what the dead-cell and 50/50
+search found, or ``None``), ``win`` (:meth:`Session.win_chance`, or ``None``),
+``timeline`` (a replay's clicks: ``{"risk": [float], "guess": [bool], "exact":
+[text]}``, or ``None``) and ``name`` (the name files are saved under).
+
 Actions that ask rather than change (``answer`` carries the reply, ``version``
 does not move):
 
