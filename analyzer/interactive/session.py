@@ -1644,9 +1644,9 @@ def dead_cells(
     passed) and how many there are.
 
     >>> from analyzer import solve
-    >>> board = Board.from_text("3x3x2\\nHH1\\n221\\n000\\n")  # (0, 0) is a mine: (0, 1)'s number is fixed
+    >>> board = Board.from_text("4x1x1\\nH1HH\\n")  # (0, 3) is safe: nothing around (0, 0) or (0, 2) in doubt
     >>> dead_cells(board, solve(board))
-    ([], 0, 0)
+    ([0, 2], 2, 2)
     >>> board = Board.from_text("2x3x1\\nHH\\n11\\n00\\n")  # a 50/50: each would show 1
     >>> dead_cells(board, solve(board))
     ([0, 1], 2, 2)
