@@ -1095,12 +1095,16 @@ class Session:
         """Each click of the replay: its risk (mine probability, a float) and whether it was a guess."""
         if self._replay is None or self.mode != "replay":
             return None
-        clicks = self._replay.clicks
-        return {
-            "risk": [float(click.mine_probability) for click in clicks],
-            "guess": [bool(click.is_guess) for click in clicks],
-            "exact": [exact_or_rounded(click.mine_probability) for click in clicks],
-        }
+        made = getattr(self, "_timeline_made", None)
+        if made is None or made[0] is not self._replay:  # once a replay: the same list at every step
+            clicks = self._replay.clicks
+            line = {
+                "risk": [float(click.mine_probability) for click in clicks],
+                "guess": [bool(click.is_guess) for click in clicks],
+                "exact": [exact_or_rounded(click.mine_probability) for click in clicks],
+            }
+            made = self._timeline_made = (self._replay, line)
+        return made[1]
 
     # ------------------------------------------------------------ the view
     @property

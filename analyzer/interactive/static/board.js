@@ -301,7 +301,8 @@ function analystTools({ root, send, cellAt, view, codeAt, canvas, scroll, minesI
     if (current.win && current.win.cell) winLine.textContent += `; best first move (${current.win.cell.join(", ")})`;
     // The timeline, built once a replay, its current tick marked at each step.
     const line = current.timeline;
-    if (line && line !== shownTimeline && (!shownTimeline || shownTimeline.risk.length !== line.risk.length || timeline.childElementCount === 0)) {
+    const key = line ? `${line.risk.join(",")}|${line.guess.join(",")}` : null;
+    if (line && key !== shownTimeline) {
       timeline.replaceChildren(
         ...line.risk.map((risk, k) => {
           const tick = element("span", "mz-tick");
@@ -315,7 +316,7 @@ function analystTools({ root, send, cellAt, view, codeAt, canvas, scroll, minesI
         }),
       );
     }
-    shownTimeline = line || null;
+    shownTimeline = key;
     timeline.hidden = !line;
     if (line && current.replay) {
       for (const tick of timeline.querySelectorAll(".mz-on")) tick.classList.remove("mz-on");
