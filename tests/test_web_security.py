@@ -270,3 +270,20 @@ def test_a_body_that_is_not_a_json_action_is_a_clear_400(server: WebServer, body
     unchanged(server)
     status, _, view = ask(server, "GET", "/api/view")  # and the server still answers
     assert status == 200 and view["mode"] == "edit"
+
+
+def test_serving_beyond_this_machine_says_what_guards_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from analyzer.interactive import web
+
+    def stop(self: WebServer) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(web.WebServer, "serve_forever", stop)
+    web.serve(Session(BOARD), host="0.0.0.0", port=0, open_browser=False)
+    out, err = capsys.readouterr()
+    assert out.startswith("analyzer web: http://127.0.0.1:") and "/?token=" in out
+    assert "listening on 0.0.0.0, not only this machine" in err
+    web.serve(Session(BOARD), host="127.0.0.1", port=0, open_browser=False)
+    assert capsys.readouterr().err == ""

@@ -46,6 +46,7 @@ import hmac
 import ipaddress
 import json
 import secrets
+import sys
 import threading
 import webbrowser
 from http import HTTPStatus
@@ -163,6 +164,13 @@ def serve(
     session = source if isinstance(source, Session) else Session(source, time_limit=time_limit, seed=seed)
     server = WebServer(session, host=host, port=port)
     print(f"analyzer web: {server.url} (Ctrl+C stops it)", flush=True)
+    if host.strip("[]").lower() not in _LOOPBACK:
+        print(
+            f"analyzer web: listening on {host}, not only this machine: whoever reaches it with the URL's"
+            " token drives the board (plain HTTP: the token is readable on the network)",
+            file=sys.stderr,
+            flush=True,
+        )
     if open_browser:
         webbrowser.open(server.url)
     try:
