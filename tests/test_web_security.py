@@ -78,6 +78,7 @@ def test_the_page_with_its_token_works_and_sets_a_strict_http_only_cookie(server
     cookie = headers["Set-Cookie"]
     assert cookie.startswith(f"analyzer-token-{server.port}={server.token};")
     assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    assert "script-src 'self'" in headers["Content-Security-Policy"] and headers["X-Frame-Options"] == "DENY"
     # The browser sends the cookie back: that alone is enough for the API.
     jar = {"Cookie": f"analyzer-token-{server.port}={server.token}"}
     status, _, view = ask(server, "GET", "/api/view", headers=jar, token=False)

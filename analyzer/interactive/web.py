@@ -73,6 +73,10 @@ TOKEN_HEADER = "X-Analyzer-Token"
 """The header a script may send the token in (the page sends the cookie the server set)."""
 
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
+_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:;"
+    " connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
 _WILDCARD = ("", "0.0.0.0", "::")
 
 
@@ -343,6 +347,10 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")
         self.send_header("X-Content-Type-Options", "nosniff")
+        if kind.startswith("text/html"):
+            # Its own scripts only, no frame around it (no page of another site can dress it up).
+            self.send_header("Content-Security-Policy", _POLICY)
+            self.send_header("X-Frame-Options", "DENY")
         if status != HTTPStatus.OK:
             self.close_connection = True  # a refused request's body may be unread
         else:
