@@ -1643,9 +1643,9 @@ def dead_cells(
     its neighbours in doubt; the cell is dead when only one such number fits a
     layout (exact, by :attr:`Analysis.layout_counter`, the way
     :meth:`Analysis.number_distribution` counts; it stops at the second number
-    that fits). Returns the dead cells (flat indices), how many cells in doubt were
-    looked at (all of them unless ``deadline``, a :func:`time.monotonic` instant,
-    passed) and how many there are.
+    that fits). Returns the dead cells (flat indices, ascending), how many cells in
+    doubt were looked at (all of them unless ``deadline``, a :func:`time.monotonic`
+    instant, passed: the cells next to a revealed number first) and how many there are.
 
     >>> from analyzer import solve
     >>> board = Board.from_text("4x1x1\\nH1HH\\n")  # (0, 3) is safe: nothing around (0, 0) or (0, 2) in doubt
@@ -1668,6 +1668,8 @@ def dead_cells(
         return cells[j] < 0 and not is_mine(j) and p is not None and 0 < p < 1
 
     doubt = [i for i, v in enumerate(cells) if v == HIDDEN and in_doubt(i)]
+    # The cells next to a number first: where dead cells are found, before the deadline.
+    doubt.sort(key=lambda i: not any(cells[j] >= 0 for j in table[i]))
     dead: list[int] = []
     looked = 0
     counter = analysis.layout_counter
@@ -1696,7 +1698,7 @@ def dead_cells(
                     break
         if fits == 1:
             dead.append(i)
-    return dead, looked, len(doubt)
+    return sorted(dead), looked, len(doubt)
 
 
 def _replay_from_bytes(raw: bytes, suffix: str, name: str) -> Replay:
