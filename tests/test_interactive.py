@@ -282,6 +282,11 @@ def test_the_widget_takes_clicks_in_a_thread_and_changes_from_code() -> None:
     assert w.game is game and game.revealed_count > 0
 
 
+def _api(server: WebServer, path: str) -> str:
+    """``path`` on ``server`` with its token in the query (as the page's first request has it)."""
+    return f"{server.origin}/{path}{'&' if '?' in path else '?'}token={server.token}"
+
+
 def _request(url: str, data: bytes | None = None) -> tuple[int, Any]:
     """Status and body: a JSON error, or the protocol's answer as a list of its JSON lines."""
     request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
@@ -306,7 +311,7 @@ def _decoded(cells: dict[str, Any]) -> tuple[list[int], list[int], list[float]]:
 def test_the_web_server_answers_views_and_refuses_bad_requests() -> None:
     board = Board.from_text(BOARD)
     with WebServer(Session(BOARD), port=0) as server:
-        status, lines = _request(server.url + "api/view")
+        status, lines = _request(_api(server, "api/view"))
         assert status == 200 and lines[0]["cells"]["full"]
         _, codes, p = _decoded(lines[0]["cells"])
         want = expected(board)
@@ -315,7 +320,7 @@ def test_the_web_server_answers_views_and_refuses_bad_requests() -> None:
         assert len(lines) == 2 and lines[1]["view"]["best"] == list(solve(board).best_moves(1)[0].cell)
         version = lines[0]["view"]["version"]
         action = json.dumps({"type": "cell", "cell": [0, 0], "button": "right"}).encode()
-        status, lines = _request(server.url + f"api/action?since={version}", action)
+        status, lines = _request(_api(server, f"api/action?since={version}"), action)
         assert (
             status == 200 and lines[0]["view"]["version"] == version + 1 and lines[0]["view"]["best_pending"]
         )
@@ -328,23 +333,23 @@ def test_the_web_server_answers_views_and_refuses_bad_requests() -> None:
         assert KINDS[codes[0]] == "flag"
         # A refused action: a note, the same version, no cell sent again, no second line.
         status, lines = _request(
-            server.url + f"api/action?since={version + 1}", json.dumps({"type": "fly"}).encode()
+            _api(server, f"api/action?since={version + 1}"), json.dumps({"type": "fly"}).encode()
         )
         view = lines[0]["view"]
         assert status == 200 and view["note"] == "unknown action 'fly'" and view["version"] == version + 1
         assert _decoded(lines[0]["cells"]) == ([], [], []) and len(lines) == 1
         status, lines = _request(
-            server.url + "api/action", json.dumps({"type": "exact", "cell": [0, 1]}).encode()
+            _api(server, "api/action"), json.dumps({"type": "exact", "cell": [0, 1]}).encode()
         )
         assert Fraction(lines[0]["answer"]["p"]) == solve(flagged).probability(0, 1)
-        status, error = _request(server.url + "api/action", b"{not json")
+        status, error = _request(_api(server, "api/action"), b"{not json")
         assert status == 400 and error["error"].startswith("the action is not JSON")
-        status, error = _request(server.url + "api/nothing")
+        status, error = _request(_api(server, "api/nothing"))
         assert status == 404
         with urllib.request.urlopen(server.url, timeout=30) as response:
             page = response.read().decode()
         assert '<script type="module" src="web.js">' in page
-        with urllib.request.urlopen(server.url + "board.js", timeout=30) as response:
+        with urllib.request.urlopen(_api(server, "board.js"), timeout=30) as response:
             assert response.headers["Content-Type"].startswith("text/javascript")
 
 
@@ -355,7 +360,7 @@ def test_the_web_server_serves_clicks_from_several_threads_in_turn() -> None:
 
         def flag(cell: list[int]) -> None:
             _request(
-                server.url + "api/action",
+                _api(server, "api/action"),
                 json.dumps({"type": "cell", "cell": cell, "button": "right"}).encode(),
             )
 
@@ -370,6 +375,8 @@ def test_the_web_server_serves_clicks_from_several_threads_in_turn() -> None:
 def test_cli_web_refuses_a_bad_size_and_a_taken_port(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["web", "--new", "3x3", "--no-browser"]) == 1
     assert "expected beginner, intermediate, expert or WxHxM" in capsys.readouterr().err
+    assert main(["web", "--new", "100000x100000x1", "--no-browser"]) == 1
+    assert "a board is 1 to 4,000,000 cells (e.g. 2000x2000), got 100000x100000" in capsys.readouterr().err
     with WebServer(Session(BOARD), port=0) as server:
         port = server.httpd.server_address[1]
         assert main(["web", "--port", str(port), "--no-browser"]) == 1
@@ -394,8 +401,8 @@ def test_cli_web_serves_a_board_file_until_stopped(tmp_path: Any) -> None:
     try:
         line = server.stdout.readline() if server.stdout else ""
         assert line.startswith("analyzer web: http://127.0.0.1:") and "Ctrl+C" in line
-        url = line.split()[2]
-        status, lines = _request(url + "api/view")
+        base, token = line.split()[2].split("/?token=")
+        status, lines = _request(f"{base}/api/view?token={token}")
         assert status == 200 and lines[0]["view"]["mode"] == "edit"
         assert lines[0]["cells"]["size"] == 20 and len(lines) == 2
     finally:

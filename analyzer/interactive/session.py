@@ -68,7 +68,9 @@ on a safe cell of a lost game).
 
 ``marks`` name cells by row-major index: ``{"best": [i], "clicked": [i]`` (the
 replay's click), ``"conflict": [...]`` (clues of an impossible board),
-``"why_clues": [...]``, ``"why_cell": [i]}``. New marks are new keys of lists
+``"why_clues": [...]``, ``"why_cell": [i]}``, and with the analyst's marks on
+(the ``marks`` action) ``"dead"`` (dead cells) and ``"fifty"`` (cells of forced
+50/50s, :meth:`Session.marks`). New marks are new keys of lists
 of indices (the front end draws the ones it knows).
 
 ``palette`` holds the colours the front end draws with (the contrast of each
@@ -76,6 +78,15 @@ number on its background is checked in the tests): ``numbers`` (ink of 0-8),
 ``revealed``, ``hidden``, ``viridis`` (the stops of
 :func:`~analyzer.render.probability_colour`; the background of probability p is
 viridis at ``1 - sqrt(p)``), ``kinds`` (:data:`KINDS`).
+
+The analyst's tools (the actions ``open``, ``paste``, ``save``, ``undo``, ``redo``,
+``paint``, ``wheel``, ``autoplay``, ``marks``, ``win``, ``guess`` of :meth:`Session.act`)
+read ``history`` (``{"undo": n, "redo": n}``), ``download`` (the file a ``save``
+made: ``{"id", "name", "mime", "data"}``, base64, until the next action), ``shown``
+(``{"marks": bool, "win": bool}``), ``marks_text`` (what the dead-cell and 50/50
+search found, or ``None``), ``win`` (:meth:`Session.win_chance`, or ``None``),
+``timeline`` (a replay's clicks: ``{"risk": [float], "guess": [bool], "exact":
+[text]}``, or ``None``) and ``name`` (the name files are saved under).
 
 Actions that ask rather than change (``answer`` carries the reply, ``version``
 does not move):
@@ -95,10 +106,16 @@ version that a later action replaced is dropped.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import math
 import os
+import re
+import tempfile
 import threading
+import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -113,7 +130,7 @@ from analyzer.errors import (
 )
 from analyzer.limits import digit_count, exact_text, fraction_text, percent, plural
 from analyzer.names import PRESETS
-from analyzer.render import exact_or_rounded, probability_colour
+from analyzer.render import exact_or_rounded, percent_text, probability_colour
 
 if TYPE_CHECKING:
     import numpy as np
@@ -124,7 +141,18 @@ if TYPE_CHECKING:
     from analyzer.solver.analysis import Analysis
     from analyzer.solver.moves import Move
 
-__all__ = ["Session", "MODES", "DEFAULT_TIME_LIMIT", "PROTOCOL", "CODES", "KINDS", "PALETTE", "MAX_CELLS"]
+__all__ = [
+    "Session",
+    "MODES",
+    "DEFAULT_TIME_LIMIT",
+    "PROTOCOL",
+    "CODES",
+    "KINDS",
+    "PALETTE",
+    "MAX_CELLS",
+    "MAX_SIDE",
+    "MAX_UPLOAD_BYTES",
+]
 
 MODES = ("edit", "play", "replay")
 DEFAULT_TIME_LIMIT = 10.0
@@ -171,6 +199,9 @@ MAX_SIDE = 2000
 MAX_CELLS = MAX_SIDE * MAX_SIDE
 """The most cells a new board or game from the page may have (a 1000x1000 board loads and scrolls)."""
 
+MAX_LENGTH = 20_000
+"""The most rows or columns such a board may have (a board is drawn, and scrolled, in one piece)."""
+
 PALETTE = {
     # Ink of the revealed numbers 0-8 on the revealed background: each at least 4.5:1 (WCAG AA),
     # the classic hues darkened where they were not (tests/test_interactive.py computes the ratios).
@@ -198,6 +229,54 @@ PALETTE = {
 """The colours the front end draws with (sent in every view, so the page and the tests agree)."""
 
 _REMEMBERED_VERSIONS = 4
+
+MAX_UPLOAD_BYTES = 20 * 1024 * 1024
+"""The largest file the page may send (a replay's own cap; a 1000x1000 ``.mine`` is 1 MB)."""
+
+HISTORY_STEPS = 200
+"""Undo keeps at most this many positions or games ..."""
+
+HISTORY_CELLS = 10_000_000
+"""... and at most this many cells in all (20 steps of a 1000x1000 board)."""
+
+MARK_SECONDS = 1.5
+"""Seconds the search for dead cells may take on one position."""
+
+MARK_CELLS = 5_000
+"""Forced 50/50s are looked for on boards of at most this many cells (the library's search
+counts layouts for each candidate pattern: 0.2 s on expert, 6 s on 100x100)."""
+
+WIN_LAYOUTS = 2_000
+"""The exact chance to win is searched when at most this many mine layouts remain ..."""
+
+WIN_NODES = 20_000
+"""... and given up past this many positions of the search ..."""
+
+WIN_HIDDEN = 300
+"""... and tried when at most this many hidden cells are not certain mines."""
+
+AUTOPLAY_SECONDS = 30.0
+"""Seconds one auto-play may run before it stops and says so."""
+
+REPLAY_FORMATS = ("avf", "rmv", "evf", "mvf")
+
+_RECORDED = frozenset(
+    {
+        "cell",
+        "key",
+        "mines",
+        "resize",
+        "new_game",
+        "play_best",
+        "mode",
+        "open",
+        "paste",
+        "paint",
+        "wheel",
+        "autoplay",
+    }
+)
+"""The actions undo can take back (stepping through a replay is not one: it changes no position)."""
 
 
 class Session:
@@ -247,6 +326,15 @@ class Session:
         self._error: dict[str, Any] | None = None
         self._best: Move | None = None
         self._best_scored = False
+        self._undo: list[_Snapshot] = []
+        self._redo: list[_Snapshot] = []
+        self._name = "board"
+        self._download: dict[str, Any] | None = None
+        self._downloads = 0
+        self.show_marks = False
+        self.show_win = False
+        self._marks: dict[str, Any] | None = None
+        self._win: dict[str, Any] | None = None
         self._version = 0
         self._made: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self.load(source)
@@ -308,6 +396,8 @@ class Session:
         """Start a new game in play mode (a seed gives the same layout every time)."""
         from analyzer.play.game import Game
 
+        if isinstance(width, int) and isinstance(height, int):
+            check_size(width, height)
         with self.lock:
             if seed is None:
                 seed = self._seed
@@ -417,16 +507,52 @@ class Session:
         - ``step`` ``{step}``: replay: show the position before that click
           (the last step is the end of the game).
         - ``why`` ``{cell}``: the clues that force a certain cell.
+
+        The analyst's workflow:
+
+        - ``open`` ``{name, data, mines?}``: a file the person chose or dropped on the
+          page, its bytes in base64 (at most :data:`MAX_UPLOAD_BYTES`): a replay (``.avf``,
+          ``.rmv``, ``.evf``, ``.mvf``), an ``.mbf`` layout (play mode), or a board's
+          text (edit mode; ``mines`` as for ``paste``). The name only picks the
+          format; nothing is read from a path.
+        - ``paste`` ``{text, mines?}``: a board as text: ``.mine`` (with its
+          ``WxHxM`` header), or rows of ``.mine`` or minesweepr characters with the
+          mine total in ``mines``.
+        - ``save`` ``{format}``: ``mine`` (the position's ``.mine`` text),
+          ``minesweepr``, ``mbf`` (the layout of a game or replay) or ``svg`` (a
+          picture of the whole board, :func:`~analyzer.interactive.picture.board_svg`); the file is
+          :attr:`download` and the view's ``download`` until the next action.
+        - ``undo``, ``redo``: the position or game before (after) the last action
+          that changed it (at most :data:`HISTORY_STEPS` of them).
+        - ``paint`` ``{cells, value, like?}``: edit: set many cells at once (a drag):
+          ``value`` a number 0-8, ``"hidden"``, ``"flag"``, or ``"like"``: the value
+          the cell ``like`` has (the drag's first cell, after its click).
+        - ``wheel`` ``{cell, delta}``: edit: a number up (``delta`` > 0) or down, from
+          hidden up to the cells around it, below 0 hidden again.
+        - ``autoplay`` ``{until}``: play: reveal every certainly safe cell, again
+          and again, then stop at the next guess (``until="guess"``) or play the best
+          move and go on until the game ends (``"end"``).
+        - ``marks`` ``{on}``: show dead cells and forced 50/50s (:meth:`marks`).
+        - ``win`` ``{on}``: show the exact chance to win with best play (:meth:`win_chance`).
+        - ``guess`` ``{direction}``: replay: step to the next (1) or previous (-1) guess.
         - ``exact`` ``{cell}`` or ``{of: "layouts" | "luck"}``: asks, changes nothing
           (see the module text).
         """
         with self.lock:
             self.note = ""
+            self._download = None
+            recorded = isinstance(action, dict) and action.get("type") in _RECORDED
+            before = self._snapshot() if recorded else None
+            signature = self._signature() if recorded else None
+            answer = None
             try:
-                return self._act(action)
+                answer = self._act(action)
             except (AnalyzerError, ValueError, TypeError, KeyError, IndexError) as error:
                 self.note = _message(error)
-                return None
+            if before is not None and self._signature() != signature:
+                self._remember(self._undo, before)
+                self._redo.clear()
+            return answer
 
     def _act(self, action: dict[str, Any]) -> dict[str, Any] | None:
         if not isinstance(action, dict):
@@ -468,6 +594,36 @@ class Session:
             self._changed()
         elif kind == "why":
             self._explain(_cell(action))
+        elif kind == "open":
+            total = action.get("mines")
+            self._open_upload(
+                action.get("name"),
+                action.get("data"),
+                None if total in (None, "") else _integer(total, "mines"),
+            )
+        elif kind == "paste":
+            text = action.get("text")
+            if not isinstance(text, str):
+                raise OptionError(f"paste takes text, got {type(text).__name__}")
+            total = action.get("mines")
+            self.set_board(board_from_text(text, None if total in (None, "") else _integer(total, "mines")))
+            self._name = "pasted"
+        elif kind == "save":
+            self._save(str(action.get("format", "mine")))
+        elif kind in ("undo", "redo"):
+            self._travel(kind)
+        elif kind == "paint":
+            self._paint(action.get("cells"), action.get("value"), action.get("like"))
+        elif kind == "wheel":
+            self._wheel(_cell(action), _integer(action.get("delta"), "delta", negative=True))
+        elif kind == "autoplay":
+            self._autoplay(str(action.get("until", "guess")))
+        elif kind == "marks":
+            self.show_marks = bool(action.get("on", True))
+        elif kind == "win":
+            self.show_win = bool(action.get("on", True))
+        elif kind == "guess":
+            self._next_guess(_integer(action.get("direction", 1), "direction", negative=True))
         else:
             raise OptionError(f"unknown action {_short(kind)}")
         return None
@@ -551,6 +707,414 @@ class Session:
         explanation = analysis.explain(*cell, time_limit=self.time_limit)
         self._why = explanation.to_dict() | {"text": explanation.describe()}
 
+    # ------------------------------------------------------------ the analyst's workflow
+    @property
+    def download(self) -> dict[str, Any] | None:
+        """The file the last ``save`` made: ``{"name", "mime", "data"}`` (base64), until the next action."""
+        return self._download
+
+    def _open_upload(self, name: object, data: object, mines: int | None = None) -> None:
+        from analyzer.play.game import Game
+
+        if not isinstance(name, str) or not name.strip():
+            raise OptionError(f"open needs the file's name, got {name!r}")
+        if not isinstance(data, str):
+            raise OptionError(f"open needs the file's bytes in base64, got {type(data).__name__}")
+        if len(data) > (MAX_UPLOAD_BYTES + 2) // 3 * 4:
+            raise OptionError(f"{name!r} is larger than a file opened here ({MAX_UPLOAD_BYTES // 2**20} MiB)")
+        try:
+            raw = base64.b64decode(data, validate=True)
+        except (binascii.Error, ValueError):
+            raise OptionError(f"the bytes of {name!r} are not base64") from None
+        if not raw:
+            raise OptionError(f"{name!r} is empty")
+        shown = os.path.basename(name.replace("\\", "/"))
+        suffix = shown.lower().rsplit(".", 1)[-1] if "." in shown else ""
+        if suffix in REPLAY_FORMATS:
+            self._open_replay(_replay_from_bytes(raw, suffix, shown))
+        elif suffix == "mbf":
+            if len(raw) >= 2:
+                check_size(raw[0], raw[1])
+            self._game = Game.from_mbf(raw)
+            self._set_mode("play")
+        else:
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise OptionError(
+                    f"{shown!r} is not text: open a .mine or minesweepr board, an .mbf layout"
+                    f" or a replay ({', '.join('.' + f for f in REPLAY_FORMATS)})"
+                ) from None
+            self.set_board(board_from_text(text, mines))
+        self._name = shown.rsplit(".", 1)[0] or "board"
+
+    def _save(self, kind: str) -> None:
+        from analyzer.play.game import Game
+
+        if kind == "mine":
+            data, mime = self.board.to_text().encode(), "text/plain"
+        elif kind == "minesweepr":
+            data, mime = self.board.to_minesweepr().encode(), "text/plain"
+        elif kind == "svg":
+            from analyzer.interactive.picture import MAX_SVG_CELLS, board_svg
+
+            board = self._frame_size()
+            if board[0] * board[1] > MAX_SVG_CELLS:
+                raise OptionError(
+                    f"an SVG of {board[0] * board[1]:,} cells is too large (at most {MAX_SVG_CELLS:,}):"
+                    " save a .png of the view instead"
+                )
+            codes, p = self.arrays()
+            marks = self.view(best=False)["marks"]
+            title = f"{self._name}: {board[0]}x{board[1]}, {plural(board[2], 'mine')}"
+            data = board_svg(codes, p, board[0], board[1], PALETTE, marks=marks, title=title).encode()
+            mime = "image/svg+xml"
+        elif kind == "mbf":
+            if self.mode == "play" and self._game is not None:
+                data = self._game.to_mbf()
+            elif self.mode == "replay" and self._replay is not None:
+                replay = self._replay.replay
+                data = Game.from_layout(replay.width, replay.height, sorted(replay.layout)).to_mbf()
+            else:
+                raise OptionError(
+                    "an .mbf file holds a mine layout: a game or a replay has one, a position not"
+                )
+            mime = "application/octet-stream"
+        else:
+            raise OptionError(f"save as 'mine', 'minesweepr', 'mbf' or 'svg', got {kind!r}")
+        extension = "txt" if kind == "minesweepr" else kind
+        self._downloads += 1
+        self._download = {
+            "id": self._downloads,
+            "name": f"{self._name}.{extension}",
+            "mime": mime,
+            "data": base64.b64encode(data).decode("ascii"),
+        }
+
+    def _frame_size(self) -> tuple[int, int, int]:
+        try:
+            board = self.board
+        except BoardParseError:
+            return self._width, self._height, self._mines
+        return board.width, board.height, board.mines
+
+    def _snapshot(self) -> _Snapshot:
+        game = self._game
+        return _Snapshot(
+            self.mode,
+            (self._width, self._height, self._mines, self._topology),
+            tuple(self._cells),
+            game.copy() if game is not None and self.mode == "play" else game,
+            getattr(self, "_game_seed", None),
+            (self._replay, self._replay_boards, self._step),
+            self._name,
+        )
+
+    def _signature(self) -> tuple[Any, ...]:
+        if self.mode == "play" and self._game is not None:
+            return ("play", id(self._game), self._game.board.cells, self._game.status)
+        if self.mode == "replay":
+            return ("replay", id(self._replay), self._step)
+        return ("edit", self._width, self._height, self._mines, self._topology, tuple(self._cells))
+
+    def _remember(self, stack: list[_Snapshot], snapshot: _Snapshot) -> None:
+        stack.append(snapshot)
+        while len(stack) > HISTORY_STEPS or (len(stack) > 1 and sum(s.size for s in stack) > HISTORY_CELLS):
+            del stack[0]
+
+    def _travel(self, way: str) -> None:
+        source, target = (self._undo, self._redo) if way == "undo" else (self._redo, self._undo)
+        if not source:
+            raise OptionError(f"nothing to {way}")
+        self._remember(target, self._snapshot())
+        snapshot = source.pop()
+        self.mode = snapshot.mode
+        self._width, self._height, self._mines, self._topology = snapshot.shape
+        self._cells = list(snapshot.cells)
+        self._game = snapshot.game
+        if snapshot.game_seed is not None:
+            self._game_seed = snapshot.game_seed
+        self._replay, self._replay_boards, self._step = snapshot.replay
+        self._name = snapshot.name
+        self._changed()
+
+    def _paint(self, cells: object, value: object, like: object = None) -> None:
+        self._need("edit")
+        if not isinstance(cells, (list, tuple)) or not cells:
+            raise OptionError(f"paint takes a list of cells [row, column], got {cells!r}")
+        if len(cells) > len(self._cells):
+            raise OptionError(f"paint takes at most {len(self._cells):,} cells, got {len(cells):,}")
+        if value == "like":  # a drag: the cells take the value the first one has now
+            code = self._cells[self._index(_cell({"cell": like}))]
+        elif value == "hidden":
+            code = HIDDEN
+        elif value == "flag":
+            code = FLAG
+        else:
+            code = _integer(value, "value")
+            if code > 8:
+                raise OptionError(f"a number is 0-8, got {code}")
+        indices = [self._index(_cell({"cell": cell})) for cell in cells]  # every cell checked first
+        for index in indices:
+            self._cells[index] = code
+        self._changed()
+
+    def _wheel(self, cell: Cell, delta: int) -> None:
+        from analyzer.board.topology import neighbour_table
+
+        self._need("edit")
+        index = self._index(cell)
+        value = self._cells[index]
+        around = len(neighbour_table(self._topology, self._width, self._height)[index])
+        if delta == 0:
+            return
+        if value < 0:
+            if delta < 0:
+                raise OptionError(f"cell {cell!r} is not a number: scroll up to make it one")
+            self._cells[index] = self._flags_around(cell)
+        elif value + delta < 0:
+            self._cells[index] = HIDDEN
+        else:
+            self._cells[index] = min(value + delta, around)
+        self._changed()
+
+    def _autoplay(self, until: str) -> None:
+        if until not in ("guess", "end"):
+            raise OptionError(f"auto-play goes until 'guess' or 'end', got {until!r}")
+        self._need("play")
+        game = self._game
+        assert game is not None
+        if game.is_finished:
+            raise GameError(f"the game is {game.status}: start a new one")
+        stop = time.monotonic() + AUTOPLAY_SECONDS
+        safe_clicks = guesses = 0
+        while not game.is_finished:
+            if time.monotonic() > stop:
+                self.note = f"auto-play stopped after {AUTOPLAY_SECONDS:g} s"
+                break
+            board = game.board
+            flagged = FLAG in board.cells
+            if flagged:
+                # The player's flags are guesses, not facts: a wrong one must not make a mine look safe.
+                from analyzer.solver.solve import solve
+
+                board = board.replace(
+                    {divmod(i, board.width): HIDDEN for i, v in enumerate(board.cells) if v == FLAG}
+                )
+                try:
+                    analysis: Analysis | None = solve(board, time_limit=self.time_limit)
+                except AnalyzerError as error:
+                    self.note = f"auto-play stopped: {_message(error)}"
+                    break
+            else:
+                self._refresh()
+                analysis = self._analysis
+            if analysis is None:
+                self.note = "auto-play stopped: " + (self._error or {}).get("message", "no analysis")
+                break
+            shown = board.cells
+            width = game.width
+            certain = [i for i, p in enumerate(analysis.cell_probabilities) if p == 0 and shown[i] == HIDDEN]
+            if certain:
+                for index in certain:
+                    if game.is_finished:
+                        break
+                    if game.board.cells[index] != HIDDEN:
+                        continue  # opened by an earlier one's flood fill (or flagged: left alone)
+                    game.reveal(*divmod(index, width))
+                    safe_clicks += 1
+                self._changed()
+                continue
+            moves = analysis.best_moves(1) if flagged else ()
+            move = moves[0] if moves else (None if flagged else self.best_move())
+            if until == "guess":
+                best = f"; best guess {move.describe()}" if move is not None else ""
+                self.note = f"auto-play stopped at a guess{best}"
+                break
+            if move is None:
+                self.note = "auto-play stopped: no move to play"
+                break
+            if game.board[move.cell] == FLAG:
+                game.toggle_flag(*move.cell)  # the best guess is under a flag of the player's
+            game.reveal(*move.cell)
+            guesses += 1
+            self._changed()
+        clicks = f"{plural(safe_clicks, 'safe click')}, {plural(guesses, 'guess')}"
+        if game.is_finished:
+            self.note = f"auto-play: game {game.status} after {clicks}"
+        else:
+            self.note = f"{self.note} (after {clicks})"
+
+    def _next_guess(self, direction: int) -> None:
+        self._need("replay")
+        assert self._replay is not None
+        guesses = [k for k, click in enumerate(self._replay.clicks) if click.is_guess]
+        if direction >= 0:
+            later = [k for k in guesses if k > self._step]
+            if not later:
+                where = "this click" if self._step < len(self._replay_boards) else "the end"
+                raise OptionError(
+                    f"no guess after {where}: "
+                    + ("the rest of the game was certain" if guesses else "the game had none")
+                )
+            self._step = later[0]
+        else:
+            earlier = [k for k in guesses if k < self._step]
+            if not earlier:
+                raise OptionError("no guess before this click")
+            self._step = earlier[-1]
+        self._changed()
+
+    def marks(self) -> dict[str, Any]:
+        """Dead cells and forced 50/50s of the position shown, as flat indices.
+
+        A *dead* cell is a hidden cell in doubt that can show one number only:
+        revealing it tells nothing (JSMinesweeper's dead cells; the ``expert``
+        player's ``dead="wait"``). The 50/50 cells are
+        :func:`~analyzer.play.forced.pseudo_fifty_fifties` with chains: cells that
+        are mines only where a forced 50/50 holds them, formed or still to form.
+        Returns ``{"dead", "fifty", "text"}``; the dead cells are looked for for at
+        most :data:`MARK_SECONDS`, the 50/50s on boards of at most :data:`MARK_CELLS`
+        cells (``text`` says when either search stopped short).
+
+        >>> session = Session("2x3x1\\nHH\\n11\\n00\\n")
+        >>> session.marks()["fifty"], session.marks()["dead"]
+        ([0, 1], [0, 1])
+        """
+        with self.lock:
+            self._refresh()
+            if self._marks is None:
+                self._marks = self._find_marks()
+            return self._marks
+
+    def _find_marks(self) -> dict[str, Any]:
+        from analyzer.play.forced import pseudo_fifty_fifties
+
+        analysis = self._analysis
+        if analysis is None:
+            return {"dead": [], "fifty": [], "text": "no marks without an analysis"}
+        board = analysis.board
+        cells = board.width * board.height
+        fifty = pseudo_fifty_fifties(board, analysis, chains=True) if cells <= MARK_CELLS else []
+        dead, looked, doubt = dead_cells(board, analysis, deadline=time.monotonic() + MARK_SECONDS)
+        text = f"{plural(len(dead), 'dead cell')}, {plural(len(fifty), 'cell')} in forced 50/50s"
+        if cells > MARK_CELLS:
+            text += f" (50/50s are looked for on boards of at most {MARK_CELLS:,} cells)"
+        if looked < doubt:
+            text += f" (dead cells looked for in {looked:,} of {doubt:,} cells in {MARK_SECONDS:g} s)"
+        return {"dead": dead, "fifty": fifty, "text": text}
+
+    def win_chance(self) -> dict[str, Any]:
+        """The exact chance to win from the position shown with best play, when the end game is small.
+
+        The end game's exact search (:func:`~analyzer.play.players.endgame.endgame_search`)
+        over every remaining layout (equally likely), when at most :data:`WIN_LAYOUTS`
+        remain and the search ends within :data:`WIN_NODES` positions; else ``p`` is
+        ``None`` and ``text`` says why. In play mode the player's flags are not taken
+        as facts; in edit mode they are (as the solve takes them). ``cell`` is the
+        first move of best play.
+
+        >>> Session("3x1x1\\nHHH\\n").win_chance()["p"]
+        '2/3'
+        """
+        with self.lock:
+            self._refresh()
+            if self._win is None:
+                self._win = self._find_win()
+            return self._win
+
+    def _find_win(self) -> dict[str, Any]:
+        from analyzer.play.players.endgame import endgame_layouts, endgame_search
+        from analyzer.solver.solve import solve
+
+        none: dict[str, Any] = {"p": None, "percent": None, "cell": None}
+        too_many = none | {"text": f"more than {WIN_LAYOUTS:,} layouts remain: too many for the exact search"}
+        if self.mode == "play" and self._game is not None:
+            if self._game.is_finished:
+                return none | {"text": f"the game is {self._game.status}"}
+            board = self._game.board
+            if all(v < 0 for v in board.cells):
+                return none | {
+                    "text": "before the first click the first-click rule decides: reveal a cell first"
+                }
+            # The player's flags are guesses, not facts: the layouts are counted without them.
+            board = board.replace(
+                {divmod(i, board.width): HIDDEN for i, v in enumerate(board.cells) if v == FLAG}
+            )
+            try:
+                analysis = solve(board, time_limit=self.time_limit)
+            except AnalyzerError as error:
+                return none | {"text": f"no chance to win: {_message(error)}"}
+        else:
+            if self._analysis is None:
+                return none | {"text": "no chance to win without an exact analysis"}
+            analysis = self._analysis
+            board = analysis.board
+        if analysis.total > WIN_LAYOUTS:  # the count is exact: no need to look for them
+            return too_many
+        # Certain mines are mines in every layout: flagged, the search neither branches on them nor
+        # reveals them (it never would), and the chance is the same.
+        probabilities = analysis.cell_probabilities
+        board = board.replace(
+            {
+                divmod(i, board.width): FLAG
+                for i, v in enumerate(board.cells)
+                if v == HIDDEN and probabilities[i] == 1
+            }
+        )
+        hidden = board.cells.count(HIDDEN)
+        if hidden > WIN_HIDDEN:
+            limit = f"the exact search takes at most {WIN_HIDDEN:,}"
+            return none | {"text": f"{plural(hidden, 'hidden cell')} besides the certain mines: {limit}"}
+        layouts = endgame_layouts(board, limit=WIN_LAYOUTS)
+        if layouts is None:
+            return too_many
+        if not layouts:
+            return none | {"text": "no layout fits the position"}
+        found = endgame_search(board, layouts, max_nodes=WIN_NODES)
+        if found is None:
+            return none | {"text": f"the exact search passed {WIN_NODES:,} positions: too large"}
+        cell, wins = found
+        if len(layouts) == 1:  # every hidden cell is known: reveal the safe ones
+            wins = 1
+            safe = [i for i, v in enumerate(board.cells) if v == HIDDEN and i not in layouts[0]]
+            cell_value = list(divmod(safe[0], board.width)) if safe else None
+        else:
+            cell_value = list(divmod(cell, board.width))
+        p = Fraction(wins, len(layouts))
+        text = (
+            f"chance to win with best play: {percent_text(p) if 0 < p < 1 else int(p) * 100}%"
+            f" ({exact_or_rounded(p)}, over {plural(len(layouts), 'layout')})"
+        )
+        return {"p": _fraction(p), "percent": float(p) * 100, "cell": cell_value, "text": text}
+
+    def _workflow_view(self) -> dict[str, Any]:
+        """What the analyst's tools draw, merged into :meth:`view`."""
+        return {
+            "history": {"undo": len(self._undo), "redo": len(self._redo)},
+            "download": self._download,
+            "shown": {"marks": self.show_marks, "win": self.show_win},
+            "marks_text": self.marks()["text"] if self.show_marks else None,
+            "win": self.win_chance() if self.show_win else None,
+            "timeline": self._timeline(),
+            "name": self._name,
+        }
+
+    def _timeline(self) -> dict[str, Any] | None:
+        """Each click of the replay: its risk (mine probability, a float) and whether it was a guess."""
+        if self._replay is None or self.mode != "replay":
+            return None
+        made = getattr(self, "_timeline_made", None)
+        if made is None or made[0] is not self._replay:  # once a replay: the same list at every step
+            clicks = self._replay.clicks
+            line = {
+                "risk": [float(click.mine_probability) for click in clicks],
+                "guess": [bool(click.is_guess) for click in clicks],
+                "exact": [exact_or_rounded(click.mine_probability) for click in clicks],
+            }
+            made = self._timeline_made = (self._replay, line)
+        return made[1]
+
     # ------------------------------------------------------------ the view
     @property
     def steps(self) -> int:
@@ -593,6 +1157,9 @@ class Session:
         if self._why is not None:
             marks["why_cell"] = [self._why["cell"][0] * width + self._why["cell"][1]]
             marks["why_clues"] = [c["cell"][0] * width + c["cell"][1] for c in self._why.get("clues", ())]
+        if self.show_marks and board is not None:
+            found = self.marks()  # the analyst's marks: dead cells, forced 50/50s
+            marks["dead"], marks["fifty"] = found["dead"], found["fifty"]
         replay = self._replay_view() if self.mode == "replay" else None
         if replay is not None and replay["click"] is not None:
             row, col = replay["click"]["cell"]
@@ -622,7 +1189,7 @@ class Session:
             "presets": {name: list(size) for name, size in PRESETS.items()},
             "max_cells": MAX_CELLS,
             "palette": PALETTE,
-        }
+        } | self._workflow_view()
 
     def _best_text(self, move: Move) -> str:
         game = self._game
@@ -927,6 +1494,8 @@ class Session:
     def _changed(self) -> None:
         self._version += 1
         self._fresh = False
+        self._marks = None
+        self._win = None
         self._why = None
         self._best = None
         self._best_scored = False
@@ -990,6 +1559,174 @@ class Session:
 
         table = neighbour_table(self._topology, self._width, self._height)
         return sum(self._cells[n] == FLAG for n in table[self._index(cell)])
+
+
+def check_size(width: int, height: int) -> None:
+    """Refuse a board of more than :data:`MAX_CELLS` cells or :data:`MAX_LENGTH` a side, before it is made.
+
+    >>> check_size(1000, 1000)
+    >>> check_size(100_000, 100_000)
+    Traceback (most recent call last):
+    ...
+    analyzer.errors.OptionError: a board is 1 to 4,000,000 cells (e.g. 2000x2000), got 100000x100000
+    >>> check_size(20_001, 1)
+    Traceback (most recent call last):
+    ...
+    analyzer.errors.OptionError: a board is at most 20,000 cells a side, got 20001x1
+    """
+    if width < 1 or height < 1 or width * height > MAX_CELLS:
+        raise OptionError(
+            f"a board is 1 to {MAX_CELLS:,} cells (e.g. {MAX_SIDE}x{MAX_SIDE}), got {width}x{height}"
+        )
+    if width > MAX_LENGTH or height > MAX_LENGTH:
+        raise OptionError(f"a board is at most {MAX_LENGTH:,} cells a side, got {width}x{height}")
+
+
+@dataclass(frozen=True, slots=True)
+class _Snapshot:
+    """One entry of the undo history: everything an action can change."""
+
+    mode: str
+    shape: tuple[int, int, int, str]
+    cells: tuple[int, ...]
+    game: Game | None
+    game_seed: int | None
+    replay: tuple[Any, list[Board], int]
+    name: str
+
+    @property
+    def size(self) -> int:
+        """Cells held (what the history's bound counts)."""
+        game = self.game
+        return len(self.cells) + (game.width * game.height if game is not None else 0)
+
+
+_TEXT_HEADER = re.compile(r"\s*([0-9]{1,9})\s*[xX]\s*([0-9]{1,9})\s*[xX]\s*([0-9]{1,9})\s*")
+_MINESWEEPR = frozenset(".x*012345678")
+
+
+def board_from_text(text: str, mines: int | None = None) -> Board:
+    """A board from text pasted or opened in the page: ``.mine``, or rows and the mine total.
+
+    With a ``WxHxM`` header the text is ``.mine``; without, its rows are ``.mine``
+    characters or minesweepr's (``.`` zero, ``x`` hidden, ``*`` flag) and
+    ``mines`` is the total. Blank lines and blanks around rows are ignored. The
+    size is checked (:func:`check_size`) before anything is built.
+
+    >>> board_from_text("  3x1x1\\n  H1H\\n").to_text()
+    '3x1x1\\nH1H\\n'
+    >>> board_from_text("x1.\\nx1.\\n", 1).to_text()
+    '3x2x1\\nH10\\nH10\\n'
+    >>> board_from_text("H1H")
+    Traceback (most recent call last):
+    ...
+    analyzer.errors.OptionError: text without a 'WxHxM' header needs the mine total (the mines field)
+    """
+    if not isinstance(text, str):
+        raise BoardParseError(f"expected text, got {type(text).__name__}")
+    lines = [
+        line.strip()
+        for line in text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    ]
+    rows = [line for line in lines if line]
+    if not rows:
+        raise BoardParseError("no board in the text: it is empty")
+    header = _TEXT_HEADER.fullmatch(rows[0])
+    if header is not None:
+        check_size(int(header[1]), int(header[2]))
+        return Board.from_text("\n".join(rows) + "\n")
+    check_size(max(len(row) for row in rows), len(rows))
+    if mines is None:
+        raise OptionError("text without a 'WxHxM' header needs the mine total (the mines field)")
+    if all(set(row) <= _MINESWEEPR for row in rows):
+        return Board.from_minesweepr("\n".join(rows), mines)
+    return Board.from_grid(rows, mines)
+
+
+def dead_cells(
+    board: Board, analysis: Analysis, *, deadline: float | None = None
+) -> tuple[list[int], int, int]:
+    """The hidden cells in doubt that can show one number only (revealing one tells nothing).
+
+    A cell's number, when it is safe, is its certain mines plus the mines among
+    its neighbours in doubt; the cell is dead when only one such number fits a
+    layout (exact, by :attr:`Analysis.layout_counter`, the way
+    :meth:`Analysis.number_distribution` counts; it stops at the second number
+    that fits). Returns the dead cells (flat indices, ascending), how many cells in
+    doubt were looked at (all of them unless ``deadline``, a :func:`time.monotonic`
+    instant, passed: the cells next to a revealed number first) and how many there are.
+
+    >>> from analyzer import solve
+    >>> board = Board.from_text("4x1x1\\nH1HH\\n")  # (0, 3) is safe: nothing around (0, 0) or (0, 2) in doubt
+    >>> dead_cells(board, solve(board))
+    ([0, 2], 2, 2)
+    >>> board = Board.from_text("2x3x1\\nHH\\n11\\n00\\n")  # a 50/50: each would show 1
+    >>> dead_cells(board, solve(board))
+    ([0, 1], 2, 2)
+    """
+    probabilities = analysis.cell_probabilities
+    cells = board.cells
+    table = board.neighbour_table
+    trust = analysis.trust_flags
+
+    def is_mine(j: int) -> bool:
+        return probabilities[j] == 1 or (cells[j] == FLAG and bool(trust))
+
+    def in_doubt(j: int) -> bool:
+        p = probabilities[j]
+        return cells[j] < 0 and not is_mine(j) and p is not None and 0 < p < 1
+
+    doubt = [i for i, v in enumerate(cells) if v == HIDDEN and in_doubt(i)]
+    # The cells next to a number first: where dead cells are found, before the deadline.
+    doubt.sort(key=lambda i: not any(cells[j] >= 0 for j in table[i]))
+    dead: list[int] = []
+    looked = 0
+    counter = analysis.layout_counter
+    for i in doubt:
+        if deadline is not None and time.monotonic() > deadline:
+            break
+        looked += 1
+        around = table[i]
+        certain = sum(1 for j in around if is_mine(j))
+        open_ = [j for j in around if in_doubt(j)]
+        if not open_:
+            dead.append(i)
+            continue
+        if counter is None:
+            continue
+        cell = divmod(i, board.width)
+        fits = 0
+        for k in range(certain, certain + len(open_) + 1):
+            try:
+                shown = board.replace({cell: k})
+            except BoardParseError:  # the mines no longer fit in the hidden cells
+                break
+            if counter(shown):
+                fits += 1
+                if fits > 1:
+                    break
+        if fits == 1:
+            dead.append(i)
+    return sorted(dead), looked, len(doubt)
+
+
+def _replay_from_bytes(raw: bytes, suffix: str, name: str) -> Replay:
+    """A replay read from a file's bytes: written to a private temporary folder, read, and removed."""
+    import dataclasses
+
+    from analyzer.errors import ReplayError
+    from analyzer.replays.read import read_replay
+
+    with tempfile.TemporaryDirectory(prefix="analyzer-upload-") as folder:  # mode 0o700: this user's only
+        path = os.path.join(folder, f"upload.{suffix}")
+        with open(path, "wb") as handle:
+            handle.write(raw)
+        try:
+            replay = read_replay(path)
+        except ReplayError as error:
+            raise ReplayError(str(error).replace(path, name)) from None
+    check_size(replay.width, replay.height)
+    return dataclasses.replace(replay, path=name)
 
 
 class _Superseded(Exception):
@@ -1059,10 +1796,7 @@ def _size(action: dict[str, Any]) -> tuple[int, int, int]:
         width = _integer(action.get("width"), "width")
         height = _integer(action.get("height"), "height")
         mines = _integer(action.get("mines"), "mines")
-    if width < 1 or height < 1 or width * height > MAX_CELLS:
-        raise OptionError(
-            f"a board is 1 to {MAX_CELLS:,} cells (e.g. {MAX_SIDE}x{MAX_SIDE}), got {width}x{height}"
-        )
+    check_size(width, height)
     if mines > width * height:
         raise OptionError(f"more mines ({mines}) than cells ({width * height})")
     return width, height, mines

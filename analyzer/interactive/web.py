@@ -3,7 +3,7 @@
 The page is the widget's own front end (``static/board.js``) with a model that
 talks JSON over HTTP instead of Jupyter's comm:
 
-``GET /``, ``/board.js``, ``/board.css``, ``/web.js``
+``GET /?token=...``, ``/board.js``, ``/board.css``, ``/web.js``
     The page and its files.
 ``GET /api/view?since=V``
     The current view as the protocol answers it (:meth:`Session.respond
@@ -13,28 +13,51 @@ talks JSON over HTTP instead of Jupyter's comm:
     that has it (``{"view"}``, or ``{"superseded": true}`` when a later action
     changed the position first).
 ``POST /api/action?since=V``
-    One action (JSON, see :meth:`Session.act <analyzer.interactive.session.Session.act>`),
+    One action (``application/json``, see :meth:`Session.act <analyzer.interactive.session.Session.act>`),
     answered the same way: one round trip per action, the board in the first
     line, the best move in the second (``application/x-ndjson``).
 
-The server listens on 127.0.0.1 by default and serves one session: it is a
-tool for the person at this machine, not a public site.
+Safe to leave running. The server listens on 127.0.0.1 by default and serves one
+session to the person at this machine; every request must pass three checks, as
+Jupyter's server does, or is refused with ``403`` and a JSON ``{"error": ...}``
+that says why, before anything else happens:
+
+- **Host**: ``127.0.0.1``, ``localhost`` or ``[::1]`` with the server's port, or
+  the host it was bound to (bound to every interface, ``0.0.0.0`` or ``::``: any
+  address written as digits too). A DNS name pointing at this machine (DNS
+  rebinding) is refused.
+- **Origin**: absent (a navigation, a script) or this server's own origin.
+- **Token**: a secret drawn for each run (:func:`secrets.token_urlsafe`), part of
+  the URL the command prints and opens (``?token=...``). The page answers it with
+  a cookie (``HttpOnly``, ``SameSite=Strict``), which the browser sends with each
+  later request; scripts may send the ``X-Analyzer-Token`` header instead.
+
+Actions come only as ``application/json`` (``415`` otherwise) and at most
+:data:`MAX_ACTION_BYTES` long (``413``); what an action may ask for is bounded in
+the session (a board of at most :data:`~analyzer.interactive.session.MAX_CELLS`
+cells). Files are read only from what the person uploads through the page (the
+bytes travel in the action) or names on the command line, never from a path an
+action supplies.
 """
 
 from __future__ import annotations
 
+import hmac
+import ipaddress
 import json
+import secrets
+import sys
 import threading
 import webbrowser
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, quote, urlsplit
 
-from analyzer.interactive.session import DEFAULT_TIME_LIMIT, Session
+from analyzer.interactive.session import DEFAULT_TIME_LIMIT, MAX_UPLOAD_BYTES, Session
 
-__all__ = ["WebServer", "serve"]
+__all__ = ["WebServer", "serve", "MAX_ACTION_BYTES", "TOKEN_HEADER"]
 
 _FILES = {
     "/": ("index.html", "text/html; charset=utf-8"),
@@ -43,8 +66,18 @@ _FILES = {
     "/web.js": ("web.js", "text/javascript; charset=utf-8"),
     "/board.css": ("board.css", "text/css; charset=utf-8"),
 }
-MAX_ACTION_BYTES = 64 * 1024
-"""The largest action the server reads (an action is a few dozen bytes)."""
+MAX_ACTION_BYTES = (MAX_UPLOAD_BYTES + 2) // 3 * 4 + 64 * 1024
+"""The largest action the server reads: a file opened from the page, in base64, and a little more."""
+
+TOKEN_HEADER = "X-Analyzer-Token"
+"""The header a script may send the token in (the page sends the cookie the server set)."""
+
+_LOOPBACK = ("127.0.0.1", "localhost", "::1")
+_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:;"
+    " connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+_WILDCARD = ("", "0.0.0.0", "::")
 
 
 def static_text(name: str) -> str:
@@ -55,25 +88,47 @@ def static_text(name: str) -> str:
 class WebServer:
     """A local server for one :class:`~analyzer.interactive.session.Session`.
 
-    ``port=0`` takes a free port; :attr:`url` says which. :meth:`start` runs it
-    in a background thread (for scripts and tests), :meth:`serve_forever` in this one.
+    ``port=0`` takes a free port; :attr:`url` says which, with the run's token
+    (the only way in: see the module). :meth:`start` runs it in a background
+    thread (for scripts and tests), :meth:`serve_forever` in this one.
 
     >>> server = WebServer(Session("3x1x1\\nH1H\\n"), port=0)
-    >>> server.url.startswith("http://127.0.0.1:")
-    True
+    >>> server.url.startswith("http://127.0.0.1:"), server.url.endswith("/?token=" + server.token)
+    (True, True)
     >>> server.close()
     """
 
-    def __init__(self, session: Session, *, host: str = "127.0.0.1", port: int = 8765):
+    def __init__(
+        self, session: Session, *, host: str = "127.0.0.1", port: int = 8765, token: str | None = None
+    ):
         self.session = session
-        handler = type("Handler", (_Handler,), {"session": session})
+        self.token = token if token else secrets.token_urlsafe(32)
+        self.host = host
+        handler: type[_Handler] = type(
+            "Handler", (_Handler,), {"session": session, "server_token": self.token}
+        )
         self.httpd = _Server((host, port), handler)
+        handler.server_port = self.port
+        handler.bound_host = host
+        handler.cookie = f"analyzer-token-{self.port}"
         self._thread: threading.Thread | None = None
 
     @property
+    def port(self) -> int:
+        return int(self.httpd.server_address[1])
+
+    @property
+    def origin(self) -> str:
+        """``http://host:port`` (a wildcard bind is reached at 127.0.0.1)."""
+        host = "127.0.0.1" if self.host in _WILDCARD else self.host
+        if ":" in host:
+            host = f"[{host}]"
+        return f"http://{host}:{self.port}"
+
+    @property
     def url(self) -> str:
-        host, port = self.httpd.server_address[:2]
-        return f"http://{host!s}:{port}/"
+        """The page's address with the run's token: what the command prints and opens."""
+        return f"{self.origin}/?token={quote(self.token)}"
 
     def start(self) -> WebServer:
         self._thread = threading.Thread(target=self.httpd.serve_forever, name="analyzer-web", daemon=True)
@@ -107,11 +162,19 @@ def serve(
 ) -> None:
     """Serve the interactive board for ``source`` (a :class:`Session`, or what one opens) until interrupted.
 
+    Prints the page's URL, token included, and opens it unless ``open_browser`` is false.
     Raises ``OSError`` when the port cannot be had.
     """
     session = source if isinstance(source, Session) else Session(source, time_limit=time_limit, seed=seed)
     server = WebServer(session, host=host, port=port)
     print(f"analyzer web: {server.url} (Ctrl+C stops it)", flush=True)
+    if host.strip("[]").lower() not in _LOOPBACK:
+        print(
+            f"analyzer web: listening on {host}, not only this machine: whoever reaches it with the URL's"
+            " token drives the board (plain HTTP: the token is readable on the network)",
+            file=sys.stderr,
+            flush=True,
+        )
     if open_browser:
         webbrowser.open(server.url)
     try:
@@ -135,6 +198,10 @@ class _Server(ThreadingHTTPServer):
 
 class _Handler(BaseHTTPRequestHandler):
     session: Session
+    server_token: str
+    server_port: int
+    bound_host: str
+    cookie: str
     server_version = "analyzer-web"
 
     def log_message(self, format: str, *args: Any) -> None:  # quiet: the terminal shows the URL only
@@ -142,6 +209,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         parts = urlsplit(self.path)
+        if not self._allowed(parts.query):
+            return
         if parts.path == "/api/view":
             since = _since(parts.query)
             self._stream(self.session.respond(since=since))
@@ -155,19 +224,35 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         parts = urlsplit(self.path)
+        if not self._allowed(parts.query):
+            return
         if parts.path != "/api/action":
             self._json({"error": f"no action at {self.path!r}"}, HTTPStatus.NOT_FOUND)
+            return
+        kind = self.headers.get("Content-Type", "").split(";")[0].strip().lower()
+        if kind != "application/json":
+            message = f"an action is sent as application/json, got Content-Type {kind or 'none'!r}"
+            self._json({"error": message}, HTTPStatus.UNSUPPORTED_MEDIA_TYPE)
             return
         try:
             length = int(self.headers.get("Content-Length", "0"))
         except ValueError:
             length = -1
-        if not 0 < length <= MAX_ACTION_BYTES:
-            self._json({"error": "an action is a JSON object of at most 64 KiB"}, HTTPStatus.BAD_REQUEST)
+        if length > MAX_ACTION_BYTES:
+            message = (
+                f"an action is at most {MAX_ACTION_BYTES:,} bytes (a file of at most"
+                f" {MAX_UPLOAD_BYTES // 2**20} MiB), got {length:,}"
+            )
+            self._json({"error": message}, HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
+            return
+        if length <= 0:
+            self._json(
+                {"error": "an action is a JSON object; the request had no body"}, HTTPStatus.BAD_REQUEST
+            )
             return
         try:
             action = json.loads(self.rfile.read(length))
-        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        except (ValueError, RecursionError) as error:  # not UTF-8, not JSON, too deep, a 5,000-digit number
             self._json({"error": f"the action is not JSON: {error}"}, HTTPStatus.BAD_REQUEST)
             return
         self._stream(self.session.respond(action, since=_since(parts.query)))
@@ -191,6 +276,68 @@ class _Handler(BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError):  # the page went away: nothing to answer
             return
 
+    # ------------------------------------------------------------ the checks
+    def _allowed(self, query: str) -> bool:
+        """Host, Origin and token; a refusal is answered here (403) and the request goes no further."""
+        problem = self._refusal(query)
+        if problem is None:
+            return True
+        self.close_connection = True
+        self._json({"error": problem}, HTTPStatus.FORBIDDEN)
+        return False
+
+    def _refusal(self, query: str) -> str | None:
+        host = self.headers.get("Host")
+        if host is None or not self._is_own(host):
+            return (
+                f"refused: Host {host!r} is not this server (open {self._expected()}; a page of another"
+                " site cannot reach it)"
+            )
+        origin = self.headers.get("Origin")
+        if origin is not None:
+            parts = urlsplit(origin)
+            if parts.scheme != "http" or parts.path not in ("", "/") or not self._is_own(parts.netloc):
+                return f"refused: Origin {origin!r} is not this server's page"
+        if not self._has_token(query):
+            return (
+                "refused: no valid token: open the URL 'analyzer web' printed (it ends in ?token=...);"
+                " a new run draws a new token"
+            )
+        return None
+
+    def _is_own(self, netloc: str) -> bool:
+        """``netloc`` names this server: an allowed host and the server's port."""
+        try:
+            parts = urlsplit(f"//{netloc}")
+            name, port = parts.hostname, parts.port
+        except ValueError:
+            return False
+        if name is None or port != self.server_port or "@" in netloc:
+            return False
+        bound = self.bound_host.strip("[]").lower()
+        if name in _LOOPBACK or name == bound:
+            return True
+        if bound in _WILDCARD:
+            try:
+                ipaddress.ip_address(name)
+            except ValueError:
+                return False
+            return True
+        return False
+
+    def _expected(self) -> str:
+        return f"http://127.0.0.1:{self.server_port}/?token=..."
+
+    def _has_token(self, query: str) -> bool:
+        offered = [self.headers.get(TOKEN_HEADER, ""), *parse_qs(query).get("token", [])]
+        for part in self.headers.get("Cookie", "").split(";"):
+            name, _, value = part.strip().partition("=")
+            if name == self.cookie:
+                offered.append(value)
+        expected = self.server_token.encode()
+        return any(value and hmac.compare_digest(value.encode(), expected) for value in offered)
+
+    # ------------------------------------------------------------ answers
     def _json(self, value: object, status: HTTPStatus = HTTPStatus.OK) -> None:
         self._send(json.dumps(value).encode(), "application/json", status)
 
@@ -199,5 +346,17 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        if kind.startswith("text/html"):
+            # Its own scripts only, no frame around it (no page of another site can dress it up).
+            self.send_header("Content-Security-Policy", _POLICY)
+            self.send_header("X-Frame-Options", "DENY")
+        if status != HTTPStatus.OK:
+            self.close_connection = True  # a refused request's body may be unread
+        else:
+            # The page keeps the token as a cookie only this origin's own pages send.
+            self.send_header(
+                "Set-Cookie", f"{self.cookie}={self.server_token}; Path=/; HttpOnly; SameSite=Strict"
+            )
         self.end_headers()
         self.wfile.write(body)

@@ -883,6 +883,23 @@ class Game:
             self._status = "won"
         return self._status
 
+    def copy(self) -> Game:
+        """An independent copy: the same layout, cells shown, status and random state (undo keeps these).
+
+        >>> game = Game.from_layout_text("*..\\n...\\n")
+        >>> before = game.copy()
+        >>> game.reveal(1, 2).status, before.status, before.board.cells.count(-1)
+        ('playing', 'playing', 6)
+        """
+        import copy
+
+        clone = copy.copy(self)
+        clone._view = list(self._view)
+        clone._counts = dict(self._counts)
+        if self._rng is not None:
+            clone._rng = copy.deepcopy(self._rng)
+        return clone
+
     # ------------------------------------------------------------- dunder
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()

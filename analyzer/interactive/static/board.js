@@ -89,6 +89,255 @@ function percentText(p) {
   return text;
 }
 
+// ---- the analyst's tools: open (picker, drop, paste), save, undo/redo, painting, the wheel,
+// auto-play, dead cells and 50/50s, the chance to win, a replay's timeline. Built beside the
+// board by render(); they only send actions (analyzer.interactive.session: open, paste, save,
+// undo, redo, paint, wheel, autoplay, marks, win) and read the view's fields for them.
+const OPENABLE = ".mine,.txt,.mbf,.avf,.rmv,.evf,.mvf";
+
+function toBase64(buffer) {
+  const bytes = new Uint8Array(buffer);
+  let text = "";
+  for (let at = 0; at < bytes.length; at += 0x8000) {
+    text += String.fromCharCode.apply(null, bytes.subarray(at, at + 0x8000));
+  }
+  return btoa(text);
+}
+
+function saveBlob(blob, name) {
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(blob);
+  link.download = name;
+  link.style.display = "none";
+  document.body.append(link);
+  link.click();
+  setTimeout(() => {
+    URL.revokeObjectURL(link.href);
+    link.remove();
+  }, 1000);
+}
+
+function analystTools({ root, send, cellAt, view, codeAt, canvas, scroll, minesInput, showNote }) {
+  let acted = false; // a note or a file of a view from before this page was opened is not shown
+  let lastDownload = null;
+  const act = (message) => {
+    acted = true;
+    send(message);
+  };
+
+  // Open: a file picker, drag and drop onto the board, Ctrl+V of a board's text (or a file).
+  const picker = element("input", "mz-file");
+  picker.type = "file";
+  picker.accept = OPENABLE;
+  picker.hidden = true;
+  async function openFile(file) {
+    if (!file) return;
+    const data = toBase64(await file.arrayBuffer());
+    act({ type: "open", name: file.name, data, mines: minesInput.value });
+  }
+  picker.addEventListener("change", () => {
+    openFile(picker.files[0]);
+    picker.value = "";
+  });
+  root.addEventListener("dragover", (event) => {
+    event.preventDefault();
+    event.stopPropagation();
+    root.classList.add("mz-drop");
+  });
+  root.addEventListener("dragleave", () => root.classList.remove("mz-drop"));
+  root.addEventListener("drop", (event) => {
+    event.preventDefault();
+    event.stopPropagation(); // JupyterLab would upload the file into its file browser
+    root.classList.remove("mz-drop");
+    const files = event.dataTransfer && event.dataTransfer.files;
+    if (files && files.length) openFile(files[0]);
+    else if (event.dataTransfer) pasteText(event.dataTransfer.getData("text/plain"));
+  });
+  function pasteText(text) {
+    if (text && text.trim()) act({ type: "paste", text, mines: minesInput.value });
+  }
+  root.addEventListener("paste", (event) => {
+    const target = event.target;
+    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA")) return;
+    event.preventDefault();
+    event.stopPropagation(); // not JupyterLab's paste of cells
+    const data = event.clipboardData;
+    if (data && data.files && data.files.length) openFile(data.files[0]);
+    else if (data) pasteText(data.getData("text/plain"));
+  });
+
+  // Save: the position's files come from the session (view.download), the picture from the canvas.
+  const saveMenu = element("select", "mz-save");
+  saveMenu.title = "Save the position (.mine, minesweepr text), the layout (.mbf) or a picture (.png, .svg)";
+  for (const [value, label] of [
+    ["", "save…"],
+    ["mine", ".mine position"],
+    ["minesweepr", "minesweepr text"],
+    ["mbf", ".mbf layout"],
+    ["png", ".png picture (the view)"],
+    ["svg", ".svg picture (the whole board)"],
+  ]) {
+    const option = element("option", "", label);
+    option.value = value;
+    saveMenu.append(option);
+  }
+  saveMenu.addEventListener("change", () => {
+    const format = saveMenu.value;
+    saveMenu.value = "";
+    if (format === "png") {
+      canvas.toBlob((blob) => saveBlob(blob, `${(view() && view().name) || "board"}.png`), "image/png");
+    } else if (format) {
+      act({ type: "save", format });
+    }
+  });
+
+  const undo = button("↶ undo", "Undo the last edit or move (Ctrl+Z)", () => act({ type: "undo" }), "mz-button mz-undo");
+  const redo = button("↷ redo", "Redo (Ctrl+Y or Ctrl+Shift+Z)", () => act({ type: "redo" }), "mz-button mz-redo");
+  const marks = button("dead · 50/50", "Mark dead cells (revealing one tells nothing) and forced 50/50s", () =>
+    act({ type: "marks", on: !(view() && view().shown && view().shown.marks) }), "mz-button mz-marks");
+  const win = button("win %", "The exact chance to win from here with best play (small end games)", () =>
+    act({ type: "win", on: !(view() && view().shown && view().shown.win) }), "mz-button mz-win");
+  const tools = element("div", "mz-controls mz-analyst");
+  tools.append(
+    button("open…", "Open a board, layout or replay (or drop a file on the board, or paste a board's text)", () => picker.click(), "mz-button mz-open"),
+    picker,
+    saveMenu,
+    undo,
+    redo,
+    element("span", "mz-sep", "|"),
+    marks,
+    win,
+  );
+  const autoGuess = button("play to next guess", "Play every certainly safe cell, again and again, and stop at the next guess", () =>
+    act({ type: "autoplay", until: "guess" }), "mz-button mz-auto-guess");
+  const autoEnd = button("play to the end", "Play the best move again and again until the game ends", () =>
+    act({ type: "autoplay", until: "end" }), "mz-button mz-auto-end");
+
+  // The status of the tools: the marks found, the chance to win.
+  const marksLine = element("div", "mz-marks-text");
+  const winLine = element("div", "mz-win-text");
+
+  // A replay's timeline: one tick a click, its height the risk taken; click one to go there.
+  const timeline = element("div", "mz-timeline");
+  timeline.setAttribute("role", "list");
+  timeline.title = "Each click of the game: the taller, the riskier (guesses in colour); click to go there";
+  timeline.addEventListener("mousedown", (event) => {
+    const tick = event.target.closest(".mz-tick");
+    if (!tick) return;
+    event.preventDefault();
+    act({ type: "step", step: Number(tick.dataset.step) });
+  });
+  let shownTimeline = null;
+
+  // Painting in edit mode: press on a cell, drag over others: they take the first cell's new value.
+  let painting = null;
+  canvas.addEventListener("mousedown", (event) => {
+    acted = true;
+    const current = view();
+    const cell = cellAt(event);
+    if (!current || current.mode !== "edit" || !cell || (event.button !== 0 && event.button !== 2)) return;
+    painting = { first: cell, seen: new Set([cell.join(",")]), cells: [] };
+  });
+  canvas.addEventListener("mousemove", (event) => {
+    if (!painting || !(event.buttons & 3)) return;
+    const cell = cellAt(event);
+    if (!cell || painting.seen.has(cell.join(","))) return;
+    painting.seen.add(cell.join(","));
+    painting.cells.push(cell);
+  });
+  window.addEventListener("mouseup", () => {
+    if (painting && painting.cells.length) {
+      act({ type: "paint", cells: painting.cells, value: "like", like: painting.first });
+    }
+    painting = null;
+  });
+
+  // The wheel in edit mode: over a number it steps the number (Alt over a hidden cell makes one).
+  scroll.addEventListener(
+    "wheel",
+    (event) => {
+      const current = view();
+      if (!current || current.mode !== "edit" || event.ctrlKey) return;
+      const cell = cellAt(event);
+      if (!cell) return;
+      const code = codeAt(cell[0], cell[1]);
+      if (code > 8 && !event.altKey) return; // an ordinary scroll
+      event.preventDefault();
+      act({ type: "wheel", cell, delta: event.deltaY < 0 ? 1 : -1 });
+    },
+    { passive: false },
+  );
+
+  root.addEventListener("keydown", (event) => {
+    if (!(event.ctrlKey || event.metaKey)) return;
+    const target = event.target;
+    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA")) return;
+    const key = event.key.toLowerCase();
+    if (key === "z" || key === "y") {
+      act({ type: key === "y" || event.shiftKey ? "redo" : "undo" });
+      event.preventDefault();
+    }
+  });
+  root.addEventListener("mousedown", () => {
+    acted = true;
+  });
+
+  function update(current, controls) {
+    if (autoGuess.parentNode !== controls.play) controls.play.append(autoGuess, autoEnd);
+    if (timeline.parentNode !== controls.replay) controls.replay.append(timeline);
+    const history = current.history || { undo: 0, redo: 0 };
+    undo.disabled = !history.undo;
+    redo.disabled = !history.redo;
+    undo.title = `Undo the last edit or move (Ctrl+Z): ${history.undo} to undo`;
+    const shown = current.shown || {};
+    marks.classList.toggle("mz-on", Boolean(shown.marks));
+    marks.setAttribute("aria-pressed", String(Boolean(shown.marks)));
+    win.classList.toggle("mz-on", Boolean(shown.win));
+    win.setAttribute("aria-pressed", String(Boolean(shown.win)));
+    marksLine.hidden = !current.marks_text;
+    marksLine.textContent = current.marks_text ? `marks: ${current.marks_text} (dead: dashed outline, forced 50/50: purple)` : "";
+    winLine.hidden = !current.win;
+    winLine.textContent = current.win ? current.win.text : "";
+    if (current.win && current.win.cell) winLine.textContent += `; best first move (${current.win.cell.join(", ")})`;
+    // The timeline, built once a replay, its current tick marked at each step.
+    const line = current.timeline;
+    const key = line ? `${line.risk.join(",")}|${line.guess.join(",")}` : null;
+    if (line && key !== shownTimeline) {
+      timeline.replaceChildren(
+        ...line.risk.map((risk, k) => {
+          const tick = element("span", "mz-tick");
+          tick.dataset.step = String(k);
+          tick.dataset.risk = String(risk);
+          tick.setAttribute("role", "listitem");
+          tick.style.height = `${Math.max(3, Math.round(4 + 22 * Math.sqrt(risk)))}px`;
+          tick.style.background = line.guess[k] ? current.palette.viridis[Math.round(8 * (1 - Math.sqrt(risk)))] : "#9e9e9e";
+          tick.title = `click ${k + 1}: ${line.guess[k] ? "a guess" : "certain"}, ${(100 * risk).toFixed(risk < 0.001 && risk > 0 ? 4 : 1)}% mine (${line.exact[k]})`;
+          return tick;
+        }),
+      );
+    }
+    shownTimeline = key;
+    timeline.hidden = !line;
+    if (line && current.replay) {
+      for (const tick of timeline.querySelectorAll(".mz-on")) tick.classList.remove("mz-on");
+      const now = timeline.children[current.replay.step];
+      if (now) now.classList.add("mz-on");
+    }
+    // A file the session made for "save": once, for this page's own request.
+    const file = current.download;
+    if (file && file.id !== lastDownload && acted) {
+      const raw = atob(file.data);
+      const bytes = new Uint8Array(raw.length);
+      for (let i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i);
+      saveBlob(new Blob([bytes], { type: file.mime }), file.name);
+    }
+    if (file) lastDownload = file.id;
+    if (!acted) showNote("");
+  }
+
+  return { tools, status: [marksLine, winLine], update, hasActed: () => acted };
+}
+
 function render({ model, el }) {
   const root = element("div", "mz-root");
   root.tabIndex = 0;
@@ -235,6 +484,19 @@ function render({ model, el }) {
   );
   root.append(toolbar, editControls, playControls, replayControls, status, scroll, legend);
   const ctx = canvas.getContext("2d");
+  const analyst = analystTools({
+    root,
+    send,
+    cellAt,
+    view: () => current,
+    codeAt: (r, c) => codes[r * current.width + c],
+    canvas,
+    scroll,
+    minesInput,
+    showNote,
+  });
+  toolbar.after(analyst.tools);
+  status.append(...analyst.status);
 
   function showNote(text) {
     note.hidden = !text;
@@ -497,6 +759,8 @@ function render({ model, el }) {
     mark("why_cell", "#1565c0", thick, false, null);
     mark("clicked", "#ff6f00", thick, true, null);
     mark("best", "#e6007e", thick + 1, false, null);
+    mark("fifty", "#6a1b9a", thick, false, "#ce93d8"); // the analyst's marks (the marks action)
+    mark("dead", "#212121", Math.max(1.5, thick - 1), true, null);
     // The labels, stuck to the top and the left edges.
     ctx.fillStyle = "#ffffff";
     ctx.fillRect(0, 0, viewW, LABEL_HEIGHT);
@@ -720,6 +984,7 @@ function render({ model, el }) {
     }
     scheduleDraw();
     showHover();
+    analyst.update(view, { play: playControls, replay: replayControls });
   }
 
   caption.addEventListener("click", () => current && current.counts && current.counts.layouts && send({ type: "exact", of: "layouts" }));

@@ -11,6 +11,9 @@
 // the same response, is dropped if a later answer came first.
 import board from "./board.js";
 
+// The run's token, from the URL the command printed (the server also sets it as a cookie).
+const TOKEN = new URLSearchParams(window.location.search).get("token") || "";
+
 function bytes(text) {
   const raw = atob(text);
   const out = new Uint8Array(raw.length);
@@ -30,7 +33,7 @@ class HttpModel {
     this.listeners = {};
     this.queue = Promise.resolve();
     this.version = null;
-    this.headers = {}; // extra request headers (the server's token) in one place
+    this.headers = TOKEN ? { "X-Analyzer-Token": TOKEN } : {}; // the server's token, in one place
   }
 
   get(name) {
