@@ -242,9 +242,18 @@ def test_bad_options_are_refused() -> None:
         Session(BOARD, time_limit=True)
 
 
+def test_the_widget_function_survives_the_import_of_the_widget_module() -> None:
+    pytest.importorskip("anywidget")
+    import analyzer.interactive
+    import analyzer.interactive.jupyter  # noqa: F401  (a submodule named like the function replaced it)
+
+    assert callable(analyzer.interactive.widget) and callable(analyzer.widget)
+    assert type(analyzer.widget(BOARD)).__name__ == "BoardWidget"
+
+
 def test_the_widget_takes_clicks_in_a_thread_and_changes_from_code() -> None:
     pytest.importorskip("anywidget")
-    from analyzer.interactive.widget import BoardWidget
+    from analyzer.interactive.jupyter import BoardWidget
 
     w = BoardWidget(BOARD)
     board = Board.from_text(BOARD)

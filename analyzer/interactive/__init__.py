@@ -1,7 +1,7 @@
 """The interactive board: a Jupyter widget and a local web page sharing one front end.
 
 - :class:`~analyzer.interactive.session.Session`: the state and the actions, no UI.
-- :func:`widget` (:class:`~analyzer.interactive.widget.BoardWidget`, needs the
+- :func:`widget` (:class:`~analyzer.interactive.jupyter.BoardWidget`, needs the
   ``widget`` extra: anywidget) for Jupyter.
 - :func:`~analyzer.interactive.web.serve` (``analyzer web``) for a browser.
 """
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from analyzer.interactive.session import DEFAULT_TIME_LIMIT, MODES, Session
 
 if TYPE_CHECKING:
-    from analyzer.interactive.widget import BoardWidget
+    from analyzer.interactive.jupyter import BoardWidget
 
 __all__ = ["Session", "MODES", "DEFAULT_TIME_LIMIT", "widget"]
 
@@ -21,11 +21,11 @@ __all__ = ["Session", "MODES", "DEFAULT_TIME_LIMIT", "widget"]
 def widget(source: object = None, **options: Any) -> BoardWidget:
     """The interactive board for ``source`` (a Board, Game, replay, ``.mine`` text or path) in Jupyter.
 
-    ``options`` are :class:`~analyzer.interactive.widget.BoardWidget`'s
+    ``options`` are :class:`~analyzer.interactive.jupyter.BoardWidget`'s
     (``time_limit``, ``seed``). Needs anywidget: ``pip install 'analyzer[widget]'``.
     """
     try:
-        from analyzer.interactive.widget import BoardWidget
+        from analyzer.interactive.jupyter import BoardWidget
     except ImportError as error:
         from analyzer.errors import OptionError
 

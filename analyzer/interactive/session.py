@@ -1,6 +1,6 @@
 """The state behind the interactive board: one position, its analysis, and the actions that change it.
 
-A :class:`Session` is what the Jupyter widget (:mod:`analyzer.interactive.widget`)
+A :class:`Session` is what the Jupyter widget (:mod:`analyzer.interactive.jupyter`)
 and the local page (:mod:`analyzer.interactive.web`) share: the front end sends
 an action (a dict, see :meth:`Session.act`, the single entry point) and draws what
 :meth:`Session.respond` answers. Nothing here knows about Jupyter or HTTP, so the

@@ -1,6 +1,6 @@
 """The interactive board in Jupyter: an anywidget (JupyterLab, Notebook 7, VS Code; nothing to install).
 
->>> from analyzer.interactive.widget import BoardWidget   # doctest: +SKIP
+>>> from analyzer.interactive.jupyter import BoardWidget   # doctest: +SKIP
 >>> w = BoardWidget("4x3x4\\nHHHH\\nFHHH\\n2H2H\\n")       # doctest: +SKIP
 >>> w                                                     # doctest: +SKIP
 
