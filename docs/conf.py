@@ -69,7 +69,7 @@ nitpick_ignore = [(role, name) for role in ("py:class", "py:obj", "py:data") for
 nitpick_ignore_regex = [
     (r"py:.*", r"(numpy|np|networkx|nx|sympy|pandas|ortools|dask|distributed|anywidget|traitlets)\..*"),
     (r"py:.*", r"(typing|collections\.abc|fractions|pathlib|concurrent\.futures|threading|os)\..*"),
-    (r"py:.*", r"(builtins|dataclasses|math|functools|itertools|enum|json|http|socket|multiprocessing)\..*"),
+    (r"py:.*", r"(builtins|dataclasses|math|functools|itertools|enum|json|http|socket|multiprocessing|secrets)\..*"),
     (r"py:.*", r"(.*\.)?_[A-Za-z]\w*"),  # private names: documented by design nowhere
 ]
 #: Names the docstrings refer to that no module exports (not in any ``__all__``): internals a

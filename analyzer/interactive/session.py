@@ -151,7 +151,13 @@ __all__ = [
     "PALETTE",
     "MAX_CELLS",
     "MAX_SIDE",
+    "MAX_LENGTH",
     "MAX_UPLOAD_BYTES",
+    "WIN_NODES",
+    "WIN_LAYOUTS",
+    "MARK_CELLS",
+    "MARK_SECONDS",
+    "HISTORY_STEPS",
 ]
 
 MODES = ("edit", "play", "replay")
