@@ -9,14 +9,13 @@ their literal is on, so that an explanation can switch them off one by one:
   Negation clue a value and its opposite);
 * a board rule: sums within bounds (Q, T, A), sums within bounds when a cell is a
   mine (D, H), sums that are all equal (B: one more integer variable), and
-  connectivity (C, O) as a single-commodity flow: a source feeds one unit to every
-  member cell (mines, or safe cells) through edges between members, from one root
-  (one group) or from the border cells (every member reaches the border);
+  connectivity (C, O), added lazily: a layout CP-SAT finds that breaks it adds the
+  cuts it violates (a group of members and another member, or a group away from the
+  border: some cell around the group is a member), and the model is solved again;
 * the mine total.
 
-Counting does not use the flows (their values would multiply the solutions): it
-enumerates the layouts of the model without connectivity and keeps those whose
-groups :func:`is_connected` accepts.
+Counting enumerates the layouts of the model without connectivity and keeps those
+that :func:`is_connected` accepts.
 """
 
 from __future__ import annotations
@@ -28,7 +27,7 @@ from dataclasses import dataclass, field
 from ortools.sat.python import cp_model
 
 from analyzer.errors import SolverTimeoutError
-from analyzer.models.cpsat import _solver, minimal_core
+from analyzer.models.cpsat import _solver
 from analyzer.solver.counting.types import Accumulator, ComponentCounts
 
 __all__ = [
@@ -71,7 +70,7 @@ class BoardRuleSpec:
 
     ``sums``: ``(cells, low, high)``, each sum within bounds. ``implied``:
     ``(cell, cells, low, high)``, the sum within bounds when ``cell`` is a mine.
-    ``equal``: groups of cells whose sums are all equal. ``connected``: flows.
+    ``equal``: groups of cells whose sums are all equal. ``connected``: connectivity (lazy cuts).
     """
 
     letter: str
@@ -122,43 +121,53 @@ def is_connected(mines: Sequence[int], conn: Connectivity) -> bool:
     return len(seen) == len(members)
 
 
-def _add_flow(
-    model: cp_model.CpModel, x: list[cp_model.IntVar], conn: Connectivity, lit: cp_model.IntVar
-) -> None:
-    n = len(x)
-    member = x if conn.of_mines else [1 - v for v in x]
-    inflow: list[list[cp_model.LinearExprT]] = [[] for _ in range(n)]
-    outflow: list[list[cp_model.LinearExprT]] = [[] for _ in range(n)]
+def _components(members: set[int], adjacency: dict[int, list[int]]) -> list[set[int]]:
+    found: list[set[int]] = []
+    seen: set[int] = set()
+    for start in sorted(members):
+        if start in seen:
+            continue
+        group = {start}
+        stack = [start]
+        while stack:
+            for j in adjacency.get(stack.pop(), ()):
+                if j in members and j not in group:
+                    group.add(j)
+                    stack.append(j)
+        seen |= group
+        found.append(group)
+    return found
+
+
+def connectivity_cuts(layout: Sequence[int], conn: Connectivity) -> list[tuple[tuple[int, ...], int, int]]:
+    """Cuts a layout that breaks ``conn`` violates, each valid for every layout that meets it.
+
+    A cut ``(boundary, s, v)`` says: if ``s`` (and ``v``, when ``v >= 0``) are members, a
+    member lies on ``boundary``, the cells around the group of ``s`` (a path from ``s`` to
+    ``v``, or to the border, leaves that group through one of them).
+    """
+    want = 1 if conn.of_mines else 0
+    members = {i for i, v in enumerate(layout) if v == want}
+    adjacency: dict[int, list[int]] = {}
     for a, b in conn.edges:
-        for u, v in ((a, b), (b, a)):
-            f = model.new_int_var(0, n, "")
-            model.add(f <= n * member[u])
-            model.add(f <= n * member[v])
-            outflow[u].append(f)
-            inflow[v].append(f)
-    sources = conn.border if conn.border else tuple(range(n))
-    supply: dict[int, cp_model.LinearExprT] = {}
-    if conn.border:
-        for i in sources:
-            s = model.new_int_var(0, n, "")
-            model.add(s <= n * member[i])
-            supply[i] = s
-    else:
-        roots = []
-        for i in sources:
-            r = model.new_bool_var("")
-            model.add(r <= member[i])
-            s = model.new_int_var(0, n, "")
-            model.add(s <= n * r)
-            roots.append(r)
-            supply[i] = s
-        model.add(sum(roots) <= 1)
-    for i in range(n):
-        model.add(supply.get(i, 0) + sum(inflow[i]) - sum(outflow[i]) == member[i]).only_enforce_if(lit)
+        adjacency.setdefault(a, []).append(b)
+        adjacency.setdefault(b, []).append(a)
+    groups = _components(members, adjacency)
+    cuts = []
+    border = set(conn.border)
+    for k, group in enumerate(groups):
+        boundary = tuple(sorted({j for i in group for j in adjacency.get(i, ()) if j not in group}))
+        if border:
+            if not group & border:
+                cuts.append((boundary, min(group), -1))
+        elif len(groups) > 1:
+            other = groups[(k + 1) % len(groups)]
+            cuts.append((boundary, min(group), min(other)))
+    return cuts
 
 
 def _add_rule(
-    model: cp_model.CpModel, x: list[cp_model.IntVar], rule: BoardRuleSpec, lit: cp_model.IntVar, flows: bool
+    model: cp_model.CpModel, x: list[cp_model.IntVar], rule: BoardRuleSpec, lit: cp_model.IntVar
 ) -> None:
     for cells, low, high in rule.sums:
         model.add_linear_constraint(sum(x[i] for i in cells), low, high).only_enforce_if(lit)
@@ -168,9 +177,6 @@ def _add_rule(
         k = model.new_int_var(0, max(len(g) for g in rule.equal), f"equal_{rule.letter}")
         for group in rule.equal:
             model.add(sum(x[i] for i in group) == k).only_enforce_if(lit)
-    if flows:
-        for conn in rule.connected:
-            _add_flow(model, x, conn, lit)
 
 
 def _add_clue(
@@ -205,7 +211,7 @@ class VariantModel:
             self.lits.append(lit)
         for rule in spec.rules:
             lit = model.new_bool_var(f"rule{rule.letter}")
-            _add_rule(model, self.x, rule, lit, flows=True)
+            _add_rule(model, self.x, rule, lit)
             self.lits.append(lit)
         lit = model.new_bool_var("total")
         model.add(sum(self.x) == spec.total).only_enforce_if(lit)
@@ -219,25 +225,61 @@ class VariantModel:
         """The literal that says ``cell`` is a mine (or safe)."""
         return self.x[cell] if mine else self.safe[cell]
 
+    def _cut(self, rule: int, conn: Connectivity, cut: tuple[tuple[int, ...], int, int]) -> None:
+        boundary, s, v = cut
+        x = self.x
+
+        def member(i: int) -> cp_model.LinearExprT:
+            return x[i] if conn.of_mines else 1 - x[i]
+
+        lit = self.lits[len(self.spec.clues) + rule]
+        lhs = sum(member(u) for u in boundary)
+        rhs = member(s) + (member(v) - 1 if v >= 0 else 0)
+        self.model.add(lhs >= rhs).only_enforce_if(lit)
+
     def solve(
         self, assumptions: Sequence[cp_model.IntVar], deadline: float | None
     ) -> tuple[list[int] | None, list[int]]:
-        """A layout under the assumptions, or ``None`` and the members in CP-SAT's core."""
+        """A layout under the assumptions, or ``None`` and the members in CP-SAT's core.
+
+        Connectivity is added lazily: a layout that breaks an assumed connectivity rule
+        adds the cuts it violates (valid consequences of the rule, switched by its
+        literal) and the model is solved again.
+        """
         model = self.model
-        model.clear_assumptions()
-        model.add_assumptions(list(assumptions))
-        solver = _solver(deadline)
-        status = solver.solve(model)
-        model.clear_assumptions()
-        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return [int(solver.boolean_value(v)) for v in self.x], []
-        if status == cp_model.INFEASIBLE:
-            index = {lit.index: k for k, lit in enumerate(self.lits)}
-            core = sorted({index[i] for i in solver.sufficient_assumptions_for_infeasibility() if i in index})
-            return None, core
-        if status == cp_model.MODEL_INVALID:  # pragma: no cover - a bug in the builders
-            raise RuntimeError(f"CP-SAT rejected the model: {model.validate()}")
-        raise SolverTimeoutError("time limit reached while solving a variant position")
+        assumed = {lit.index for lit in assumptions}
+        first = len(self.spec.clues)
+        checked = [
+            (r, conn)
+            for r, rule in enumerate(self.spec.rules)
+            if self.lits[first + r].index in assumed
+            for conn in rule.connected
+        ]
+        while True:
+            model.clear_assumptions()
+            model.add_assumptions(list(assumptions))
+            solver = _solver(deadline)
+            status = solver.solve(model)
+            model.clear_assumptions()
+            if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                layout = [int(solver.boolean_value(v)) for v in self.x]
+                broken = False
+                for r, conn in checked:
+                    for cut in connectivity_cuts(layout, conn):
+                        self._cut(r, conn, cut)
+                        broken = True
+                if broken:
+                    continue
+                return layout, []
+            if status == cp_model.INFEASIBLE:
+                index = {lit.index: k for k, lit in enumerate(self.lits)}
+                core = sorted(
+                    {index[i] for i in solver.sufficient_assumptions_for_infeasibility() if i in index}
+                )
+                return None, core
+            if status == cp_model.MODEL_INVALID:  # pragma: no cover - a bug in the builders
+                raise RuntimeError(f"CP-SAT rejected the model: {model.validate()}")
+            raise SolverTimeoutError("time limit reached while solving a variant position")
 
     def certain(
         self, deadline: float | None = None
@@ -267,6 +309,25 @@ class VariantModel:
                 seen[j].add(other[j])
         return certain, cores, layout
 
+    def _shrink(
+        self,
+        members: Sequence[int],
+        order: Sequence[int],
+        extra: Sequence[cp_model.IntVar],
+        deadline: float | None,
+    ) -> tuple[int, ...]:
+        """Deletion: drop each member (in ``order``) whose removal keeps the set infeasible."""
+        kept = list(members)
+        for e in [k for k in order if k in kept] + [k for k in kept if k not in order]:
+            if e not in kept:
+                continue
+            trial = [k for k in kept if k != e]
+            layout, core = self.solve([self.lits[k] for k in trial] + list(extra), deadline)
+            if layout is None:
+                inside = set(core)
+                kept = [k for k in trial if k in inside] if core else trial
+        return tuple(sorted(kept))
+
     def minimal(
         self,
         cell: int,
@@ -280,18 +341,15 @@ class VariantModel:
         ``members`` must already force it. Removing any member of the answer lets the cell
         take the other value.
         """
-        lits = [self.lits[k] for k in members] + [self.target(cell, mine=not mine)]
-        local = {k: e for e, k in enumerate(members)}
-        first = [local[k] for k in order if k in local]
-        core = minimal_core(self.model, lits, first=first, deadline=deadline)
-        if core is None:  # pragma: no cover - the caller passes a forcing set
-            raise RuntimeError("the members given do not force the cell")
-        last = len(members)
-        return tuple(sorted(members[e] for e in core if e != last))
+        return self._shrink(members, order, [self.target(cell, mine=not mine)], deadline)
 
     def conflict(self, deadline: float | None = None) -> tuple[int, ...] | None:
         """A minimal set of members that no layout meets, or ``None`` if the position is consistent."""
-        return minimal_core(self.model, self.lits, deadline=deadline)
+        layout, core = self.solve(self.lits, deadline)
+        if layout is not None:
+            return None
+        start = core or list(range(len(self.lits)))
+        return self._shrink(start, [len(self.lits) - 1, *range(len(self.lits) - 1)], [], deadline)
 
 
 class _Layouts(cp_model.CpSolverSolutionCallback):
@@ -317,7 +375,7 @@ def enumerate_layouts(
 ) -> list[list[int]] | None:
     """Every layout meeting all the members (cells of ``spec.unknown``), or ``None`` past ``limit``.
 
-    The model has no flows: connectivity is checked on each layout found.
+    Connectivity is checked on each layout found.
     """
     model = cp_model.CpModel()
     x = [model.new_bool_var(f"x{i}") for i in range(spec.size)]
@@ -327,7 +385,7 @@ def enumerate_layouts(
     for clue in spec.clues:
         _add_clue(model, x, clue, on)  # type: ignore[arg-type]
     for rule in spec.rules:
-        _add_rule(model, x, rule, on, flows=False)  # type: ignore[arg-type]
+        _add_rule(model, x, rule, on)  # type: ignore[arg-type]
     model.add(sum(x) == spec.total)
     conns = [c for rule in spec.rules for c in rule.connected]
 

@@ -67,7 +67,8 @@ class Position:
             raise BoardParseError(f"board must be at least 1x1, got {self.width}x{self.height}")
         if len(self.cells) != self.width * self.height:
             raise BoardParseError(
-                f"expected {self.width * self.height} cells for {self.width}x{self.height}, got {len(self.cells)}"
+                f"expected {self.width * self.height} cells for {self.width}x{self.height}, "
+                f"got {len(self.cells)}"
             )
         for value in self.cells:
             if not (isinstance(value, int) and (NO_CLUE <= value <= MAX_CLUE)):
