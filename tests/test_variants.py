@@ -194,3 +194,17 @@ def test_multiple_clues_above_eight_are_read() -> None:
     text = "3x3x8\nHHH\nH12H\nHHH\n".replace("H12H", "H 12 H").replace("HHH", "H H H")
     analysis = solve_variant(text, "M")
     assert len(analysis.mines) == 8
+
+
+def test_the_cli_solves_and_explains_under_rules(tmp_path, capsys) -> None:
+    from analyzer.cli import main
+
+    path = tmp_path / "q.mine"
+    path.write_text("3x2x1\nHHH\n?1?\n")
+    assert main(["solve", "--rules", "Q", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "rules Q" in out and "1 certain mine" in out and "CP-SAT enumeration" in out
+    assert main(["explain", "--rules", "Q", "--cell", "0,1", str(path)]) == 0
+    assert capsys.readouterr().out.strip() == "(0, 1) is a mine: clues (1, 1); rules Q"
+    assert main(["solve", "--rules", "QZ", str(path)]) != 0
+    assert "unknown rule 'Z'" in capsys.readouterr().err

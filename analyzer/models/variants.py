@@ -229,12 +229,12 @@ class VariantModel:
         boundary, s, v = cut
         x = self.x
 
-        def member(i: int) -> cp_model.LinearExprT:
-            return x[i] if conn.of_mines else 1 - x[i]
+        def member(i: int) -> cp_model.LinearExpr:
+            return x[i] if conn.of_mines else 1 - x[i]  # type: ignore[return-value]
 
         lit = self.lits[len(self.spec.clues) + rule]
         lhs = sum(member(u) for u in boundary)
-        rhs = member(s) + (member(v) - 1 if v >= 0 else 0)
+        rhs = member(s) + member(v) - 1 if v >= 0 else member(s)
         self.model.add(lhs >= rhs).only_enforce_if(lit)
 
     def solve(

@@ -58,8 +58,8 @@ def allowed_values(rules: RuleSet, shown: int) -> tuple[int, ...]:
     >>> allowed_values(parse_rules("LN"), 1)
     (-2, 0, 2)
     """
-    counts = (shown - 1, shown + 1) if rules.liar else (shown,)
-    counts = tuple(c for c in counts if c >= 0)
+    raw = (shown - 1, shown + 1) if rules.liar else (shown,)
+    counts = tuple(c for c in raw if c >= 0)
     if rules.colour == "N":
         return tuple(sorted({s * c for c in counts for s in (1, -1)}))
     return counts

@@ -168,6 +168,11 @@ class VariantAnalysis:
         return "\n".join(rows)
 
 
+def _deadline(time_limit: float | None) -> float | None:
+    seconds = positive_seconds(time_limit, "time_limit")
+    return None if seconds is None else time.monotonic() + seconds
+
+
 def _layout_key(cell: int, width: int) -> Cell:
     return divmod(cell, width)
 
@@ -219,7 +224,7 @@ def solve_variant(
     """
     position = Position.of(board)
     ruleset = parse_rules(rules)
-    deadline = None if time_limit is None else time.monotonic() + positive_seconds(time_limit, "time_limit")
+    deadline = _deadline(time_limit)
     spec, members = build_spec(position, ruleset)
     from analyzer.models.variants import VariantModel
 
@@ -440,7 +445,7 @@ def explain_variant(
     row, col = cell
     if position[row, col] != HIDDEN:
         raise InvalidCellError(f"cell {(row, col)!r} is not hidden")
-    deadline = None if time_limit is None else time.monotonic() + positive_seconds(time_limit, "time_limit")
+    deadline = _deadline(time_limit)
     spec, members = build_spec(position, ruleset)
     from analyzer.models.variants import VariantModel
 
@@ -470,7 +475,7 @@ def hint(
     >>> hint("3x3x2\\nHHH\\n?2?\\nHHH\\n", "X'").describe()
     '(0, 1) is a mine: clues (1, 1)'
     """
-    deadline = None if time_limit is None else time.monotonic() + positive_seconds(time_limit, "time_limit")
+    deadline = _deadline(time_limit)
     if isinstance(board, VariantAnalysis):
         analysis = board
     else:
