@@ -194,6 +194,8 @@ def _progress(what: str, *, after: float = 2.0) -> Iterator[Callable[[int, int],
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
+    if args.rules is not None:
+        return _variant(args, explain=False)
 
     if args.format is None:
         args.format = "mbf" if args.file.lower().endswith(".mbf") else "mine"
@@ -305,7 +307,56 @@ def _print_certain(board: Board, args: argparse.Namespace) -> int:
 
 
 # ------------------------------------------------------------------- explain
+def _variant(args: argparse.Namespace, *, explain: bool) -> int:
+    """``solve`` and ``explain`` under variant rules (:mod:`analyzer.variants`)."""
+    from analyzer.variants import Position, explain_variant, hint, solve_variant
+
+    position = Position.from_text(_read(args.file))
+    limit = args.time_limit
+    if explain:
+        if args.cell is not None:
+            found = [explain_variant(position, args.rules, _cell(args.cell), time_limit=limit)]
+        else:
+            best = hint(position, args.rules, time_limit=limit)
+            found = [best] if best is not None else []
+        if args.json:
+            print(json.dumps([e.to_dict() for e in found]))
+        else:
+            print("\n".join(e.describe() for e in found) or "no certain cell")
+        return 0
+    analysis = solve_variant(position, args.rules, time_limit=limit)
+    if args.json:
+        probs = analysis.probabilities
+        print(
+            json.dumps(
+                {
+                    "rules": str(analysis.rules),
+                    "certain_safe": [list(c) for c in analysis.safe],
+                    "certain_mines": [list(c) for c in analysis.mines],
+                    "probabilities": None
+                    if probs is None
+                    else [[r, c, str(p)] for (r, c), p in probs.items()],
+                    "layouts": analysis.layouts,
+                    "method": analysis.method,
+                    "probability_method": analysis.probability_method,
+                }
+            )
+        )
+        return 0
+    print(f"rules {analysis.rules}; P(mine) in %, s certainly safe, * certain mine")
+    print(analysis)
+    print(
+        f"{len(analysis.safe)} certainly safe, {plural(len(analysis.mines), 'certain mine')}"
+        f" ({analysis.method})"
+    )
+    layouts = "" if analysis.layouts is None else f"{analysis.layouts:,} layouts; "
+    print(f"probabilities: {layouts}{analysis.probability_method}")
+    return 0
+
+
 def _cmd_explain(args: argparse.Namespace) -> int:
+    if args.rules is not None:
+        return _variant(args, explain=True)
     from analyzer.solver import solve
 
     board = Board.from_text(_read(args.file))
@@ -832,6 +883,11 @@ def _parser() -> argparse.ArgumentParser:
         help="with an MBF layout: reveal this cell first (repeatable); the position after is solved",
     )
     solve.add_argument("--mines", type=int, default=None, help="mine total, for --format minesweepr")
+    solve.add_argument(
+        "--rules",
+        default=None,
+        help="variant rules of 14 Minesweeper Variants, e.g. QX (see analyzer.variants)",
+    )
     solve.set_defaults(run=_cmd_solve)
 
     explain = sub.add_parser("explain", help="why a cell is certain: a minimal set of clues that forces it")
@@ -849,6 +905,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     explain.add_argument(
         "--distrust-flags", action="store_true", help="treat flags as hidden cells (flags may be wrong)"
+    )
+    explain.add_argument(
+        "--rules", default=None, help="variant rules, e.g. QX: without --cell, the hint (fewest members)"
     )
     explain.set_defaults(run=_cmd_explain)
 

@@ -18,6 +18,7 @@ __all__ = [
     "OptionError",
     "ResourceLimitError",
     "ReplayError",
+    "RuleError",
 ]
 
 
@@ -86,3 +87,8 @@ class ResourceLimitError(AnalyzerError, MemoryError):
 
 class ReplayError(AnalyzerError, ValueError):
     """A replay file that cannot be read, or whose actions contradict its layout."""
+
+
+class RuleError(AnalyzerError, ValueError):
+    """A variant rule set that cannot be used: an unknown letter, rules that exclude each other,
+    or a rule that does not fit the board's topology."""

@@ -1,0 +1,446 @@
+"""CP-SAT formulations of variant rules: certain cells, infeasible cores, solution counts.
+
+The problem is given as plain data (:class:`VariantSpec`), built from the rules by
+:mod:`analyzer.variants`: one Boolean ``x_i`` a cell (1: a mine), some fixed
+(revealed cells are safe, flags are mines), and *members* that each hold only when
+their literal is on, so that an explanation can switch them off one by one:
+
+* a clue: ``sum(coef * x) in allowed`` (a Liar clue allows two values, a
+  Negation clue a value and its opposite);
+* a board rule: sums within bounds (Q, T, A), sums within bounds when a cell is a
+  mine (D, H), sums that are all equal (B: one more integer variable), and
+  connectivity (C, O), added lazily: a layout CP-SAT finds that breaks it adds the
+  cuts it violates (a group of members and another member, or a group away from the
+  border: some cell around the group is a member), and the model is solved again;
+* the mine total.
+
+Counting enumerates the layouts of the model without connectivity and keeps those
+that :func:`is_connected` accepts.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ortools.sat.python import cp_model
+
+from analyzer.errors import SolverTimeoutError
+from analyzer.models.cpsat import _solver
+from analyzer.solver.counting.types import Accumulator, ComponentCounts
+
+__all__ = [
+    "ClueSpec",
+    "Connectivity",
+    "BoardRuleSpec",
+    "VariantSpec",
+    "VariantModel",
+    "is_connected",
+    "enumerate_layouts",
+    "count_groups",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ClueSpec:
+    """A clue: ``sum(coef * x[i] for i, coef in terms)`` is one of ``allowed``."""
+
+    cell: int
+    terms: tuple[tuple[int, int], ...]
+    allowed: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Connectivity:
+    """The member cells (mines if ``of_mines``, else safe cells) are connected along ``edges``.
+
+    With ``border`` empty they form one group; otherwise every member is joined to
+    a member among ``border``.
+    """
+
+    edges: tuple[tuple[int, int], ...]
+    of_mines: bool
+    border: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class BoardRuleSpec:
+    """A board rule as constraints over the cells.
+
+    ``sums``: ``(cells, low, high)``, each sum within bounds. ``implied``:
+    ``(cell, cells, low, high)``, the sum within bounds when ``cell`` is a mine.
+    ``equal``: groups of cells whose sums are all equal. ``connected``: connectivity (lazy cuts).
+    """
+
+    letter: str
+    sums: tuple[tuple[tuple[int, ...], int, int], ...] = ()
+    implied: tuple[tuple[int, tuple[int, ...], int, int], ...] = ()
+    equal: tuple[tuple[int, ...], ...] = ()
+    connected: tuple[Connectivity, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class VariantSpec:
+    """A variant position as constraints: ``size`` cells, ``fixed`` values, the members."""
+
+    size: int
+    fixed: tuple[tuple[int, int], ...]
+    clues: tuple[ClueSpec, ...]
+    rules: tuple[BoardRuleSpec, ...]
+    total: int
+    unknown: tuple[int, ...] = field(default=())
+
+
+def is_connected(mines: Sequence[int], conn: Connectivity) -> bool:
+    """Whether a layout (0/1 a cell) meets a connectivity rule.
+
+    >>> line = Connectivity(((0, 1), (1, 2)), of_mines=True)
+    >>> is_connected([1, 1, 0], line), is_connected([1, 0, 1], line)
+    (True, False)
+    >>> is_connected([1, 0, 1], Connectivity(((0, 1), (1, 2)), of_mines=True, border=(0, 2)))
+    True
+    """
+    want = 1 if conn.of_mines else 0
+    members = {i for i, v in enumerate(mines) if v == want}
+    if not members:
+        return True
+    adjacency: dict[int, list[int]] = {i: [] for i in members}
+    for a, b in conn.edges:
+        if a in members and b in members:
+            adjacency[a].append(b)
+            adjacency[b].append(a)
+    start = [i for i in conn.border if i in members] if conn.border else [min(members)]
+    seen = set(start)
+    stack = list(start)
+    while stack:
+        for j in adjacency[stack.pop()]:
+            if j not in seen:
+                seen.add(j)
+                stack.append(j)
+    return len(seen) == len(members)
+
+
+def _components(members: set[int], adjacency: dict[int, list[int]]) -> list[set[int]]:
+    found: list[set[int]] = []
+    seen: set[int] = set()
+    for start in sorted(members):
+        if start in seen:
+            continue
+        group = {start}
+        stack = [start]
+        while stack:
+            for j in adjacency.get(stack.pop(), ()):
+                if j in members and j not in group:
+                    group.add(j)
+                    stack.append(j)
+        seen |= group
+        found.append(group)
+    return found
+
+
+def connectivity_cuts(layout: Sequence[int], conn: Connectivity) -> list[tuple[tuple[int, ...], int, int]]:
+    """Cuts a layout that breaks ``conn`` violates, each valid for every layout that meets it.
+
+    A cut ``(boundary, s, v)`` says: if ``s`` (and ``v``, when ``v >= 0``) are members, a
+    member lies on ``boundary``, the cells around the group of ``s`` (a path from ``s`` to
+    ``v``, or to the border, leaves that group through one of them).
+    """
+    want = 1 if conn.of_mines else 0
+    members = {i for i, v in enumerate(layout) if v == want}
+    adjacency: dict[int, list[int]] = {}
+    for a, b in conn.edges:
+        adjacency.setdefault(a, []).append(b)
+        adjacency.setdefault(b, []).append(a)
+    groups = _components(members, adjacency)
+    cuts = []
+    border = set(conn.border)
+    for k, group in enumerate(groups):
+        boundary = tuple(sorted({j for i in group for j in adjacency.get(i, ()) if j not in group}))
+        if border:
+            if not group & border:
+                cuts.append((boundary, min(group), -1))
+        elif len(groups) > 1:
+            other = groups[(k + 1) % len(groups)]
+            cuts.append((boundary, min(group), min(other)))
+    return cuts
+
+
+def _add_rule(
+    model: cp_model.CpModel, x: list[cp_model.IntVar], rule: BoardRuleSpec, lit: cp_model.IntVar
+) -> None:
+    for cells, low, high in rule.sums:
+        model.add_linear_constraint(sum(x[i] for i in cells), low, high).only_enforce_if(lit)
+    for cell, cells, low, high in rule.implied:
+        model.add_linear_constraint(sum(x[i] for i in cells), low, high).only_enforce_if([lit, x[cell]])
+    if rule.equal:
+        k = model.new_int_var(0, max(len(g) for g in rule.equal), f"equal_{rule.letter}")
+        for group in rule.equal:
+            model.add(sum(x[i] for i in group) == k).only_enforce_if(lit)
+
+
+def _add_clue(
+    model: cp_model.CpModel, x: list[cp_model.IntVar], clue: ClueSpec, lit: cp_model.IntVar
+) -> None:
+    expr = sum(coef * x[i] for i, coef in clue.terms)
+    if len(clue.allowed) == 1:
+        model.add(expr == clue.allowed[0]).only_enforce_if(lit)
+    else:
+        domain = cp_model.Domain.from_values(list(clue.allowed))
+        model.add_linear_expression_in_domain(expr, domain).only_enforce_if(lit)
+
+
+class VariantModel:
+    """The CP-SAT model of a :class:`VariantSpec`, every member switched by a literal.
+
+    ``members``: the clues (in ``spec.clues`` order), then the board rules, then the
+    mine total; ``lits[k]`` switches member ``k``.
+    """
+
+    def __init__(self, spec: VariantSpec) -> None:
+        self.spec = spec
+        model = cp_model.CpModel()
+        self.model = model
+        self.x = [model.new_bool_var(f"x{i}") for i in range(spec.size)]
+        for i, value in spec.fixed:
+            model.add(self.x[i] == value)
+        self.lits: list[cp_model.IntVar] = []
+        for k, clue in enumerate(spec.clues):
+            lit = model.new_bool_var(f"clue{k}")
+            _add_clue(model, self.x, clue, lit)
+            self.lits.append(lit)
+        for rule in spec.rules:
+            lit = model.new_bool_var(f"rule{rule.letter}")
+            _add_rule(model, self.x, rule, lit)
+            self.lits.append(lit)
+        lit = model.new_bool_var("total")
+        model.add(sum(self.x) == spec.total).only_enforce_if(lit)
+        self.lits.append(lit)
+        # One literal a cell for "this cell is safe", for assumptions and cores.
+        self.safe = [model.new_bool_var(f"s{i}") for i in range(spec.size)]
+        for xi, si in zip(self.x, self.safe, strict=True):
+            model.add(xi + si == 1)
+
+    def target(self, cell: int, mine: bool) -> cp_model.IntVar:
+        """The literal that says ``cell`` is a mine (or safe)."""
+        return self.x[cell] if mine else self.safe[cell]
+
+    def _cut(self, rule: int, conn: Connectivity, cut: tuple[tuple[int, ...], int, int]) -> None:
+        boundary, s, v = cut
+        x = self.x
+
+        def member(i: int) -> cp_model.LinearExpr:
+            return x[i] if conn.of_mines else 1 - x[i]  # type: ignore[return-value]
+
+        lit = self.lits[len(self.spec.clues) + rule]
+        lhs = sum(member(u) for u in boundary)
+        rhs = member(s) + member(v) - 1 if v >= 0 else member(s)
+        self.model.add(lhs >= rhs).only_enforce_if(lit)
+
+    def solve(
+        self, assumptions: Sequence[cp_model.IntVar], deadline: float | None
+    ) -> tuple[list[int] | None, list[int]]:
+        """A layout under the assumptions, or ``None`` and the members in CP-SAT's core.
+
+        Connectivity is added lazily: a layout that breaks an assumed connectivity rule
+        adds the cuts it violates (valid consequences of the rule, switched by its
+        literal) and the model is solved again.
+        """
+        model = self.model
+        assumed = {lit.index for lit in assumptions}
+        first = len(self.spec.clues)
+        checked = [
+            (r, conn)
+            for r, rule in enumerate(self.spec.rules)
+            if self.lits[first + r].index in assumed
+            for conn in rule.connected
+        ]
+        while True:
+            model.clear_assumptions()
+            model.add_assumptions(list(assumptions))
+            solver = _solver(deadline)
+            status = solver.solve(model)
+            model.clear_assumptions()
+            if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                layout = [int(solver.boolean_value(v)) for v in self.x]
+                broken = False
+                for r, conn in checked:
+                    for cut in connectivity_cuts(layout, conn):
+                        self._cut(r, conn, cut)
+                        broken = True
+                if broken:
+                    continue
+                return layout, []
+            if status == cp_model.INFEASIBLE:
+                index = {lit.index: k for k, lit in enumerate(self.lits)}
+                core = sorted(
+                    {index[i] for i in solver.sufficient_assumptions_for_infeasibility() if i in index}
+                )
+                return None, core
+            if status == cp_model.MODEL_INVALID:  # pragma: no cover - a bug in the builders
+                raise RuntimeError(f"CP-SAT rejected the model: {model.validate()}")
+            raise SolverTimeoutError("time limit reached while solving a variant position")
+
+    def certain(
+        self, deadline: float | None = None
+    ) -> tuple[dict[int, int], dict[int, list[int]], list[int] | None]:
+        """Certain cells of ``spec.unknown``: ``{cell: 0 or 1}``, CP-SAT's core for each, a layout.
+
+        The layout is ``None`` when no layout meets every member (nothing is certain then).
+        One solve finds a layout; then each cell not yet seen both ways is asked the
+        other way: a layout found so marks every cell it differs on as uncertain.
+        """
+        layout, _ = self.solve(self.lits, deadline)
+        if layout is None:
+            return {}, {}, None
+        seen = {i: {layout[i]} for i in self.spec.unknown}
+        certain: dict[int, int] = {}
+        cores: dict[int, list[int]] = {}
+        for i in self.spec.unknown:
+            if len(seen[i]) > 1:
+                continue
+            value = next(iter(seen[i]))
+            other, core = self.solve([*self.lits, self.target(i, mine=not value)], deadline)
+            if other is None:
+                certain[i] = value
+                cores[i] = core
+                continue
+            for j in self.spec.unknown:
+                seen[j].add(other[j])
+        return certain, cores, layout
+
+    def _shrink(
+        self,
+        members: Sequence[int],
+        order: Sequence[int],
+        extra: Sequence[cp_model.IntVar],
+        deadline: float | None,
+    ) -> tuple[int, ...]:
+        """Deletion: drop each member (in ``order``) whose removal keeps the set infeasible."""
+        kept = list(members)
+        for e in [k for k in order if k in kept] + [k for k in kept if k not in order]:
+            if e not in kept:
+                continue
+            trial = [k for k in kept if k != e]
+            layout, core = self.solve([self.lits[k] for k in trial] + list(extra), deadline)
+            if layout is None:
+                inside = set(core)
+                kept = [k for k in trial if k in inside] if core else trial
+        return tuple(sorted(kept))
+
+    def minimal(
+        self,
+        cell: int,
+        mine: bool,
+        members: Sequence[int],
+        order: Sequence[int],
+        deadline: float | None = None,
+    ) -> tuple[int, ...]:
+        """A minimal subset of ``members`` that forces ``cell`` (mine or safe): deletion in ``order``.
+
+        ``members`` must already force it. Removing any member of the answer lets the cell
+        take the other value.
+        """
+        return self._shrink(members, order, [self.target(cell, mine=not mine)], deadline)
+
+    def conflict(self, deadline: float | None = None) -> tuple[int, ...] | None:
+        """A minimal set of members that no layout meets, or ``None`` if the position is consistent."""
+        layout, core = self.solve(self.lits, deadline)
+        if layout is not None:
+            return None
+        start = core or list(range(len(self.lits)))
+        return self._shrink(start, [len(self.lits) - 1, *range(len(self.lits) - 1)], [], deadline)
+
+
+class _Layouts(cp_model.CpSolverSolutionCallback):
+    def __init__(self, xs: Sequence[cp_model.IntVar], limit: int, keep: object) -> None:
+        super().__init__()
+        self._xs = xs
+        self._limit = limit
+        self._keep = keep
+        self.found: list[list[int]] = []
+        self.overflow = False
+
+    def on_solution_callback(self) -> None:
+        layout = [self.value(v) for v in self._xs]
+        if self._keep(layout):  # type: ignore[operator]
+            self.found.append(layout)
+            if len(self.found) > self._limit:
+                self.overflow = True
+                self.stop_search()
+
+
+def enumerate_layouts(
+    spec: VariantSpec, *, limit: int, deadline: float | None = None
+) -> list[list[int]] | None:
+    """Every layout meeting all the members (cells of ``spec.unknown``), or ``None`` past ``limit``.
+
+    Connectivity is checked on each layout found.
+    """
+    model = cp_model.CpModel()
+    x = [model.new_bool_var(f"x{i}") for i in range(spec.size)]
+    for i, value in spec.fixed:
+        model.add(x[i] == value)
+    on = model.new_constant(1)
+    for clue in spec.clues:
+        _add_clue(model, x, clue, on)  # type: ignore[arg-type]
+    for rule in spec.rules:
+        _add_rule(model, x, rule, on)  # type: ignore[arg-type]
+    model.add(sum(x) == spec.total)
+    conns = [c for rule in spec.rules for c in rule.connected]
+
+    def keep(layout: list[int]) -> bool:
+        return all(is_connected(layout, c) for c in conns)
+
+    unknown = list(spec.unknown)
+    collector = _Layouts([x[i] for i in unknown], limit, lambda v: True)
+    if conns:
+        full = _Layouts(x, limit, keep)
+        collector = full
+    solver = _solver(deadline)
+    solver.parameters.enumerate_all_solutions = True
+    status = solver.solve(model, collector)
+    if collector.overflow:
+        return None
+    if status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+        if deadline is not None and time.monotonic() >= deadline:
+            raise SolverTimeoutError("time limit reached while counting the layouts of a variant position")
+        raise RuntimeError(
+            f"CP-SAT stopped the enumeration: {solver.status_name(status)}"
+        )  # pragma: no cover
+    if conns:
+        return [[layout[i] for i in unknown] for layout in collector.found]
+    return collector.found
+
+
+def count_groups(
+    sizes: Sequence[int],
+    clues: Sequence[tuple[tuple[tuple[int, int], ...], tuple[int, ...]]],
+    *,
+    deadline: float | None = None,
+) -> ComponentCounts:
+    """Count a component of groups: ``x_g in 0..size_g``, each clue ``sum(coef * x_g) in allowed``.
+
+    A solution stands for ``prod C(size_g, x_g)`` cell layouts (the groups of a
+    component are interchangeable cells of one colour in the same clues).
+
+    >>> count_groups((2, 1), [(((0, 2), (1, 1)), (2,))]).layouts
+    (0, 2, 0, 0)
+    """
+    model = cp_model.CpModel()
+    xs = [model.new_int_var(0, size, f"g{g}") for g, size in enumerate(sizes)]
+    for terms, allowed in clues:
+        expr = sum(coef * xs[g] for g, coef in terms)
+        model.add_linear_expression_in_domain(expr, cp_model.Domain.from_values(list(allowed)))
+    acc = Accumulator(tuple(sizes))
+
+    class _Collect(cp_model.CpSolverSolutionCallback):
+        def on_solution_callback(self) -> None:
+            acc.add([self.value(v) for v in xs])
+
+    solver = _solver(deadline)
+    solver.parameters.enumerate_all_solutions = True
+    status = solver.solve(model, _Collect())
+    if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+        return acc.result("cpsat-groups")
+    raise SolverTimeoutError("time limit reached while counting a variant component")

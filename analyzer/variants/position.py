@@ -1,0 +1,164 @@
+"""A variant position: what the player of "14 Minesweeper Variants" sees.
+
+It differs from :class:`~analyzer.board.board.Board` in two ways the variants need:
+a clue may be larger than 8 (a Multiple clue counts a mine twice, a Liar clue is one
+more than the count), and a revealed cell may show no number (``?``: known safe,
+no clue, as the game shows some cells and as the puzzles of its solvers use).
+
+Text format: the ``.mine`` format (header ``WIDTHxHEIGHTxMINES``, then one row a
+line: ``H`` hidden, ``F`` flagged mine, a digit a clue), with ``?`` for a revealed
+cell without a clue; a row whose cells are separated by spaces may hold clues of
+several digits (``10 H 3``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from analyzer.board.board import FLAG, HIDDEN, Board, Cell
+from analyzer.errors import BoardParseError
+
+__all__ = ["Position", "NO_CLUE", "MAX_CLUE"]
+
+NO_CLUE = -3
+"""A revealed safe cell that shows no number (``?``)."""
+MAX_CLUE = 99
+"""The largest clue a position holds (a Multiple clue is at most 17)."""
+
+_HEADER = re.compile(r"\s*([0-9]{1,4})\s*[xX]\s*([0-9]{1,4})\s*[xX]\s*([0-9]{1,5})\s*")
+_TOKENS = {"H": HIDDEN, "F": FLAG, "?": NO_CLUE}
+_CHARS = {v: k for k, v in _TOKENS.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A variant position: an immutable, hashable value.
+
+    Parameters
+    ----------
+    width, height, mines : int
+        Size and mine total (flags included).
+    cells : tuple of int
+        Row-major: a clue ``0``-:data:`MAX_CLUE`, :data:`~analyzer.board.board.HIDDEN`,
+        :data:`~analyzer.board.board.FLAG` or :data:`NO_CLUE`.
+    topology : str
+        The topology of the board it came from (the variant rules need ``"square"``).
+
+    Examples
+    --------
+    >>> p = Position.from_text("3x2x2\\nH 10 H\\n? F H\\n")
+    >>> p[0, 1], p.hidden_cells()
+    (10, ((0, 0), (0, 2), (1, 2)))
+    >>> print(p.to_text(), end="")
+    3x2x2
+    H 10 H
+    ? F H
+    """
+
+    width: int
+    height: int
+    mines: int
+    cells: tuple[int, ...]
+    topology: str = "square"
+
+    def __post_init__(self) -> None:
+        if self.width < 1 or self.height < 1:
+            raise BoardParseError(f"board must be at least 1x1, got {self.width}x{self.height}")
+        if len(self.cells) != self.width * self.height:
+            raise BoardParseError(
+                f"expected {self.width * self.height} cells for {self.width}x{self.height}, "
+                f"got {len(self.cells)}"
+            )
+        for value in self.cells:
+            if not (isinstance(value, int) and (NO_CLUE <= value <= MAX_CLUE)):
+                raise BoardParseError(f"bad cell value {value!r}")
+        flags = self.cells.count(FLAG)
+        if self.mines < flags:
+            raise BoardParseError(f"fewer mines ({self.mines}) than flags ({flags})")
+        if self.mines > flags + self.cells.count(HIDDEN):
+            raise BoardParseError(f"more mines ({self.mines}) than unrevealed cells")
+
+    def __getitem__(self, cell: Cell) -> int:
+        row, col = cell
+        if not (0 <= row < self.height and 0 <= col < self.width):
+            raise IndexError(f"cell {cell!r} is outside the {self.width}x{self.height} board")
+        return self.cells[row * self.width + col]
+
+    def _with(self, wanted: set[int]) -> tuple[Cell, ...]:
+        return tuple(divmod(i, self.width) for i, v in enumerate(self.cells) if v in wanted)
+
+    def hidden_cells(self) -> tuple[Cell, ...]:
+        return self._with({HIDDEN})
+
+    def flagged_cells(self) -> tuple[Cell, ...]:
+        return self._with({FLAG})
+
+    def clue_cells(self) -> tuple[Cell, ...]:
+        """Revealed cells showing a number."""
+        return tuple(divmod(i, self.width) for i, v in enumerate(self.cells) if v >= 0)
+
+    def replace(self, changes: dict[Cell, int]) -> Position:
+        """A new position with some cells changed."""
+        cells = list(self.cells)
+        for (row, col), value in changes.items():
+            self[row, col]  # bounds check
+            cells[row * self.width + col] = value
+        return Position(self.width, self.height, self.mines, tuple(cells), self.topology)
+
+    @classmethod
+    def of(cls, board: Board | Position | str) -> Position:
+        """A position from a :class:`Board`, a position or its text.
+
+        >>> Position.of(Board.from_text("2x1x1\\n1H")).cells
+        (1, -1)
+        """
+        if isinstance(board, Position):
+            return board
+        if isinstance(board, Board):
+            return cls(board.width, board.height, board.mines, board.cells, board.topology)
+        if isinstance(board, str):
+            return cls.from_text(board)
+        raise BoardParseError(f"expected a Board, a Position or its text, got {type(board).__name__}")
+
+    @classmethod
+    def from_text(cls, text: str) -> Position:
+        """Read the text format (see the module's docstring)."""
+        lines = [line.rstrip() for line in text.replace("\r\n", "\n").split("\n")]
+        while lines and not lines[-1]:
+            lines.pop()
+        if not lines:
+            raise BoardParseError("empty text: expected a header WIDTHxHEIGHTxMINES", line=1)
+        header = _HEADER.fullmatch(lines[0])
+        if header is None:
+            raise BoardParseError(f"bad header {lines[0]!r}: expected WIDTHxHEIGHTxMINES", line=1)
+        width, height, mines = (int(g) for g in header.groups())
+        rows = lines[1:]
+        if len(rows) != height:
+            raise BoardParseError(f"expected {height} rows, got {len(rows)}", line=len(lines))
+        cells: list[int] = []
+        for r, row in enumerate(rows):
+            tokens = row.split() if " " in row.strip() else list(row.strip())
+            if len(tokens) != width:
+                raise BoardParseError(f"expected {width} cells, got {len(tokens)}: {row!r}", line=r + 2)
+            for c, token in enumerate(tokens):
+                if token.upper() in _TOKENS:
+                    cells.append(_TOKENS[token.upper()])
+                elif token.isdigit() and int(token) <= MAX_CLUE:
+                    cells.append(int(token))
+                else:
+                    raise BoardParseError(
+                        f"{token!r} is not a clue, 'H', 'F' or '?'", line=r + 2, column=c + 1
+                    )
+        return cls(width, height, mines, tuple(cells))
+
+    def to_text(self) -> str:
+        """The text format; rows are spaced only when a clue has two digits."""
+        words = [_CHARS.get(v, str(v)) for v in self.cells]
+        sep = " " if any(len(w) > 1 for w in words) else ""
+        w = self.width
+        rows = [sep.join(words[r * w : (r + 1) * w]) for r in range(self.height)]
+        return f"{self.width}x{self.height}x{self.mines}\n" + "\n".join(rows) + "\n"
+
+    def __str__(self) -> str:
+        return self.to_text().split("\n", 1)[1].rstrip("\n")

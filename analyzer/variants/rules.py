@@ -1,0 +1,264 @@
+"""The rules of "14 Minesweeper Variants" (1 and 2): what each letter means.
+
+A rule set is a string of letters, one per rule, read greedily with the primes
+(``"QX'"`` is Q and X'). Two kinds:
+
+*clue rules* change what a revealed number means (its region of cells, the
+weights of the cells in it, the way the count is shown): V, M, L, N, X, X', K;
+*board rules* constrain the whole layout of mines: Q, C, T, O, D, B, A, H.
+
+Every rule of a set holds at once, as in the game's combined levels ("QX" is
+Quad with Cross clues, "LM" Liar with Multiple). In every variant a revealed cell
+is safe, the mine total of the board is known, and with no clue rule the clues
+are vanilla. Rule letters and definitions are those the game shows (its rule
+cards, transcribed at https://gamicus.fandom.com/wiki/14_Minesweeper_Variants);
+where a card is terse, the regions and formulas follow the MIP formulation of
+ikumyn1or0/14msv-solver's README (V, M, L, N, X, X', K, Q, T, D, B, A) and, for H,
+the rule list of a public 14 Minesweeper Variants 2 solver (found through the
+``code`` corpus). Each rule's docstring below gives its exact definition here.
+
+The rules need the square grid: their regions (2x2 windows, knight moves, rows
+and columns, the checkerboard) are defined on rows and columns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from analyzer.errors import RuleError
+
+__all__ = ["Rule", "RuleSet", "RULES", "parse_rules", "is_coloured"]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One rule: its letter, name, kind (``"clue"`` or ``"board"``) and definition."""
+
+    letter: str
+    name: str
+    kind: str
+    definition: str
+
+
+def _rule(letter: str, name: str, kind: str, definition: str) -> Rule:
+    return Rule(letter, name, kind, " ".join(definition.split()))
+
+
+#: Every rule, by letter.
+RULES: dict[str, Rule] = {
+    r.letter: r
+    for r in (
+        _rule(
+            "V",
+            "vanilla",
+            "clue",
+            """A clue is the number of mines among the (up to) 8 cells around it.""",
+        ),
+        _rule(
+            "M",
+            "multiple",
+            "clue",
+            """Each mine on a coloured cell counts as two in a clue (the mine total is unaffected).
+            The colouring is a checkerboard; here the coloured cells are those whose row + column is
+            even (the top-left cell is coloured).""",
+        ),
+        _rule(
+            "L",
+            "liar",
+            "clue",
+            """Each clue is either one more or one less than the true count of its region.""",
+        ),
+        _rule(
+            "N",
+            "negation",
+            "clue",
+            """A clue is the absolute difference between the mines on coloured and on uncoloured cells
+            of its region (the checkerboard of M).""",
+        ),
+        _rule(
+            "X",
+            "cross",
+            "clue",
+            """A clue counts the mines in the cross of radius 2: the cells one and two steps away
+            along its row and its column (up to 8 cells).""",
+        ),
+        _rule(
+            "X'",
+            "mini cross",
+            "clue",
+            """A clue counts the mines in the 4 cells orthogonally next to it.""",
+        ),
+        _rule(
+            "K",
+            "knight",
+            "clue",
+            """A clue counts the mines a chess knight's move away from it (up to 8 cells).""",
+        ),
+        _rule(
+            "Q",
+            "quad",
+            "board",
+            """Every 2x2 area holds at least one mine.""",
+        ),
+        _rule(
+            "C",
+            "connected",
+            "board",
+            """All mines form one group, connected orthogonally or diagonally.""",
+        ),
+        _rule(
+            "T",
+            "triplet",
+            "board",
+            """No three mines in a row: no three consecutive cells of a row, a column or a diagonal
+            are all mines.""",
+        ),
+        _rule(
+            "O",
+            "outside",
+            "board",
+            """All safe cells are orthogonally connected, and every mine is orthogonally connected
+            (through mines) to the border of the board.""",
+        ),
+        _rule(
+            "D",
+            "dual",
+            "board",
+            """Mines form 1x2 or 2x1 blocks that do not touch each other orthogonally: every mine has
+            exactly one orthogonally adjacent mine.""",
+        ),
+        _rule(
+            "B",
+            "balance",
+            "board",
+            """Every row and every column holds the same number of mines.""",
+        ),
+        _rule(
+            "A",
+            "anti-knight",
+            "board",
+            """No two mines are a knight's move apart.""",
+        ),
+        _rule(
+            "H",
+            "horizontal",
+            "board",
+            """(14 Minesweeper Variants 2) Every mine has a mine horizontally next to it.""",
+        ),
+    )
+}
+
+_REGION_RULES = ("X", "X'", "K")
+_COLOUR_RULES = ("M", "N")
+
+
+def is_coloured(row: int, col: int) -> bool:
+    """Whether a cell is coloured on the checkerboard of M and N (the top-left cell is).
+
+    >>> is_coloured(0, 0), is_coloured(0, 1), is_coloured(3, 5)
+    (True, False, True)
+    """
+    return (row + col) % 2 == 0
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    """A set of variant rules, in the game's order (board rules, then clue rules).
+
+    Build one with :func:`parse_rules`. ``str()`` gives the canonical letters.
+
+    >>> rules = parse_rules("xq")
+    >>> str(rules), rules.region, rules.board
+    ('QX', 'X', ('Q',))
+    >>> str(parse_rules("V")), parse_rules("").is_vanilla
+    ('V', True)
+    """
+
+    board: tuple[str, ...]
+    clue: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return "".join(self.board + self.clue) or "V"
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.board + self.clue)
+
+    @property
+    def region(self) -> str:
+        """The rule that sets the clue region: ``"V"``, ``"X"``, ``"X'"`` or ``"K"``."""
+        return next((r for r in self.clue if r in _REGION_RULES), "V")
+
+    @property
+    def colour(self) -> str | None:
+        """``"M"``, ``"N"`` or ``None``: how the checkerboard changes a clue."""
+        return next((r for r in self.clue if r in _COLOUR_RULES), None)
+
+    @property
+    def liar(self) -> bool:
+        return "L" in self.clue
+
+    @property
+    def is_vanilla(self) -> bool:
+        return not self.board and self.region == "V" and self.colour is None and not self.liar
+
+    @property
+    def is_linear(self) -> bool:
+        """Whether every clue is a plain count over its region (V, X, X', K: no M, N or L)."""
+        return self.colour is None and not self.liar
+
+    @property
+    def is_local(self) -> bool:
+        """Whether there is no board rule: cells in no clue region are then independent."""
+        return not self.board
+
+
+def parse_rules(text: str | RuleSet) -> RuleSet:
+    """Read a rule set such as ``"QX"``, ``"CX'"`` or ``"LM"`` (case and spaces ignored).
+
+    Raises
+    ------
+    RuleError
+        An unknown letter, a letter given twice, or rules that cannot hold together
+        (two clue regions, M with N).
+
+    Examples
+    --------
+    >>> str(parse_rules("x'c"))
+    "CX'"
+    >>> parse_rules("QZ")
+    Traceback (most recent call last):
+    ...
+    analyzer.errors.RuleError: unknown rule 'Z' in 'QZ'; known rules: V M L N X X' K Q C T O D B A H
+    >>> parse_rules("XK")
+    Traceback (most recent call last):
+    ...
+    analyzer.errors.RuleError: rules 'X' and 'K' both set the clue region: use one
+    """
+    if isinstance(text, RuleSet):
+        return text
+    if not isinstance(text, str):
+        raise RuleError(f"rules must be a string of rule letters, got {text!r}")
+    letters = "".join(text.split()).upper()
+    found: list[str] = []
+    i = 0
+    while i < len(letters):
+        letter = letters[i]
+        if i + 1 < len(letters) and letters[i + 1] == "'":
+            letter += "'"
+        if letter not in RULES:
+            raise RuleError(f"unknown rule {letter!r} in {text!r}; known rules: {' '.join(RULES)}")
+        if letter in found:
+            raise RuleError(f"rule {letter!r} given twice in {text!r}")
+        found.append(letter)
+        i += len(letter)
+    order = list(RULES)
+    found.sort(key=order.index)
+    regions = [r for r in found if r in _REGION_RULES]
+    if len(regions) > 1:
+        raise RuleError(f"rules {regions[0]!r} and {regions[1]!r} both set the clue region: use one")
+    if "M" in found and "N" in found:
+        raise RuleError("rules 'M' and 'N' both recolour the clues: use one")
+    board = tuple(r for r in found if RULES[r].kind == "board")
+    clue = tuple(r for r in found if RULES[r].kind == "clue" and r != "V")
+    return RuleSet(board, clue)

@@ -1,0 +1,510 @@
+"""Solve a variant position: certain cells, exact probabilities, minimal explanations, hints.
+
+Methods (each answer says which gave it):
+
+* certain cells and explanations: CP-SAT (:mod:`analyzer.models.variants`) on every rule
+  set: one solve per cell that is not yet seen both ways, each unsatisfiable ask giving an
+  infeasible core; an explanation is that core shrunk by deletion to a minimal set of
+  clues, board rules and the mine total (removing any member lets the cell go the other way);
+* probabilities, clue rules only (no board rule): the exact pipeline. Unknown cells in the
+  same clues (and of one colour under M or N) merge into groups, groups into independent
+  components; V, X, X' and K clues are plain counts and go to the package's counting
+  engines (:func:`~analyzer.solver.counting.count_component`); M, N and L clues are
+  weighted sums in a set of values and each component's group counts are enumerated by
+  CP-SAT. The components and the cells in no clue are joined under the mine total by
+  :func:`~analyzer.solver.combination.combine`: exact, whatever the number of layouts;
+* probabilities with board rules: the layouts of the whole board enumerated (CP-SAT,
+  connectivity checked on each), exact when there are at most ``limit`` of them.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from analyzer.board.board import FLAG, HIDDEN, Board, Cell
+from analyzer.errors import InconsistentBoardError, InvalidCellError
+from analyzer.limits import positive_seconds
+from analyzer.variants.constraints import Members, build_spec, clue_value
+from analyzer.variants.position import Position
+from analyzer.variants.rules import RuleSet, parse_rules
+
+__all__ = [
+    "VariantAnalysis",
+    "VariantExplanation",
+    "solve_variant",
+    "explain_variant",
+    "hint",
+    "DEFAULT_LAYOUT_LIMIT",
+]
+
+#: The most layouts enumerated for exact probabilities under board rules.
+DEFAULT_LAYOUT_LIMIT = 200_000
+
+CERTAIN_METHOD = "CP-SAT (one solve a cell, infeasible cores)"
+PIPELINE_METHOD = "exact pipeline (groups, components, counting engines, DP over mine counts)"
+GROUPS_METHOD = "exact pipeline (groups, components, CP-SAT group enumeration, DP over mine counts)"
+ENUMERATION_METHOD = "CP-SAT enumeration of every layout"
+
+
+@dataclass(frozen=True, slots=True)
+class VariantExplanation:
+    """Why a cell is certain: a minimal set of clues, board rules and the mine total.
+
+    Attributes
+    ----------
+    cell : (int, int)
+    is_mine : bool
+    clues : tuple of (int, int)
+        The clue cells used.
+    rules : tuple of str
+        The board rules used (the clue rules are how the clues read: always in force).
+    uses_total : bool
+        Whether the mine total is needed.
+    method : str
+    """
+
+    cell: Cell
+    is_mine: bool
+    clues: tuple[Cell, ...]
+    rules: tuple[str, ...]
+    uses_total: bool
+    method: str = "CP-SAT infeasible core, shrunk by deletion (minimal)"
+
+    @property
+    def size(self) -> int:
+        """Members used: clues, rules and the total."""
+        return len(self.clues) + len(self.rules) + int(self.uses_total)
+
+    def describe(self) -> str:
+        """One line: ``(2, 3) is safe: clues (1, 2) (2, 2); rules Q; the mine total``."""
+        parts = []
+        if self.clues:
+            parts.append("clues " + " ".join(map(str, self.clues)))
+        if self.rules:
+            parts.append("rules " + " ".join(self.rules))
+        if self.uses_total:
+            parts.append("the mine total")
+        what = "a mine" if self.is_mine else "safe"
+        return f"{self.cell} is {what}: " + "; ".join(parts)
+
+    def __str__(self) -> str:
+        return self.describe()
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "cell": list(self.cell),
+            "is_mine": self.is_mine,
+            "clues": [list(c) for c in self.clues],
+            "rules": list(self.rules),
+            "uses_total": self.uses_total,
+            "method": self.method,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class VariantAnalysis:
+    """The answer for a variant position.
+
+    Attributes
+    ----------
+    position : Position
+    rules : RuleSet
+    safe, mines : tuple of (int, int)
+        The certain cells (row-major), from CP-SAT.
+    probabilities : dict of (int, int) to Fraction, or None
+        Exact mine probability of every hidden cell; ``None`` when not asked for or
+        when the board rules leave more than the layout limit.
+    layouts : int or None
+        The number of layouts of the hidden cells the probabilities count.
+    method : str
+        How the certain cells were found.
+    probability_method : str
+        How the probabilities were found (or why there are none).
+    """
+
+    position: Position
+    rules: RuleSet
+    safe: tuple[Cell, ...]
+    mines: tuple[Cell, ...]
+    probabilities: dict[Cell, Fraction] | None
+    layouts: int | None
+    method: str
+    probability_method: str
+    _cores: dict[Cell, tuple[int, ...]]
+    _members: Members
+
+    def probability(self, row: int, col: int) -> Fraction:
+        """Exact probability of a mine on a hidden cell."""
+        if self.position[row, col] != HIDDEN:
+            raise InvalidCellError(f"cell {(row, col)!r} is not hidden")
+        if self.probabilities is None:
+            raise InvalidCellError(f"no probabilities for this position: {self.probability_method}")
+        return self.probabilities[row, col]
+
+    def __str__(self) -> str:
+        p = self.position
+        rows = []
+        for r in range(p.height):
+            words = []
+            for c in range(p.width):
+                v = p[r, c]
+                if v == HIDDEN:
+                    if (r, c) in self.safe:
+                        words.append("  s")
+                    elif (r, c) in self.mines:
+                        words.append("  *")
+                    elif self.probabilities is not None:
+                        words.append(f"{float(self.probabilities[r, c]) * 100:3.0f}")
+                    else:
+                        words.append("  ?")
+                elif v == FLAG:
+                    words.append("  F")
+                else:
+                    words.append("  ." if v < 0 else f"{v:>3}")
+            rows.append("".join(words))
+        return "\n".join(rows)
+
+
+def _deadline(time_limit: float | None) -> float | None:
+    seconds = positive_seconds(time_limit, "time_limit")
+    return None if seconds is None else time.monotonic() + seconds
+
+
+def _layout_key(cell: int, width: int) -> Cell:
+    return divmod(cell, width)
+
+
+def solve_variant(
+    board: Board | Position | str,
+    rules: str | RuleSet = "V",
+    *,
+    probabilities: bool = True,
+    limit: int = DEFAULT_LAYOUT_LIMIT,
+    time_limit: float | None = None,
+) -> VariantAnalysis:
+    """Certain cells and exact probabilities of a position under variant rules.
+
+    Parameters
+    ----------
+    board : Board, Position or str
+        The position (its text: see :mod:`analyzer.variants.position`).
+    rules : str or RuleSet
+        Rule letters, e.g. ``"QX"`` (see :mod:`analyzer.variants.rules`).
+    probabilities : bool
+        If false, only the certain cells (CP-SAT).
+    limit : int
+        Under board rules, the most layouts enumerated for probabilities.
+    time_limit : float, optional
+        Seconds.
+
+    Raises
+    ------
+    RuleError
+        An unknown rule, rules that exclude each other, or a board that is not the square grid.
+    InconsistentBoardError
+        No layout meets the clues, the rules and the total; ``clues`` names a minimal set.
+
+    Examples
+    --------
+    One mine among the three top cells: each holds it in a third of the layouts;
+    under Quad (every 2x2 area has a mine) only the middle one meets both windows.
+
+    >>> solve_variant("3x2x1\\nHHH\\n?1?\\n", "V").probability(0, 0)
+    Fraction(1, 3)
+    >>> a = solve_variant("3x2x1\\nHHH\\n?1?\\n", "Q")
+    >>> a.mines, a.safe, a.probability(0, 0)
+    (((0, 1),), ((0, 0), (0, 2)), Fraction(0, 1))
+    >>> a.probability_method
+    'CP-SAT enumeration of every layout'
+    >>> solve_variant("3x3x2\\nHHH\\n?2?\\nHHH\\n", "X'").mines
+    ((0, 1), (2, 1))
+    """
+    position = Position.of(board)
+    ruleset = parse_rules(rules)
+    deadline = _deadline(time_limit)
+    spec, members = build_spec(position, ruleset)
+    from analyzer.models.variants import VariantModel
+
+    model = VariantModel(spec)
+    certain, cores, layout = model.certain(deadline)
+    if layout is None:
+        raise _inconsistent(model, members, deadline)
+    width = position.width
+    safe = tuple(sorted(_layout_key(i, width) for i, v in certain.items() if v == 0))
+    mines = tuple(sorted(_layout_key(i, width) for i, v in certain.items() if v == 1))
+    probs: dict[Cell, Fraction] | None = None
+    layouts: int | None = None
+    how = "not asked for"
+    if probabilities:
+        probs, layouts, how = _probabilities(position, ruleset, spec, limit, deadline)
+    return VariantAnalysis(
+        position=position,
+        rules=ruleset,
+        safe=safe,
+        mines=mines,
+        probabilities=probs,
+        layouts=layouts,
+        method=CERTAIN_METHOD,
+        probability_method=how,
+        _cores={_layout_key(i, width): tuple(c) for i, c in cores.items()},
+        _members=members,
+    )
+
+
+def _inconsistent(model: object, members: Members, deadline: float | None) -> InconsistentBoardError:
+    conflict = model.conflict(deadline) or ()  # type: ignore[attr-defined]
+    clues = tuple(members.clues[k] for k in conflict if k < len(members.clues))
+    rules = tuple(
+        members.rules[k - len(members.clues)]
+        for k in conflict
+        if k >= len(members.clues) and k - len(members.clues) < len(members.rules)
+    )
+    parts = []
+    if clues:
+        parts.append("clues " + " ".join(map(str, clues)))
+    if rules:
+        parts.append("rules " + " ".join(rules))
+    if conflict and max(conflict) == len(members.clues) + len(members.rules):
+        parts.append("the mine total")
+    return InconsistentBoardError(
+        "no mine layout meets " + ("; ".join(parts) if parts else "the position") + " together", clues=clues
+    )
+
+
+def _probabilities(
+    position: Position, rules: RuleSet, spec: object, limit: int, deadline: float | None
+) -> tuple[dict[Cell, Fraction] | None, int | None, str]:
+    from analyzer.models.variants import enumerate_layouts
+
+    width = position.width
+    if rules.is_local:
+        return _local_probabilities(position, rules, deadline)
+    found = enumerate_layouts(spec, limit=limit, deadline=deadline)  # type: ignore[arg-type]
+    if found is None:
+        return None, None, f"more than {limit:,} layouts under the board rules: not counted"
+    unknown = spec.unknown  # type: ignore[attr-defined]
+    total = len(found)
+    sums = [sum(col) for col in zip(*found, strict=True)] if found else [0] * len(unknown)
+    probs = {_layout_key(i, width): Fraction(s, total) for i, s in zip(unknown, sums, strict=True)}
+    return probs, total, ENUMERATION_METHOD
+
+
+def _local_probabilities(
+    position: Position, rules: RuleSet, deadline: float | None
+) -> tuple[dict[Cell, Fraction], int, str]:
+    """The exact pipeline for clue rules only (see the module's docstring)."""
+    from analyzer.models.variants import count_groups
+    from analyzer.solver.combination import combine
+    from analyzer.solver.counting import count_component
+    from analyzer.solver.decomposition import ComponentProblem
+    from analyzer.variants.constraints import allowed_values, region, weight
+
+    width, height = position.width, position.height
+    unknown = [i for i, v in enumerate(position.cells) if v == HIDDEN]
+    is_unknown = set(unknown)
+    mines_left = position.mines - position.cells.count(FLAG)
+    # Clues over unknown cells: (terms {cell: coef}, allowed sums after the flags).
+    clues: list[tuple[dict[int, int], tuple[int, ...]]] = []
+    for i, value in enumerate(position.cells):
+        if value < 0:
+            continue
+        cell = divmod(i, width)
+        terms: dict[int, int] = {}
+        offset = 0
+        for r, c in region(rules, cell, width, height):
+            j = r * width + c
+            if j in is_unknown:
+                terms[j] = weight(rules, (r, c))
+            elif position.cells[j] == FLAG:
+                offset += weight(rules, (r, c))
+        allowed = tuple(a - offset for a in allowed_values(rules, value))
+        if not terms:
+            continue  # checked by CP-SAT already (a consistent position meets it)
+        clues.append((terms, allowed))
+    # Groups: the same clues, the same weight in each.
+    signature: dict[int, tuple[tuple[int, int], ...]] = {i: () for i in unknown}
+    for k, (terms, _) in enumerate(clues):
+        for j, coef in terms.items():
+            signature[j] = signature[j] + ((k, coef),)
+    groups: dict[tuple[tuple[int, int], ...], list[int]] = {}
+    for i in unknown:
+        groups.setdefault(signature[i], []).append(i)
+    background = groups.pop((), [])
+    keys = list(groups)
+    # Components: groups joined through shared clues (union-find over clues).
+    parent = list(range(len(clues)))
+
+    def find(a: int) -> int:
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    for key in keys:
+        first = key[0][0]
+        for k, _ in key[1:]:
+            parent[find(k)] = find(first)
+    by_root: dict[int, list[int]] = {}
+    for g, key in enumerate(keys):
+        by_root.setdefault(find(key[0][0]), []).append(g)
+    comps = list(by_root.values())
+    counted = []
+    for comp in comps:
+        local = {g: n for n, g in enumerate(comp)}
+        sizes = tuple(len(groups[keys[g]]) for g in comp)
+        comp_clues: dict[int, list[tuple[int, int]]] = {}
+        for g in comp:
+            for k, coef in keys[g]:
+                comp_clues.setdefault(k, []).append((local[g], coef))
+        if rules.is_linear:
+            problem = ComponentProblem(
+                sizes,
+                tuple((tuple(n for n, _ in members), clues[k][1][0]) for k, members in comp_clues.items()),
+            )
+            counted.append(count_component(problem, deadline=deadline))
+        else:
+            counted.append(
+                count_groups(
+                    sizes, [(tuple(m), clues[k][1]) for k, m in comp_clues.items()], deadline=deadline
+                )
+            )
+    combined = combine(counted, len(background), mines_left, deadline=deadline)
+    total = combined.total
+    probs: dict[Cell, Fraction] = {}
+    for comp, numerators in zip(comps, combined.group_numerators, strict=True):
+        for g, numerator in zip(comp, numerators, strict=True):
+            cells = groups[keys[g]]
+            p = Fraction(numerator, total * len(cells))
+            for i in cells:
+                probs[divmod(i, width)] = p
+    if background:
+        p = Fraction(combined.background_numerator, total)
+        for i in background:
+            probs[divmod(i, width)] = p
+    how = PIPELINE_METHOD if rules.is_linear else GROUPS_METHOD
+    return dict(sorted(probs.items())), total, how
+
+
+def _order(members: Members, cell: Cell) -> list[int]:
+    """Members in the order deletion tries them: the total, the board rules, then clues far to near."""
+    n = len(members.clues)
+    total = n + len(members.rules)
+    far = sorted(
+        range(n),
+        key=lambda k: (-max(abs(members.clues[k][0] - cell[0]), abs(members.clues[k][1] - cell[1])), k),
+    )
+    return [total, *range(n, total), *far]
+
+
+def _explanation(
+    model: object,
+    members: Members,
+    cell: Cell,
+    is_mine: bool,
+    core: Sequence[int],
+    width: int,
+    deadline: float | None,
+) -> VariantExplanation:
+    index = cell[0] * width + cell[1]
+    kept = model.minimal(index, is_mine, list(core), _order(members, cell), deadline)  # type: ignore[attr-defined]
+    n = len(members.clues)
+    return VariantExplanation(
+        cell=cell,
+        is_mine=is_mine,
+        clues=tuple(sorted(members.clues[k] for k in kept if k < n)),
+        rules=tuple(members.rules[k - n] for k in kept if n <= k < n + len(members.rules)),
+        uses_total=n + len(members.rules) in kept,
+    )
+
+
+def explain_variant(
+    board: Board | Position | str,
+    rules: str | RuleSet,
+    cell: Cell,
+    *,
+    time_limit: float | None = None,
+) -> VariantExplanation:
+    """A minimal set of clues, board rules and the mine total that forces ``cell``.
+
+    Raises
+    ------
+    InvalidCellError
+        If the cell is not hidden, or not certain.
+
+    Examples
+    --------
+    >>> e = explain_variant("3x3x2\\nHHH\\n?2?\\nHHH\\n", "X'", (0, 0))
+    >>> e.is_mine, e.clues, e.rules, e.uses_total
+    (False, ((1, 1),), (), True)
+    """
+    position = Position.of(board)
+    ruleset = parse_rules(rules)
+    row, col = cell
+    if position[row, col] != HIDDEN:
+        raise InvalidCellError(f"cell {(row, col)!r} is not hidden")
+    deadline = _deadline(time_limit)
+    spec, members = build_spec(position, ruleset)
+    from analyzer.models.variants import VariantModel
+
+    model = VariantModel(spec)
+    index = row * position.width + col
+    layout, _ = model.solve(model.lits, deadline)
+    if layout is None:
+        raise _inconsistent(model, members, deadline)
+    value = layout[index]
+    other, core = model.solve([*model.lits, model.target(index, mine=not value)], deadline)
+    if other is not None:
+        raise InvalidCellError(f"cell {(row, col)!r} is not certain: it may hold a mine or not")
+    return _explanation(model, members, (row, col), bool(value), core, position.width, deadline)
+
+
+def hint(
+    board: Board | Position | str | VariantAnalysis,
+    rules: str | RuleSet = "V",
+    *,
+    time_limit: float | None = None,
+) -> VariantExplanation | None:
+    """The game's hint: a certain cell with the fewest members in its explanation.
+
+    Among the certain cells, the one whose CP-SAT core is smallest (the first in
+    row-major order on a tie) is explained minimally. ``None`` when no cell is certain.
+
+    >>> hint("3x3x2\\nHHH\\n?2?\\nHHH\\n", "X'").describe()
+    '(0, 1) is a mine: clues (1, 1)'
+    """
+    deadline = _deadline(time_limit)
+    if isinstance(board, VariantAnalysis):
+        analysis = board
+    else:
+        analysis = solve_variant(board, rules, probabilities=False, time_limit=time_limit)
+    certain = [(c, False) for c in analysis.safe] + [(c, True) for c in analysis.mines]
+    if not certain:
+        return None
+    cell, is_mine = min(certain, key=lambda ci: (len(analysis._cores[ci[0]]), ci[0]))
+    spec, members = build_spec(analysis.position, analysis.rules)
+    from analyzer.models.variants import VariantModel
+
+    model = VariantModel(spec)
+    core = analysis._cores[cell] or list(range(len(model.lits)))
+    return _explanation(model, members, cell, is_mine, core, analysis.position.width, deadline)
+
+
+def reveal(
+    position: Position,
+    rules: RuleSet,
+    mines: set[Cell],
+    cells: Sequence[Cell],
+    lies: dict[Cell, int] | None = None,
+) -> Position:
+    """The position after revealing ``cells``: safe ones show their clue, mines are flagged."""
+    changes = {}
+    for cell in cells:
+        if cell in mines:
+            changes[cell] = FLAG
+        else:
+            lie = (lies or {}).get(cell, 1)
+            changes[cell] = clue_value(rules, mines, cell, position.width, position.height, lie)
+    return position.replace(changes)

@@ -1,0 +1,210 @@
+"""Variant rules: every rule alone and in pairs against enumeration; errors; the CLI."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import pytest
+import variant_oracle as oracle
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from analyzer.board.board import Board
+from analyzer.errors import BoardParseError, InconsistentBoardError, InvalidCellError, RuleError
+from analyzer.variants import (
+    Position,
+    explain_variant,
+    hint,
+    parse_rules,
+    solve_variant,
+)
+from analyzer.variants.constraints import build_spec
+from analyzer.variants.rules import RULES
+
+SINGLES = list(RULES)
+PAIRS = []
+for a, b in itertools.combinations(SINGLES, 2):
+    try:
+        parse_rules(a + b)
+    except RuleError:
+        continue
+    PAIRS.append(a + b)
+RULE_SETS = SINGLES + PAIRS
+
+
+def _check(rules: str, width: int, height: int, seed: int, *, explain: bool = True) -> None:
+    """solve_variant's certain cells, probabilities and explanations against the oracle."""
+    cells, mines, _ = oracle.random_position(rules, width, height, seed)
+    position = Position(width, height, mines, cells)
+    ruleset = parse_rules(rules)
+    canonical = str(ruleset)
+    found = oracle.layouts(cells, width, height, mines, canonical)
+    if not found:
+        with pytest.raises(InconsistentBoardError, match="no mine layout meets"):
+            solve_variant(position, rules)
+        return
+    analysis = solve_variant(position, rules)
+    hidden = list(position.hidden_cells())
+    expected = oracle.probabilities(found, hidden)
+    assert analysis.probabilities == expected, (rules, position.to_text())
+    assert analysis.layouts == len(found)
+    assert set(analysis.safe) == {c for c in hidden if expected[c] == 0}
+    assert set(analysis.mines) == {c for c in hidden if expected[c] == 1}
+    if not explain:
+        return
+    certain = [(c, False) for c in analysis.safe] + [(c, True) for c in analysis.mines]
+    for cell, is_mine in certain[:3]:
+        e = explain_variant(position, rules, cell)
+        assert e.is_mine == is_mine
+        _assert_minimal(position, canonical, e.cell, e.is_mine, e.clues, e.rules, e.uses_total)
+    h = hint(analysis)
+    if certain:
+        assert h is not None and (h.cell, h.is_mine) in certain
+        _assert_minimal(position, canonical, h.cell, h.is_mine, h.clues, h.rules, h.uses_total)
+    else:
+        assert h is None
+
+
+def _forces(position: Position, rules: str, cell, is_mine, clues, board_rules, total) -> bool:
+    found = oracle.layouts(
+        position.cells,
+        position.width,
+        position.height,
+        position.mines,
+        rules,
+        clues=clues,
+        board_rules=board_rules,
+        total=total,
+    )
+    return all((cell in m) == is_mine for m in found)
+
+
+def _assert_minimal(position, rules, cell, is_mine, clues, board_rules, total) -> None:
+    assert _forces(position, rules, cell, is_mine, clues, board_rules, total)
+    for k in range(len(clues)):
+        fewer = clues[:k] + clues[k + 1 :]
+        assert not _forces(position, rules, cell, is_mine, fewer, board_rules, total), ("clue", clues[k])
+    for k in range(len(board_rules)):
+        fewer_rules = board_rules[:k] + board_rules[k + 1 :]
+        assert not _forces(position, rules, cell, is_mine, clues, fewer_rules, total), board_rules[k]
+    if total:
+        assert not _forces(position, rules, cell, is_mine, clues, board_rules, False), "total"
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_every_rule_alone_and_in_pairs_matches_enumeration(rules: str) -> None:
+    for seed in range(2):
+        _check(rules, 4, 3 + seed, seed)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    rules=st.sampled_from(RULE_SETS),
+    width=st.integers(2, 4),
+    height=st.integers(2, 4),
+    seed=st.integers(0, 10**6),
+)
+def test_random_positions_match_enumeration(rules: str, width: int, height: int, seed: int) -> None:
+    _check(rules, width, height, seed)
+
+
+@pytest.mark.parametrize("rules", ["V", "X", "M", "LN", "LX'", "NK"])
+def test_the_exact_pipeline_equals_the_enumeration_of_every_layout(rules: str) -> None:
+    # The second formulation: layouts enumerated by CP-SAT, against the groups and components.
+    from analyzer.models.variants import enumerate_layouts
+
+    for seed in range(6):
+        cells, mines, _ = oracle.random_position(rules, 5, 5, seed, reveal=0.4)
+        position = Position(5, 5, mines, cells)
+        try:
+            analysis = solve_variant(position, rules)
+        except InconsistentBoardError:
+            continue
+        spec, _ = build_spec(position, parse_rules(rules))
+        found = enumerate_layouts(spec, limit=10**6)
+        assert found is not None and len(found) == analysis.layouts
+        sums = [sum(col) for col in zip(*found, strict=True)]
+        for i, s in zip(spec.unknown, sums, strict=True):
+            assert analysis.probabilities[divmod(i, 5)] == Fraction(s, len(found))
+        assert analysis.probability_method.startswith("exact pipeline")
+
+
+def test_rule_letters_are_read_with_primes_and_in_any_case() -> None:
+    assert str(parse_rules("x'q")) == "QX'"
+    assert str(parse_rules(" l m ")) == "ML"
+    assert parse_rules("QX").region == "X"
+
+
+@pytest.mark.parametrize(
+    ("rules", "message"),
+    [
+        ("QZ", r"unknown rule 'Z' in 'QZ'"),
+        ("QQ", r"rule 'Q' given twice"),
+        ("XK", r"rules 'X' and 'K' both set the clue region"),
+        ("MN", r"rules 'M' and 'N' both recolour the clues"),
+        ("'", r"unknown rule \"'\""),
+    ],
+)
+def test_bad_rule_sets_get_one_clear_line(rules: str, message: str) -> None:
+    with pytest.raises(RuleError, match=message):
+        solve_variant("2x2x1\nHH\n?H\n", rules)
+
+
+def test_a_rule_set_of_the_wrong_type_is_refused() -> None:
+    with pytest.raises(RuleError, match="rules must be a string"):
+        parse_rules(3)  # type: ignore[arg-type]
+
+
+def test_a_rule_on_a_board_that_is_not_the_square_grid_is_refused() -> None:
+    board = Board.from_text("3x3x1\nHHH\nH1H\nHHH\n").__class__(
+        3, 3, 1, (-1,) * 4 + (1,) + (-1,) * 4, "torus"
+    )
+    with pytest.raises(RuleError, match="rule 'Q' needs the square grid; this board's topology is 'torus'"):
+        solve_variant(board, "Q")
+
+
+def test_a_position_no_layout_meets_names_the_members_in_conflict() -> None:
+    with pytest.raises(InconsistentBoardError, match=r"clues \(0, 0\); rules Q") as info:
+        solve_variant("2x2x0\n0H\nHH\n", "Q")
+    assert info.value.clues == ((0, 0),)
+
+
+def test_questions_about_cells_that_are_not_certain_or_not_hidden() -> None:
+    with pytest.raises(InvalidCellError, match=r"cell \(0, 0\) is not certain"):
+        explain_variant("3x2x1\nHHH\n?1?\n", "V", (0, 0))
+    with pytest.raises(InvalidCellError, match=r"cell \(1, 1\) is not hidden"):
+        explain_variant("3x2x1\nHHH\n?1?\n", "V", (1, 1))
+    with pytest.raises(InvalidCellError, match="more than 1 layouts"):
+        solve_variant("3x3x2\nHHH\nHHH\nHHH\n", "C", limit=1).probability(0, 0)
+
+
+def test_position_text_round_trips_and_reports_bad_cells() -> None:
+    text = "3x2x3\nH 12 F\n? 0 H\n"
+    assert Position.from_text(text).to_text() == text
+    assert Position.from_text("2x1x1\nH?\n").to_text() == "2x1x1\nH?\n"
+    with pytest.raises(BoardParseError, match=r"line 2, column 2: 'x' is not a clue"):
+        Position.from_text("2x1x1\nHx\n")
+    with pytest.raises(BoardParseError, match="expected 2 cells"):
+        Position.from_text("2x1x1\nH 1 1\n")
+
+
+def test_multiple_clues_above_eight_are_read() -> None:
+    # A Multiple clue of 12: all eight neighbours mines, the four coloured ones count twice.
+    text = "3x3x8\nHHH\nH12H\nHHH\n".replace("H12H", "H 12 H").replace("HHH", "H H H")
+    analysis = solve_variant(text, "M")
+    assert len(analysis.mines) == 8
+
+
+def test_the_cli_solves_and_explains_under_rules(tmp_path, capsys) -> None:
+    from analyzer.cli import main
+
+    path = tmp_path / "q.mine"
+    path.write_text("3x2x1\nHHH\n?1?\n")
+    assert main(["solve", "--rules", "Q", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "rules Q" in out and "1 certain mine" in out and "CP-SAT enumeration" in out
+    assert main(["explain", "--rules", "Q", "--cell", "0,1", str(path)]) == 0
+    assert capsys.readouterr().out.strip() == "(0, 1) is a mine: clues (1, 1); rules Q"
+    assert main(["solve", "--rules", "QZ", str(path)]) != 0
+    assert "unknown rule 'Z'" in capsys.readouterr().err

@@ -1,0 +1,178 @@
+"""An independent reading of the variant rules, by enumeration, for the tests.
+
+Written from the rule cards (see :mod:`analyzer.variants.rules`) without the package's
+regions or constraint builders: each clue rule is a predicate on the offset from the
+clue, each board rule a predicate on a whole layout. :func:`layouts` lists every
+layout of a position's hidden cells that meets a chosen subset of its clues, its
+board rules and (optionally) its mine total.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterable
+from fractions import Fraction
+
+Cell = tuple[int, int]
+HIDDEN, FLAG, NO_CLUE = -1, -2, -3
+
+
+def in_region(rules: str, dr: int, dc: int) -> bool:
+    """Whether a cell at offset (dr, dc) from a clue counts in it."""
+    a, b = abs(dr), abs(dc)
+    if "X'" in rules:
+        return a + b == 1
+    if "X" in rules:
+        return (a == 0 and 1 <= b <= 2) or (b == 0 and 1 <= a <= 2)
+    if "K" in rules:
+        return {a, b} == {1, 2}
+    return max(a, b) == 1
+
+
+def shows(rules: str, mines: set[Cell], cell: Cell, width: int, height: int) -> set[int]:
+    """Every number the clue at ``cell`` may show on this layout."""
+    coloured = uncoloured = 0
+    for r in range(height):
+        for c in range(width):
+            if (r, c) in mines and in_region(rules, r - cell[0], c - cell[1]):
+                if (r + c) % 2 == 0:
+                    coloured += 1
+                else:
+                    uncoloured += 1
+    if "M" in rules:
+        true = 2 * coloured + uncoloured
+    elif "N" in rules:
+        true = abs(coloured - uncoloured)
+    else:
+        true = coloured + uncoloured
+    if "L" in rules:
+        return {v for v in (true - 1, true + 1) if v >= 0}
+    return {true}
+
+
+def _connected(members: set[Cell], steps: Iterable[Cell], starts: set[Cell]) -> bool:
+    steps = list(steps)
+    seen = set(starts)
+    todo = list(starts)
+    while todo:
+        r, c = todo.pop()
+        for dr, dc in steps:
+            n = (r + dr, c + dc)
+            if n in members and n not in seen:
+                seen.add(n)
+                todo.append(n)
+    return seen == members
+
+
+KING = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc]
+ORTH = [(-1, 0), (1, 0), (0, -1), (0, 1)]
+KNIGHT = [(a, b) for a in (-2, -1, 1, 2) for b in (-2, -1, 1, 2) if abs(a) != abs(b)]
+
+
+def board_rule_holds(letter: str, mines: set[Cell], width: int, height: int) -> bool:
+    cells = {(r, c) for r in range(height) for c in range(width)}
+    if letter == "Q":
+        return all(
+            {(r, c), (r + 1, c), (r, c + 1), (r + 1, c + 1)} & mines
+            for r in range(height - 1)
+            for c in range(width - 1)
+        )
+    if letter == "C":
+        return not mines or _connected(mines, KING, {min(mines)})
+    if letter == "T":
+        for r, c in mines:
+            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                if (r + dr, c + dc) in mines and (r + 2 * dr, c + 2 * dc) in mines:
+                    return False
+        return True
+    if letter == "O":
+        safe = cells - mines
+        if safe and not _connected(safe, ORTH, {min(safe)}):
+            return False
+        border = {(r, c) for r, c in mines if r in (0, height - 1) or c in (0, width - 1)}
+        return _connected(mines, ORTH, border)
+    if letter == "D":
+        return all(sum((r + dr, c + dc) in mines for dr, dc in ORTH) == 1 for r, c in mines)
+    if letter == "B":
+        counts = {sum((r, c) in mines for c in range(width)) for r in range(height)}
+        counts |= {sum((r, c) in mines for r in range(height)) for c in range(width)}
+        return len(counts) == 1
+    if letter == "A":
+        return not any((r + dr, c + dc) in mines for r, c in mines for dr, dc in KNIGHT)
+    if letter == "H":
+        return all((r, c - 1) in mines or (r, c + 1) in mines for r, c in mines)
+    raise ValueError(letter)
+
+
+BOARD_LETTERS = "QCTODBAH"
+
+
+def split(rules: str) -> tuple[str, list[str]]:
+    """(the clue-rule letters, the board-rule letters)."""
+    board = [ch for ch in rules if ch in BOARD_LETTERS]
+    clue = "".join(ch for ch in rules if ch not in BOARD_LETTERS)
+    return clue, board
+
+
+def layouts(
+    cells: tuple[int, ...],
+    width: int,
+    height: int,
+    mines: int,
+    rules: str,
+    *,
+    clues: Iterable[Cell] | None = None,
+    board_rules: Iterable[str] | None = None,
+    total: bool = True,
+) -> list[set[Cell]]:
+    """Every set of mines meeting the chosen members (all of them by default)."""
+    clue_rules, all_board = split(rules)
+    board_rules = all_board if board_rules is None else list(board_rules)
+    grid = {divmod(i, width): v for i, v in enumerate(cells)}
+    hidden = [c for c, v in grid.items() if v == HIDDEN]
+    flags = {c for c, v in grid.items() if v == FLAG}
+    use = [c for c, v in grid.items() if v >= 0] if clues is None else list(clues)
+    found = []
+    for bits in itertools.product((0, 1), repeat=len(hidden)):
+        placed = flags | {c for c, b in zip(hidden, bits, strict=True) if b}
+        if total and len(placed) != mines:
+            continue
+        if all(grid[c] in shows(clue_rules, placed, c, width, height) for c in use) and all(
+            board_rule_holds(letter, placed, width, height) for letter in board_rules
+        ):
+            found.append(placed)
+    return found
+
+
+def probabilities(found: list[set[Cell]], hidden: list[Cell]) -> dict[Cell, Fraction]:
+    return {c: Fraction(sum(c in m for m in found), len(found)) for c in hidden}
+
+
+def random_position(
+    rules: str, width: int, height: int, seed: int, *, fill: float = 0.35, reveal: float = 0.5
+) -> tuple[tuple[int, ...], int, set[Cell]]:
+    """A position from a layout meeting the board rules when one is found quickly.
+
+    Returns the cells, the mine total and the layout. Safe cells are revealed at
+    random, each showing one of the numbers its clue may show (a random lie under L),
+    some as ``?``; a few mines are flagged.
+    """
+    rng = random.Random(seed)
+    clue_rules, board = split(rules)
+    cells_all = [(r, c) for r in range(height) for c in range(width)]
+    mines: set[Cell] = set()
+    for _ in range(300):
+        mines = {c for c in cells_all if rng.random() < fill}
+        if all(board_rule_holds(letter, mines, width, height) for letter in board):
+            break
+    values = []
+    for cell in cells_all:
+        if cell in mines:
+            values.append(FLAG if rng.random() < 0.1 else HIDDEN)
+        elif rng.random() < reveal:
+            options = sorted(shows(clue_rules, mines, cell, width, height))
+            values.append(NO_CLUE if rng.random() < 0.1 else rng.choice(options))
+        else:
+            values.append(HIDDEN)
+    return tuple(values), len(mines), mines
