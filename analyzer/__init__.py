@@ -27,6 +27,7 @@ from analyzer.errors import (
     PlayerError,
     ReplayError,
     ResourceLimitError,
+    RuleError,
     SimulationError,
     SolverTimeoutError,
 )
@@ -34,6 +35,7 @@ from analyzer.errors import (
 if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
     from analyzer import examples
     from analyzer.interactive import widget
+    from analyzer import variants
     from analyzer.play import metrics
     from analyzer.play.exact import ExactWinRate, exact_win_rate
     from analyzer.play.game import FirstClickRule, Game
@@ -79,13 +81,18 @@ _LAZY = {
     "widget": "analyzer.interactive",
 }
 #: Submodules reachable as attributes (``analyzer.metrics``, ``analyzer.examples``).
-_SUBMODULES = {"examples": "analyzer.examples", "metrics": "analyzer.play.metrics"}
+_SUBMODULES = {
+    "examples": "analyzer.examples",
+    "metrics": "analyzer.play.metrics",
+    "variants": "analyzer.variants",
+}
 
 __all__ = [
     "solve",
     "solve_many",
     "examples",
     "metrics",
+    "variants",
     "count_layouts",
     "explain",
     "Explanation",
@@ -120,6 +127,7 @@ __all__ = [
     "OptionError",
     "ResourceLimitError",
     "ReplayError",
+    "RuleError",
     "read_replay",
     "analyse_replay",
     "widget",

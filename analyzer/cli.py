@@ -349,7 +349,8 @@ def _variant(args: argparse.Namespace, *, explain: bool) -> int:
         f"{len(analysis.safe)} certainly safe, {plural(len(analysis.mines), 'certain mine')}"
         f" ({analysis.method})"
     )
-    layouts = "" if analysis.layouts is None else f"{analysis.layouts:,} layouts; "
+    count = analysis.layouts
+    layouts = "" if count is None else f"{count:,} layout{'' if count == 1 else 's'}; "
     print(f"probabilities: {layouts}{analysis.probability_method}")
     return 0
 
