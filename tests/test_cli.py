@@ -118,7 +118,7 @@ def test_bad_options_exit_with_usage_status(capsys: pytest.CaptureFixture[str]) 
     assert raised.value.code == 2
     assert "positive number of seconds" in capsys.readouterr().err
     status, _, err = run(capsys, "solve", str(EXAMPLES / "cs70_4x3_4.mine"), "--format", "minesweepr")
-    assert status == 1 and "--mines" in err
+    assert status == 2 and "--mines" in err  # options that do not go together: usage
 
 
 def test_verify_runs_one_check(capsys: pytest.CaptureFixture[str]) -> None:
@@ -245,7 +245,7 @@ def test_solve_an_mbf_layout_after_revealing_cells(
     board = tmp_path / "board.mine"
     board.write_text("3x1x1\nH1H\n")
     code, _, err = run(capsys, "solve", str(board), "--reveal", "0,0")
-    assert code == 1 and "--reveal applies to --format mbf only" in err
+    assert code == 2 and "--reveal applies to --format mbf only" in err
 
 
 @pytest.mark.parametrize("value", ["-3", "0", "x"])
