@@ -885,7 +885,12 @@ def _parser() -> argparse.ArgumentParser:
     solve = sub.add_parser("solve", help="exact mine probabilities of a board file")
     solve.add_argument("file", help="a .mine file, or - for standard input")
     solve.add_argument("--json", action="store_true", help="print exact fractions as JSON")
-    solve.add_argument("--engine", choices=ENGINES, default="auto", help="how components are counted")
+    solve.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="auto",
+        help="how components are counted (default auto: the fastest that fits)",
+    )
     solve.add_argument(
         "--time-limit",
         type=_time_limit,
@@ -1015,7 +1020,8 @@ def _parser() -> argparse.ArgumentParser:
         type=_at_least(0),
         default=8,
         metavar="PIXELS",
-        help="with --evf, record the cursor's path between clicks in steps of this many pixels (0: none)",
+        help="with --evf, record the cursor's path between clicks in steps of this many pixels"
+        " (default 8; 0: none)",
     )
     play.set_defaults(run=_cmd_play)
 
@@ -1160,6 +1166,10 @@ def _parser() -> argparse.ArgumentParser:
         " once; run it again after changing a kernel's source. Kernels already cached are only loaded.",
     )
     warmup.set_defaults(run=_cmd_warmup)
+    for listed in sub._choices_actions:  # a command's own --help opens with its one-line summary
+        command = sub.choices[listed.dest]
+        if command.description is None and listed.help:
+            command.description = listed.help[0].upper() + listed.help[1:] + "."
     return parser
 
 
