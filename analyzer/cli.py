@@ -870,9 +870,18 @@ def _cmd_generate(args: argparse.Namespace) -> int:
 
 
 def _cmd_warmup(args: argparse.Namespace) -> int:
-    from analyzer.warmup import warm_up
+    from analyzer.warmup import STAGES, uncached_kernels, warm_up
 
-    print("analyzer: compiling the numba kernels once (cached for later runs)...", flush=True)
+    missing = uncached_kernels()
+    if missing:
+        cores = min(len(STAGES), os.cpu_count() or 1)
+        print(
+            f"analyzer: compiling {plural(len(missing), 'numba kernel')} not cached yet, on"
+            f" {plural(cores, 'core')} (once; later runs load them)...",
+            flush=True,
+        )
+    else:
+        print("analyzer: every numba kernel is cached; loading them to check...", flush=True)
     seconds = warm_up(lambda line: print(line, flush=True))
     print(f"analyzer: kernels ready in {seconds:.1f} s")
     return 0
