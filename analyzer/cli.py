@@ -748,6 +748,12 @@ def _cmd_play(args: argparse.Namespace) -> int:
 def _cmd_replay(args: argparse.Namespace) -> int:
     from analyzer.replays.batch import analyse_files, replay_files
 
+    if args.parquet:  # checked before the analysis, not after it
+        import importlib.util
+
+        if importlib.util.find_spec("pyarrow") is None:
+            message = "writing Parquet needs pyarrow (pip install pyarrow); --csv needs nothing more"
+            raise _CliError(message)
     files = replay_files(args.files)
     progress = (sys.stderr.isatty() if args.progress is None else args.progress) and len(files) > 1
     bar = None
@@ -873,7 +879,9 @@ def _cmd_warmup(args: argparse.Namespace) -> int:
     from analyzer.warmup import STAGES, uncached_kernels, warm_up
 
     missing = uncached_kernels()
-    if missing:
+    if os.environ.get("NUMBA_CACHE_DIR"):  # a cache elsewhere: what it holds is not looked up here
+        print("analyzer: compiling the numba kernels not in NUMBA_CACHE_DIR yet...", flush=True)
+    elif missing:
         cores = min(len(STAGES), os.cpu_count() or 1)
         print(
             f"analyzer: compiling {plural(len(missing), 'numba kernel')} not cached yet, on"

@@ -311,3 +311,19 @@ def test_every_option_has_help_with_its_default_and_every_command_a_description(
                 assert "default" in action.help, f"{where}: the help does not give its default"
             if action.option_strings[-1] == "--backend":
                 assert action.choices == ("local", "dask")
+
+
+def test_parquet_without_pyarrow_is_refused_before_the_analysis(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import importlib.util
+
+    import analyzer.replays.batch as batch
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "pyarrow" else real(name, *a)
+    )
+    monkeypatch.setattr(batch, "analyse_files", lambda *a, **k: pytest.fail("analysed before refusing"))
+    assert main(["replay", str(tmp_path), "--parquet", str(tmp_path / "t.parquet")]) == 1
+    assert "writing Parquet needs pyarrow" in capsys.readouterr().err
