@@ -50,7 +50,7 @@ __all__ = [
 #: not the wall clock, so that a busy machine (which stretches the wall clock, not the work)
 #: does not tip a small command into loading numba.
 INTERPRETED_MAX_CELLS = 256
-INTERPRETED_SECONDS = 0.25
+INTERPRETED_SECONDS = 0.5
 
 F = TypeVar("F", bound=Callable[..., Any])
 
