@@ -33,9 +33,8 @@ from analyzer.errors import (
 )
 
 if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
-    from analyzer import examples
+    from analyzer import examples, variants
     from analyzer.interactive import widget
-    from analyzer import variants
     from analyzer.play import metrics
     from analyzer.play.exact import ExactWinRate, exact_win_rate
     from analyzer.play.game import FirstClickRule, Game

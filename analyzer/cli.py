@@ -21,7 +21,8 @@
 Exit status: 0 on success; 1 for an error (a malformed file, a board no layout
 satisfies, a time-out, a failed check), printed as one line on standard error,
 or with ``--json`` as ``{"error": ..., "type": ...}`` on standard output; 2 for a
-usage error (argparse's: an unknown option, an unknown check name, a bad number);
+usage error, found before any work (an unknown option or name, a bad number, a
+cell not written ``R,C``, options that do not go together, a value out of range);
 130 when interrupted; 141 when standard output is closed early (``| head``).
 
 ``solve`` and ``explain`` stop after :data:`DEFAULT_TIME_LIMIT` seconds unless
@@ -46,9 +47,9 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 from analyzer.board.board import Board
 from analyzer.board.topology import TOPOLOGIES
-from analyzer.errors import AnalyzerError, OptionError, SimulationError
-from analyzer.limits import plural, whole
-from analyzer.names import CHECK_NAMES, ENGINES, PLAYER_NAMES, PRESETS
+from analyzer.errors import AnalyzerError, OptionError, PlayerError, SimulationError
+from analyzer.limits import plural
+from analyzer.names import BACKENDS, CHECK_NAMES, ENGINES, PLAYER_NAMES, PRESETS
 
 if TYPE_CHECKING:
     from analyzer.play.game import Game
@@ -129,18 +130,60 @@ class _CliError(Exception):
     pass
 
 
+class _UsageError(_CliError):
+    """Options that cannot work together or a value out of range: exit status 2, before any work."""
+
+
+_USAGE_ERRORS = (_UsageError, OptionError, PlayerError, SimulationError)
+"""Errors that mean the command line itself is wrong (exit status 2, as argparse's own): a
+value out of range or options that do not go together, found by the library's checks."""
+
+
 def _at_least(minimum: int) -> Callable[[str], int]:
     """An argparse type: a whole number of at least ``minimum`` (a usage error otherwise)."""
 
     def parse(text: str) -> int:
         try:
-            return whole(int(text), "the value", minimum=minimum)
-        except ValueError as error:  # not a number, or out of range (OptionError)
-            message = str(error) if isinstance(error, OptionError) else f"{text!r} is not a whole number"
-            raise argparse.ArgumentTypeError(message) from None
+            number = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if number < minimum:
+            raise argparse.ArgumentTypeError(f"expected a whole number >= {minimum}, got {text!r}")
+        return number
 
     parse.__name__ = f"whole number >= {minimum}"
     return parse
+
+
+def _port(text: str) -> int:
+    """``--port``: a TCP port, 0 (any free one) to 65535."""
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 0 <= number <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port from 0 to 65535 (0: any free one), got {text!r}")
+    return number
+
+
+def _first_click_option(text: str) -> str:
+    """An argparse type: a first-click rule's name, checked before any work."""
+    from analyzer.errors import GameError
+    from analyzer.play.game import FirstClickRule
+
+    try:
+        FirstClickRule.parse(text)
+    except GameError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
+
+
+def _cell_option(text: str) -> tuple[int, int]:
+    """An argparse type: a cell written ``R,C`` (0-based), refused before any work otherwise."""
+    try:
+        return _cell(text)
+    except _CliError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _time_limit(text: str) -> float | None:
@@ -200,10 +243,10 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     if args.format is None:
         args.format = "mbf" if args.file.lower().endswith(".mbf") else "mine"
     if args.reveal and args.format != "mbf":
-        raise _CliError("--reveal applies to --format mbf only: a .mine file is already a position")
+        raise _UsageError("--reveal applies to --format mbf only: a .mine file is already a position")
     if args.format == "mbf":
         if args.mines is not None:
-            raise _CliError("--mines applies to --format minesweepr only: an MBF layout has its mines")
+            raise _UsageError("--mines applies to --format minesweepr only: an MBF layout has its mines")
         board = _layout_position(args.file, args.reveal or [])
         if args.certain:
             return _print_certain(board, args)
@@ -211,24 +254,23 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     text = _read(args.file, header=args.format != "minesweepr")
     if args.format == "minesweepr":
         if args.mines is None:
-            raise _CliError("--format minesweepr needs --mines N (the format has no mine total)")
+            raise _UsageError("--format minesweepr needs --mines N (the format has no mine total)")
         board = Board.from_minesweepr(text, args.mines)
     else:
         if args.mines is not None:
-            raise _CliError("--mines applies to --format minesweepr only: a .mine header has the total")
+            raise _UsageError("--mines applies to --format minesweepr only: a .mine header has the total")
         board = Board.from_text(text)
     if args.certain:
         return _print_certain(board, args)
     return _solve_and_print(board, args)
 
 
-def _layout_position(path: str, cells: list[str]) -> Board:
+def _layout_position(path: str, cells: list[tuple[int, int]]) -> Board:
     """The board a player sees on an MBF layout after revealing ``cells`` (flood fill included)."""
     if path == "-":
-        raise _CliError("--format mbf reads a file, not standard input")
+        raise _UsageError("--format mbf reads a file, not standard input")
     game = _load_layout(path, "mbf")
-    for text in cells:
-        row, col = _cell(text)
+    for row, col in cells:
         if not (0 <= row < game.height and 0 <= col < game.width):
             raise _CliError(f"--reveal {row},{col} is outside the {game.width}x{game.height} board")
         if game.is_mine(row, col):
@@ -358,19 +400,30 @@ def _variant(args: argparse.Namespace, *, explain: bool) -> int:
 def _cmd_explain(args: argparse.Namespace) -> int:
     if args.rules is not None:
         return _variant(args, explain=True)
-    from analyzer.solver import solve
+    # An explanation needs feasibility, not counting: CP-SAT answers on boards whose layouts no
+    # counting engine could count (solve --certain's way), and a small board needs no more.
+    from analyzer.solver.certain import certain_cells
+    from analyzer.solver.explain import explain
 
     board = Board.from_text(_read(args.file))
     trust = not args.distrust_flags
-    analysis = solve(board, time_limit=args.time_limit, trust_flags=trust)
+    deadline = None if args.time_limit is None else time.monotonic() + args.time_limit
+
+    def left() -> float | None:
+        return None if deadline is None else max(deadline - time.monotonic(), 1e-3)
+
     if args.cell is not None:
-        row, col = _cell(args.cell)
+        row, col = args.cell
         if not (0 <= row < board.height and 0 <= col < board.width):
             raise _CliError(f"cell {(row, col)!r} is outside the {board.width}x{board.height} board")
-        explanations = [analysis.explain(row, col, time_limit=args.time_limit)]
+        explanations = [explain(board, (row, col), trust_flags=trust, time_limit=left())]
     else:
-        cells = sorted(analysis.safe + analysis.mines)
-        explanations = [analysis.explain(r, c, time_limit=args.time_limit) for r, c in cells]
+        found = certain_cells(board, trust_flags=trust, time_limit=left())
+        claims = sorted([(cell, False) for cell in found.safe] + [(cell, True) for cell in found.mines])
+        explanations = [
+            explain(board, cell, trust_flags=trust, is_mine=is_mine, time_limit=left())
+            for cell, is_mine in claims
+        ]
     if args.json:
         print(json.dumps([e.to_dict() for e in explanations]))
         return 0
@@ -389,13 +442,41 @@ def _cmd_explain(args: argparse.Namespace) -> int:
 
 
 # ------------------------------------------------------------------ simulate
-def _simulate_arguments(parser: argparse.ArgumentParser) -> None:
+def _size_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--preset`` or ``--width/--height/--mines``: the board of a command that makes its own."""
     parser.add_argument(
-        "--preset", default=None, help=f"one of {', '.join(PRESETS)} (or give --width/--height/--mines)"
+        "--preset",
+        choices=tuple(PRESETS),
+        default=None,
+        help="a classic board: "
+        + ", ".join(f"{n} {w}x{h}/{m}" for n, (w, h, m) in PRESETS.items())
+        + " (or give --width/--height/--mines)",
     )
-    parser.add_argument("--width", type=int, default=None)
-    parser.add_argument("--height", type=int, default=None)
-    parser.add_argument("--mines", type=int, default=None)
+    parser.add_argument(
+        "--width",
+        type=_at_least(1),
+        default=None,
+        metavar="W",
+        help="columns (with --height and --mines)",
+    )
+    parser.add_argument(
+        "--height",
+        type=_at_least(1),
+        default=None,
+        metavar="H",
+        help="rows (with --width and --mines)",
+    )
+    parser.add_argument(
+        "--mines",
+        type=_at_least(0),
+        default=None,
+        metavar="M",
+        help="mines (with --width and --height)",
+    )
+
+
+def _simulate_arguments(parser: argparse.ArgumentParser) -> None:
+    _size_arguments(parser)
     parser.add_argument("--topology", default="square", help=_TOPOLOGY_HELP)
     parser.add_argument(
         "--player",
@@ -403,23 +484,44 @@ def _simulate_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"one of {', '.join(PLAYER_NAMES)} (default probabilistic), with options as"
         " NAME:OPTION=VALUE,... (e.g. expert:score=secondary,margin=3/50,candidates=16)",
     )
-    parser.add_argument("--games", type=int, default=1000)
     parser.add_argument(
-        "--first-click", default="safe", help="none, safe, opening or safe_zone:R (default safe)"
+        "--games", type=_at_least(1), default=1000, metavar="N", help="games to play (default 1000)"
+    )
+    parser.add_argument(
+        "--first-click",
+        type=_first_click_option,
+        default="safe",
+        help="none, safe, opening or safe_zone:R (default safe)",
     )
     parser.add_argument(
         "--first-cell",
         default="player",
         help="R,C (0-based), corner, centre, random, or player: the player's own choice (default)",
     )
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--workers", type=int, default=1, help="processes (default 1)")
-    parser.add_argument("--backend", default="local", help="local (processes) or dask")
+    parser.add_argument(
+        "--seed",
+        type=_at_least(0),
+        default=0,
+        help="the same seed plays the same games (default 0)",
+    )
+    parser.add_argument("--workers", type=_at_least(1), default=1, help="processes (default 1)")
+    parser.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="local",
+        help="local: processes on this machine (default); dask: a Dask cluster (see --address)",
+    )
     parser.add_argument("--address", default=None, help="Dask scheduler address, for --backend dask")
     parser.add_argument(
         "--results", default=None, metavar="FILE", help="append batches as JSON lines; resume from them"
     )
-    parser.add_argument("--batch-size", type=int, default=None)
+    parser.add_argument(
+        "--batch-size",
+        type=_at_least(1),
+        default=None,
+        metavar="N",
+        help="games a task plays (default: the games split evenly, a few tasks a worker)",
+    )
     parser.add_argument(
         "--exact",
         action="store_true",
@@ -436,14 +538,18 @@ def _simulate_arguments(parser: argparse.ArgumentParser) -> None:
 def _board_from_args(args: argparse.Namespace) -> tuple[int, int, int]:
     sizes = (args.width, args.height, args.mines)
     if args.preset is not None:
-        if args.preset not in PRESETS:
-            raise SimulationError(f"unknown preset {args.preset!r}; expected one of {', '.join(PRESETS)}")
         if any(v is not None for v in sizes):
-            raise SimulationError("give --preset or --width/--height/--mines, not both")
+            raise _UsageError("give --preset or --width/--height/--mines, not both")
         return PRESETS[args.preset]
     if any(v is None for v in sizes):
-        raise SimulationError("give --preset NAME, or all of --width, --height and --mines")
+        raise _UsageError("give --preset NAME, or all of --width, --height and --mines")
+    _check_mines(*sizes)
     return sizes  # type: ignore[return-value]
+
+
+def _check_mines(width: int, height: int, mines: int) -> None:
+    if mines > width * height:
+        raise _UsageError(f"--mines {mines} is more than the {width}x{height} board's {width * height} cells")
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
@@ -488,7 +594,8 @@ def _cmd_optimal(args: argparse.Namespace) -> int:
     from analyzer.play.exact import exact_win_rate
     from analyzer.play.optimal import OptimalSearch, optimal
 
-    first = None if args.first_cell is None else _cell(args.first_cell)
+    _check_mines(args.width, args.height, args.mines)
+    first = args.first_cell
     search = OptimalSearch(args.width, args.height, args.mines)
     result = optimal(
         args.width, args.height, args.mines, first_click=args.first_click, first_cell=first, search=search
@@ -563,7 +670,7 @@ def _cmd_stats(args: argparse.Namespace) -> int:
     from analyzer.play.metrics import METRICS, metrics_sample
 
     width, height, mines = _board_from_args(args)
-    first = None if args.first_cell is None else _cell(args.first_cell)
+    first = args.first_cell
     start = time.perf_counter()
     sample = metrics_sample(
         width,
@@ -633,6 +740,10 @@ _TOPOLOGY_HELP = (
 )
 
 
+_REPLAY_SUFFIXES = ("avf", "rmv", "evf", "mvf")
+"""The file name endings of recorded games (:mod:`analyzer.replays`), named here without importing it."""
+
+
 def _load_layout(path: str, kind: str, topology: str = "square") -> Game:
     """A game on the layout of an MBF file (``kind`` ``mbf``) or of layout text (``text``) on ``topology``."""
     from analyzer.play.game import Game
@@ -642,8 +753,14 @@ def _load_layout(path: str, kind: str, topology: str = "square") -> Game:
             data = handle.read(1 << 20)
     except OSError as error:
         raise _CliError(f"cannot read {path!r}: {error.strerror or error}") from None
+    suffix = Path(path).suffix.lower().lstrip(".")
+    if suffix in _REPLAY_SUFFIXES:
+        raise _CliError(
+            f"{path!r} is a recorded game ({suffix.upper()}), not a layout: `analyzer replay {path}` analyses"
+            f" it, `analyzer web {path}` steps through it (--layout takes an .mbf file or layout text)"
+        )
     if kind == "auto":
-        kind = "mbf" if path.lower().endswith(".mbf") else "text"
+        kind = "mbf" if suffix == "mbf" else "text"
     if kind == "mbf":
         if topology != "square":
             raise _CliError(f"an MBF layout is a square board; --topology {topology} reads layout text")
@@ -651,7 +768,10 @@ def _load_layout(path: str, kind: str, topology: str = "square") -> Game:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise _CliError(f"cannot read {path!r} as layout text; give --format mbf for MBF bytes") from None
+        raise _CliError(
+            f"cannot read {path!r} as layout text ('*' a mine, '.' a safe cell):"
+            " if it is an MBF layout, give --format mbf"
+        ) from None
     return Game.from_layout_text(text, topology=topology)
 
 
@@ -661,7 +781,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     game = _load_layout(args.layout, args.format, args.topology)
     if args.evf and game.topology != "square":
         raise _CliError("--evf writes square boards only (an EVF replay has no topology)")
-    first = None if args.first_cell is None else _cell(args.first_cell)
+    first = args.first_cell
     if first is not None and not (0 <= first[0] < game.height and 0 <= first[1] < game.width):
         raise _CliError(f"first cell {first!r} is outside the {game.width}x{game.height} board")
     mines = plural(game.mine_count, "mine")
@@ -765,13 +885,26 @@ def _cmd_web(args: argparse.Namespace) -> int:
     from analyzer.interactive.web import serve
 
     source: object = args.source
+    if args.source is not None:
+        path = Path(args.source)
+        if path.is_dir():
+            raise _CliError(
+                f"{args.source!r} is a folder: give a .mine board, an .mbf layout or a replay file"
+                " (analyzer replay FOLDER analyses a folder of replays)"
+            )
+        if not path.exists():
+            raise _CliError(f"cannot read {args.source!r}: No such file or directory")
+        if not os.access(path, os.R_OK):
+            raise _CliError(f"cannot read {args.source!r}: Permission denied")
     session = Session(source, time_limit=args.time_limit, seed=args.seed)
     if source is None:
         size = PRESETS.get(args.new)
         if size is None:
             parts = args.new.lower().split("x")
             if len(parts) != 3 or not all(p.isdigit() for p in parts):
-                raise _CliError(f"--new {args.new!r}: expected {', '.join(PRESETS)} or WxHxM, e.g. 30x16x99")
+                raise _UsageError(
+                    f"--new {args.new!r}: expected {', '.join(PRESETS)} or WxHxM, e.g. 30x16x99"
+                )
             size = (int(parts[0]), int(parts[1]), int(parts[2]))
         session.new_game(*size, seed=args.seed)
     try:
@@ -820,7 +953,7 @@ def _cmd_generate(args: argparse.Namespace) -> int:
     rule = "no_guess" if args.no_guess else args.first_click
     if args.no_guess and args.first_click not in ("none", "opening"):
         rule = f"no_guess:{args.first_click}"
-    first = _cell(args.first_cell) if args.first_cell else None
+    first = args.first_cell
     layouts = generate_layouts(
         width, height, mines, args.count, first_click=rule, first_cell=first, seed=args.seed
     )
@@ -831,9 +964,20 @@ def _cmd_generate(args: argparse.Namespace) -> int:
 
 
 def _cmd_warmup(args: argparse.Namespace) -> int:
-    from analyzer.warmup import warm_up
+    from analyzer.warmup import STAGES, uncached_kernels, warm_up
 
-    print("analyzer: compiling the numba kernels once (cached for later runs)...", flush=True)
+    missing = uncached_kernels()
+    if os.environ.get("NUMBA_CACHE_DIR"):  # a cache elsewhere: what it holds is not looked up here
+        print("analyzer: compiling the numba kernels not in NUMBA_CACHE_DIR yet...", flush=True)
+    elif missing:
+        cores = min(len(STAGES), os.cpu_count() or 1)
+        print(
+            f"analyzer: compiling {plural(len(missing), 'numba kernel')} not cached yet, on"
+            f" {plural(cores, 'core')} (once; later runs load them)...",
+            flush=True,
+        )
+    else:
+        print("analyzer: every numba kernel is cached; loading them to check...", flush=True)
     seconds = warm_up(lambda line: print(line, flush=True))
     print(f"analyzer: kernels ready in {seconds:.1f} s")
     return 0
@@ -846,7 +990,12 @@ def _parser() -> argparse.ArgumentParser:
     solve = sub.add_parser("solve", help="exact mine probabilities of a board file")
     solve.add_argument("file", help="a .mine file, or - for standard input")
     solve.add_argument("--json", action="store_true", help="print exact fractions as JSON")
-    solve.add_argument("--engine", choices=ENGINES, default="auto", help="how components are counted")
+    solve.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="auto",
+        help="how components are counted (default auto: the fastest that fits)",
+    )
     solve.add_argument(
         "--time-limit",
         type=_time_limit,
@@ -881,6 +1030,7 @@ def _parser() -> argparse.ArgumentParser:
         "--reveal",
         action="append",
         metavar="R,C",
+        type=_cell_option,
         help="with an MBF layout: reveal this cell first (repeatable); the position after is solved",
     )
     solve.add_argument("--mines", type=int, default=None, help="mine total, for --format minesweepr")
@@ -894,7 +1044,11 @@ def _parser() -> argparse.ArgumentParser:
     explain = sub.add_parser("explain", help="why a cell is certain: a minimal set of clues that forces it")
     explain.add_argument("file", help="a .mine file, or - for standard input")
     explain.add_argument(
-        "--cell", default=None, metavar="R,C", help="explain this cell (0-based); default every certain cell"
+        "--cell",
+        default=None,
+        metavar="R,C",
+        type=_cell_option,
+        help="explain this cell (0-based); default every certain cell",
     )
     explain.add_argument("--json", action="store_true", help="the explanations as JSON")
     explain.add_argument(
@@ -917,20 +1071,33 @@ def _parser() -> argparse.ArgumentParser:
     simulate.set_defaults(run=_cmd_simulate)
 
     stats = sub.add_parser("stats", help="3BV, openings and islands of many random layouts")
+    _size_arguments(stats)
     stats.add_argument(
-        "--preset", default=None, help=f"one of {', '.join(PRESETS)} (or --width/--height/--mines)"
+        "--boards", type=_at_least(1), default=10_000, metavar="N", help="random layouts (default 10000)"
     )
-    stats.add_argument("--width", type=int, default=None)
-    stats.add_argument("--height", type=int, default=None)
-    stats.add_argument("--mines", type=int, default=None)
-    stats.add_argument("--boards", type=int, default=10_000, help="random layouts (default 10000)")
-    stats.add_argument("--first-click", default="none", help="none (default), safe, opening or safe_zone:R")
     stats.add_argument(
-        "--first-cell", default=None, metavar="R,C", help="for a first-click rule (default 0,0)"
+        "--first-click",
+        type=_first_click_option,
+        default="none",
+        help="none (default), safe, opening or safe_zone:R",
     )
-    stats.add_argument("--seed", type=int, default=0)
-    stats.add_argument("--workers", type=int, default=1, help="processes (default 1)")
-    stats.add_argument("--histogram", choices=("bbbv", "openings", "islands"), default="bbbv")
+    stats.add_argument(
+        "--first-cell",
+        default=None,
+        metavar="R,C",
+        type=_cell_option,
+        help="for a first-click rule (default 0,0)",
+    )
+    stats.add_argument(
+        "--seed", type=_at_least(0), default=0, help="the same seed draws the same layouts (default 0)"
+    )
+    stats.add_argument("--workers", type=_at_least(1), default=1, help="processes (default 1)")
+    stats.add_argument(
+        "--histogram",
+        choices=("bbbv", "openings", "islands"),
+        default="bbbv",
+        help="the metric whose histogram is drawn (default bbbv)",
+    )
     stats.add_argument("--json", action="store_true", help="summary and histograms as JSON")
     stats.set_defaults(run=_cmd_stats)
 
@@ -939,41 +1106,59 @@ def _parser() -> argparse.ArgumentParser:
         "--layout", required=True, metavar="FILE", help="an .mbf file, or layout text (* mine, . safe)"
     )
     play.add_argument(
-        "--format", choices=("auto", "mbf", "text"), default="auto", help="default: by extension"
+        "--format",
+        choices=("auto", "mbf", "text"),
+        default="auto",
+        help="layout format (default auto: mbf for an .mbf file, else text)",
     )
     play.add_argument(
         "--player", default="probabilistic", help=f"one of {', '.join(PLAYER_NAMES)} (default probabilistic)"
     )
-    play.add_argument("--first-cell", default=None, metavar="R,C", help="reveal this cell first")
+    play.add_argument(
+        "--first-cell",
+        default=None,
+        metavar="R,C",
+        type=_cell_option,
+        help="reveal this cell first (default: the player's choice)",
+    )
     play.add_argument("--topology", default="square", help=_TOPOLOGY_HELP + " (layout text only)")
-    play.add_argument("--seed", type=int, default=0, help="the player's randomness")
+    play.add_argument("--seed", type=_at_least(0), default=0, help="the player's randomness (default 0)")
     play.add_argument(
         "--evf",
         default=None,
         metavar="FILE",
-        help="also write the game as an EVF replay (read by analyzer replay)",
+        help="also write the game as an EVF replay (read by analyzer replay; default: none)",
     )
     play.add_argument(
         "--cursor-step",
         type=_at_least(0),
         default=8,
         metavar="PIXELS",
-        help="with --evf, record the cursor's path between clicks in steps of this many pixels (0: none)",
+        help="with --evf, record the cursor's path between clicks in steps of this many pixels"
+        " (default 8; 0: none)",
     )
     play.set_defaults(run=_cmd_play)
 
     best = sub.add_parser("optimal", help="exact win probability under perfect play on a small board")
-    best.add_argument("--width", type=int, required=True)
-    best.add_argument("--height", type=int, required=True)
-    best.add_argument("--mines", type=int, required=True)
-    best.add_argument("--first-click", default="safe", help="none, safe (default) or opening")
+    best.add_argument("--width", type=_at_least(1), required=True, metavar="W", help="columns (required)")
+    best.add_argument("--height", type=_at_least(1), required=True, metavar="H", help="rows (required)")
+    best.add_argument("--mines", type=_at_least(0), required=True, metavar="M", help="mines (required)")
     best.add_argument(
-        "--first-cell", default=None, help="R,C (0-based); default: every cell, the best reported"
+        "--first-click", default="safe", help="none, safe (default) or opening: the first-click rule"
+    )
+    best.add_argument(
+        "--first-cell",
+        default=None,
+        metavar="R,C",
+        type=_cell_option,
+        help="R,C (0-based); default: every cell, the best reported",
     )
     best.add_argument(
         "--players",
         default=None,
-        help="comma-separated players whose exact win rate to add (at --first-cell, or a random first cell)",
+        metavar="NAMES",
+        help="comma-separated players whose exact win rate to add (at --first-cell, or a random first cell;"
+        f" default none): {', '.join(PLAYER_NAMES)}",
     )
     best.add_argument("--json", action="store_true", help="exact fractions as JSON")
     best.set_defaults(run=_cmd_optimal)
@@ -993,15 +1178,13 @@ def _parser() -> argparse.ArgumentParser:
     generate = sub.add_parser(
         "generate", help="random or no-guess layouts as MBF files (and .mine positions after the first click)"
     )
-    generate.add_argument(
-        "--preset", default=None, help=f"one of {', '.join(PRESETS)} (or --width/--height/--mines)"
-    )
-    generate.add_argument("--width", type=int, default=None)
-    generate.add_argument("--height", type=int, default=None)
-    generate.add_argument("--mines", type=int, default=None)
+    _size_arguments(generate)
     generate.add_argument("--count", type=_at_least(1), default=1, help="layouts to write (default 1)")
     generate.add_argument(
-        "--first-click", default="none", help="none (default), safe, opening or safe_zone:R"
+        "--first-click",
+        type=_first_click_option,
+        default="none",
+        help="none (default), safe, opening or safe_zone:R",
     )
     generate.add_argument(
         "--no-guess", action="store_true", help="only layouts won from the first click by deduction alone"
@@ -1010,9 +1193,12 @@ def _parser() -> argparse.ArgumentParser:
         "--first-cell",
         default=None,
         metavar="R,C",
+        type=_cell_option,
         help="the first click (default: corner for safe, else centre)",
     )
-    generate.add_argument("--seed", type=_at_least(0), default=0, help="the same seed writes the same files")
+    generate.add_argument(
+        "--seed", type=_at_least(0), default=0, help="the same seed writes the same files (default 0)"
+    )
     generate.add_argument(
         "--output", required=True, metavar="DIR", help="folder to write into (made if missing)"
     )
@@ -1024,15 +1210,24 @@ def _parser() -> argparse.ArgumentParser:
     replay = sub.add_parser(
         "replay",
         help="analyse recorded games (AVF, RMV, EVF, MVF): every guess with its exact odds",
-        description="Analyse recorded games (AVF, RMV, EVF, MVF; folders of them, recursively):"
-        " every click that opened cells with the exact probability that it hit a mine, the guesses,"
-        " the needless ones, and the luck. One bad file never stops the others; the exit status is 1"
-        " when any failed.",
+        description="Analyse recorded games (Minesweeper Arbiter's AVF, Vienna Minesweeper's RMV,"
+        " Metasweeper's EVF, Minesweeper Clone's MVF): each click is played again on the recorded layout,"
+        " every guess is given its exact chance of a mine, needless guesses (a certain safe cell was open)"
+        " are counted, and the game's luck is the exact chance of surviving its guesses. One file prints a"
+        " page; several files or folders print a table, one row a game (--csv, --parquet, --json keep it)."
+        " One bad file never stops the others; the exit status is 1 when any failed.",
     )
     replay.add_argument("files", nargs="+", metavar="FILE", help="replay files or folders of them")
     replay.add_argument("--json", action="store_true", help="the full per-click record as JSON")
-    replay.add_argument("--csv", metavar="FILE", default=None, help="write one row a game as CSV")
-    replay.add_argument("--parquet", metavar="FILE", default=None, help="write one row a game as Parquet")
+    replay.add_argument(
+        "--csv", metavar="FILE", default=None, help="also write one row a game as CSV (default: none)"
+    )
+    replay.add_argument(
+        "--parquet",
+        metavar="FILE",
+        default=None,
+        help="also write one row a game as Parquet (needs pyarrow; default: none)",
+    )
     replay.add_argument(
         "--workers",
         type=_at_least(1),
@@ -1066,7 +1261,11 @@ def _parser() -> argparse.ArgumentParser:
     replay.set_defaults(run=_cmd_replay)
 
     web = sub.add_parser(
-        "web", help="the interactive board in a browser: edit a position, play, step through a replay"
+        "web",
+        help="the interactive board in a browser: edit a position, play, step through a replay",
+        description="Serve the interactive board on a local web page (and open it in a browser): edit a"
+        " .mine position and see every cell's exact mine probability, play a new game or an .mbf layout"
+        " with the odds shown, or step through a recorded game click by click. Stop with Ctrl-C.",
     )
     web.add_argument(
         "source",
@@ -1085,7 +1284,7 @@ def _parser() -> argparse.ArgumentParser:
     web.add_argument("--seed", type=int, default=0, help="seed of the first new game (default: 0)")
     web.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
     web.add_argument(
-        "--port", type=_at_least(0), default=8765, help="port (default: 8765; 0 takes a free one)"
+        "--port", type=_port, default=8765, help="port, 0 to 65535 (default: 8765; 0 takes a free one)"
     )
     web.add_argument("--no-browser", action="store_true", help="print the address without opening a browser")
     web.add_argument(
@@ -1098,9 +1297,17 @@ def _parser() -> argparse.ArgumentParser:
     web.set_defaults(run=_cmd_web)
 
     warmup = sub.add_parser(
-        "warmup", help="compile every numba kernel now (the set-up does it; later runs load them cached)"
+        "warmup",
+        help="compile every numba kernel now (the set-up does it; later runs load them cached)",
+        description="Compile the package's numba kernels into numba's cache (beside their sources), on"
+        " every core, so that the first solve or simulation does not stop to compile. `make setup` runs it"
+        " once; run it again after changing a kernel's source. Kernels already cached are only loaded.",
     )
     warmup.set_defaults(run=_cmd_warmup)
+    for listed in sub._choices_actions:  # a command's own --help opens with its one-line summary
+        command = sub.choices[listed.dest]
+        if command.description is None and listed.help:
+            command.description = listed.help[0].upper() + listed.help[1:] + "."
     return parser
 
 
@@ -1113,6 +1320,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()
         return status
     except (AnalyzerError, _CliError) as error:
+        status = 2 if isinstance(error, _USAGE_ERRORS) else 1
         if getattr(args, "json", False):
             kind = "CommandError" if isinstance(error, _CliError) else type(error).__name__
             report: dict[str, object] = {"error": str(error), "type": kind}
@@ -1122,7 +1330,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(json.dumps(report))
         else:
             print(f"analyzer: error: {error}", file=sys.stderr)
-        return 1
+        return status
     except KeyboardInterrupt:
         print("analyzer: interrupted", file=sys.stderr)
         return 130

@@ -264,3 +264,10 @@ def test_from_text_returns_a_board_or_raises_a_parse_error(text):
         assert error.column is None or error.column >= 1
     else:
         assert Board.from_text(board.to_text()) == board
+
+
+@pytest.mark.parametrize("end", ["\n", "\r\n", "\r"])
+def test_minesweepr_text_reads_every_line_end(end: str) -> None:
+    """LF, CRLF and a lone CR (classic Mac OS files) all end a row."""
+    text = end.join(["x1.", "x1.", ""])
+    assert Board.from_minesweepr(text, 1).to_text() == "3x2x1\nH10\nH10\n"

@@ -118,7 +118,7 @@ def test_bad_options_exit_with_usage_status(capsys: pytest.CaptureFixture[str]) 
     assert raised.value.code == 2
     assert "positive number of seconds" in capsys.readouterr().err
     status, _, err = run(capsys, "solve", str(EXAMPLES / "cs70_4x3_4.mine"), "--format", "minesweepr")
-    assert status == 1 and "--mines" in err
+    assert status == 2 and "--mines" in err  # options that do not go together: usage
 
 
 def test_verify_runs_one_check(capsys: pytest.CaptureFixture[str]) -> None:
@@ -245,7 +245,7 @@ def test_solve_an_mbf_layout_after_revealing_cells(
     board = tmp_path / "board.mine"
     board.write_text("3x1x1\nH1H\n")
     code, _, err = run(capsys, "solve", str(board), "--reveal", "0,0")
-    assert code == 1 and "--reveal applies to --format mbf only" in err
+    assert code == 2 and "--reveal applies to --format mbf only" in err
 
 
 @pytest.mark.parametrize("value", ["-3", "0", "x"])
@@ -255,3 +255,75 @@ def test_best_takes_a_positive_whole_number(value: str, capsys: pytest.CaptureFi
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert "argument --best:" in err and "Traceback" not in err
+
+
+def _usage_status(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    """The exit status and standard error's last line of a command that may stop in argparse."""
+    try:
+        status = main(list(argv))
+    except SystemExit as stop:
+        status = stop.code  # type: ignore[assignment]
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    return status, err.strip().splitlines()[-1]
+
+
+def test_web_refuses_a_port_out_of_range_before_listening(capsys: pytest.CaptureFixture[str]) -> None:
+    status, line = _usage_status(capsys, "web", "--no-browser", "--port", "99999")
+    assert status == 2 and "argument --port: expected a port from 0 to 65535" in line
+
+
+def test_web_names_a_folder_and_a_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, line = _usage_status(capsys, "web", str(tmp_path), "--no-browser")
+    assert status == 1 and line == (
+        f"analyzer: error: {str(tmp_path)!r} is a folder: give a .mine board, an .mbf layout or a replay file"
+        " (analyzer replay FOLDER analyses a folder of replays)"
+    )
+    missing = str(tmp_path / "nosuch.mine")
+    status, line = _usage_status(capsys, "web", missing, "--no-browser")
+    assert status == 1 and line == f"analyzer: error: cannot read {missing!r}: No such file or directory"
+
+
+def test_play_names_a_replay_given_as_a_layout(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    truncated = tmp_path / "trunc.avf"
+    truncated.write_bytes(bytes(range(1, 100)))
+    status, line = _usage_status(capsys, "play", "--layout", str(truncated))
+    assert status == 1 and "is a recorded game (AVF), not a layout" in line
+    assert f"`analyzer replay {truncated}` analyses it" in line and "--format mbf" not in line
+
+
+def test_every_option_has_help_with_its_default_and_every_command_a_description() -> None:
+    import argparse
+
+    from analyzer.cli import _parser
+
+    parser = _parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for name, sub in commands.choices.items():
+        assert sub.description, f"analyzer {name} has no description"
+        for action in sub._actions:
+            if isinstance(action, argparse._HelpAction) or not action.option_strings:
+                continue
+            where = f"analyzer {name} {action.option_strings[-1]}"
+            assert action.help, f"{where} has no help"
+            takes_value = action.nargs != 0 and not isinstance(action, argparse.BooleanOptionalAction)
+            if takes_value and action.default is not None and not action.required:
+                assert "default" in action.help, f"{where}: the help does not give its default"
+            if action.option_strings[-1] == "--backend":
+                assert action.choices == ("local", "dask")
+
+
+def test_parquet_without_pyarrow_is_refused_before_the_analysis(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import importlib.util
+
+    import analyzer.replays.batch as batch
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "pyarrow" else real(name, *a)
+    )
+    monkeypatch.setattr(batch, "analyse_files", lambda *a, **k: pytest.fail("analysed before refusing"))
+    assert main(["replay", str(tmp_path), "--parquet", str(tmp_path / "t.parquet")]) == 1
+    assert "writing Parquet needs pyarrow" in capsys.readouterr().err

@@ -197,3 +197,51 @@ def _default_sigint() -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def test_cli_explain_asks_feasibility_only(tmp_path, capsys, monkeypatch) -> None:  # noqa: ANN001
+    """The README's clue lattice: no counting engine counts it, yet its certain cells are explained.
+
+    The command used to count the board first and stopped with a memory message; an explanation
+    needs feasibility only (CP-SAT, as ``solve --certain``), so counting must not be asked at all.
+    """
+    import importlib
+
+    import analyzer.solver
+    from analyzer.play.positions import clue_lattice
+
+    def no_counting(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        raise AssertionError("explain counted the layouts")
+
+    monkeypatch.setattr(importlib.import_module("analyzer.solver.solve"), "solve", no_counting)
+    monkeypatch.setattr(analyzer.solver, "solve", no_counting)
+    path = tmp_path / "lattice.mine"
+    path.write_text(clue_lattice(20).to_text())
+    assert main(["explain", str(path), "--cell", "20,37"]) == 0
+    assert "(20, 37) is a mine: forced by the clues 1 at (21, 35), 6 at (21, 37)" in capsys.readouterr().out
+    assert main(["explain", str(path), "--cell", "2,12", "--json"]) == 0
+    assert '"claim": "safe"' in capsys.readouterr().out
+    # A cell the clues near it do not settle is refused by the whole board's check.
+    assert main(["explain", str(path), "--cell", "0,0"]) == 1
+    assert "not certain" in capsys.readouterr().err
+
+
+def test_explain_refuses_a_badly_written_cell_before_any_work(tmp_path, capsys, monkeypatch) -> None:  # noqa: ANN001
+    import analyzer.cli as cli
+
+    monkeypatch.setattr(cli, "_read", lambda *a, **k: pytest.fail("the board was read before the cell"))
+    with pytest.raises(SystemExit) as stop:
+        main(["explain", str(tmp_path / "b.mine"), "--cell", "1-1"])
+    assert stop.value.code == 2
+    assert "argument --cell: expected a cell as R,C (0-based), got '1-1'" in capsys.readouterr().err
+
+
+def test_a_cell_near_clues_is_settled_without_the_whole_board() -> None:
+    """The nearby clues' verdict equals the whole analysis's on positions from real games."""
+    from analyzer.play.positions import mid_game
+
+    for seed in range(4):
+        board = mid_game(16, 16, 40, seed=seed)
+        analysis = solve(board)
+        for cell in analysis.safe[:5] + analysis.mines[:5]:
+            assert explain(board, cell).is_mine == (cell in analysis.mines)

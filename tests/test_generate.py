@@ -54,7 +54,7 @@ def test_mbf_before_the_first_click() -> None:
 def test_generate_bad_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     target = tmp_path / "file"
     target.write_text("")
-    assert main(["generate", "--preset", "beginner", "--output", str(target)]) == 1
+    assert main(["generate", "--preset", "beginner", "--output", str(target)]) == 2  # a usage error
     assert "is a file, not a folder" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["generate", "--preset", "beginner", "--count", "0", "--output", str(tmp_path)])

@@ -244,27 +244,46 @@ def test_cli_exact_flag_plays_the_exact_player(capsys: pytest.CaptureFixture[str
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--preset", "huge"], "unknown preset 'huge'; expected one of beginner, intermediate, expert"),
+        (["--preset", "huge"], "argument --preset: invalid choice: 'huge'"),
         (["--preset", "beginner", "--player", "nobody"], "unknown player 'nobody'"),
         (["--preset", "beginner", "--player", "expert:colour=blue"], "bad option for player 'expert'"),
         (["--preset", "beginner", "--player", "expert:margin"], "'margin': expected option=value"),
         (["--preset", "beginner", "--player", "expert:margin=1/0"], "'1/0' is not a number"),
         (["--width", "3", "--height", "3", "--mines", "9"], "room for at most 8 mines"),
-        (["--width", "0", "--height", "3", "--mines", "1"], "width must be an integer >= 1, got 0"),
+        (["--width", "0", "--height", "3", "--mines", "1"], "argument --width: expected a whole number >= 1"),
+        (
+            ["--width", "3", "--height", "3", "--mines", "10"],
+            "more than the 3x3 board's 9 cells",
+        ),
         (["--width", "3"], "give --preset NAME, or all of --width, --height and --mines"),
         (["--preset", "expert", "--width", "3"], "not both"),
         (["--preset", "beginner", "--first-cell", "9,0"], "first cell (9, 0) is outside the 9x9 board"),
-        (["--preset", "beginner", "--games", "0"], "games must be an integer >= 1"),
-        (["--preset", "beginner", "--backend", "spark"], "unknown backend 'spark'"),
+        (["--preset", "beginner", "--games", "0"], "argument --games: expected a whole number >= 1, got '0'"),
+        (["--preset", "beginner", "--workers", "0"], "argument --workers: expected a whole number >= 1"),
+        (["--preset", "beginner", "--workers", "10000"], "workers must be an integer from 1 to"),
+        (
+            ["--preset", "beginner", "--batch-size", "0"],
+            "argument --batch-size: expected a whole",
+        ),
+        (["--preset", "beginner", "--seed", "-1"], "argument --seed: expected a whole number >= 0"),
+        (["--preset", "beginner", "--backend", "spark"], "argument --backend: invalid choice: 'spark'"),
         (["--preset", "beginner", "--first-click", "lucky"], "unknown first-click rule 'lucky'"),
     ],
 )
-def test_cli_bad_input_is_one_line(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
-    assert cli_main([*argv, "--no-progress"]) == 1
+def test_cli_bad_input_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    """Each is a usage error: exit status 2 (as argparse's own), one line naming what is wrong."""
+    try:
+        status = cli_main([*argv, "--no-progress"])
+    except SystemExit as stop:  # argparse's: the usage, then the error
+        status = stop.code  # type: ignore[assignment]
     captured = capsys.readouterr()
+    assert status == 2
     assert captured.out == ""
-    assert captured.err.count("\n") == 1 and "Traceback" not in captured.err
-    assert captured.err.startswith("analyzer: error: ") and message in captured.err
+    last = captured.err.strip().splitlines()[-1]
+    assert last.startswith(("analyzer: error: ", "analyzer simulate: error: ")) and message in last
+    assert "Traceback" not in captured.err
 
 
 def test_presets() -> None:

@@ -160,3 +160,22 @@ def test_a_changed_kernel_source_purges_the_kernel_caches(tmp_path: Path) -> Non
     kernels.write_text("@njit(cache=True)\ndef f(x):\n    return x + 1\n")
     assert jit.purge_stale_caches(tmp_path)
     assert sorted(p.name for p in cache.iterdir() if p.suffix in (".nbi", ".nbc")) == ["other.g-1.py311.nbi"]
+
+
+def test_the_interpreted_budget_counts_cpu_time_not_the_wall_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Load on the machine stretches the wall clock, not the work: waiting must not spend the budget."""
+    import time
+
+    monkeypatch.setattr(jit, "_ACTIVE", False)
+    monkeypatch.setattr(jit, "_spent", [0.0])
+    with jit.interpreted_if_small(12) as tiny:
+        assert tiny
+        time.sleep(jit.INTERPRETED_SECONDS + 0.05)  # a busy machine's wait: wall clock, no CPU
+    assert jit._spent[0] < jit.INTERPRETED_SECONDS / 2
+    with jit.interpreted_if_small(12) as tiny:
+        assert tiny  # still interpreted: the sleep spent nothing
+        end = time.thread_time() + jit.INTERPRETED_SECONDS + 0.01
+        while time.thread_time() < end:  # real work does count
+            pass
+    with jit.interpreted_if_small(12) as tiny:
+        assert not tiny

@@ -530,8 +530,8 @@ class Board:
     def from_minesweepr(cls, text: str, mines: int) -> Board:
         """Read minesweepr's ASCII format: ``.`` zero, ``1``-``8``, ``*`` flag, ``x`` hidden.
 
-        Blank lines and surrounding blanks are ignored; ``mines`` is the total,
-        flagged mines included.
+        Blank lines and surrounding blanks are ignored, and lines may end in LF, CRLF or a lone CR
+        (classic Mac OS); ``mines`` is the total, flagged mines included.
 
         >>> Board.from_minesweepr('''
         ...     x1.
@@ -541,7 +541,10 @@ class Board:
         """
         if not isinstance(text, str):
             raise BoardParseError(f"expected text, got {type(text).__name__}")
-        numbered = [(i + 1, line.strip()) for i, line in enumerate(text.replace("\r\n", "\n").split("\n"))]
+        numbered = [
+            (i + 1, line.strip())
+            for i, line in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"))
+        ]
         numbered = [(n, line) for n, line in numbered if line]
         if not numbered:
             raise BoardParseError("empty board", line=1)

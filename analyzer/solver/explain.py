@@ -176,7 +176,17 @@ def explain(
     sizes = _sizes(system)
     target = _group_of(system, board.index(row, col))
     everything = tuple(range(len(system.clues)))
+    # Clues ever farther from the cell (steps between clues that share a group),
+    # without the mine total: most explanations are a few clues around the cell,
+    # and a small model is quick. A minimal explanation is connected to the cell,
+    # so one of k clues lies within k steps of it.
+    layers = _clue_layers(system, target)
 
+    if is_mine is None:
+        # The clues near the cell settle most certain cells: proving that a small model has
+        # no layout is quick where proving it of the whole board (hundreds of groups) may
+        # take CP-SAT many seconds.
+        is_mine = _claim_nearby(system, sizes, target, layers, deadline)
     if is_mine is None:
         whole = _Model(system, sizes, target, everything, with_total=True)
         can_be_mine = whole.feasible_with(mine=True, deadline=deadline)
@@ -195,11 +205,6 @@ def explain(
             )
         is_mine = can_be_mine
 
-    # Clues ever farther from the cell (steps between clues that share a group),
-    # without the mine total: most explanations are a few clues around the cell,
-    # and a small model is quick. A minimal explanation is connected to the cell,
-    # so one of k clues lies within k steps of it.
-    layers = _clue_layers(system, target)
     radius = 0
     found: tuple[int, ...] | None = None
     local = None
@@ -246,6 +251,32 @@ def explain(
 
 _TOTAL = -1
 """The mine total, among the clue indices of a model."""
+
+NEARBY_RADIUS = 4
+"""Steps of clues around a cell within which :func:`explain` first looks for what the cell holds."""
+
+
+def _claim_nearby(
+    system: ConstraintSystem,
+    sizes: list[int],
+    target: int,
+    layers: list[tuple[int, ...]],
+    deadline: float | None,
+) -> bool | None:
+    """Whether the clues within :data:`NEARBY_RADIUS` steps force a mine (True) or safety (False).
+
+    None when they force neither (or contradict each other: the whole board's check names the
+    conflict).
+    """
+    for radius in range(1, min(len(layers), NEARBY_RADIUS) + 1):
+        local = _Model(system, sizes, target, _within(layers, radius), with_total=False)
+        can_be_mine = local.feasible_with(mine=True, deadline=deadline)
+        can_be_safe = local.feasible_with(mine=False, deadline=deadline)
+        if can_be_mine != can_be_safe:
+            return can_be_mine
+        if not can_be_mine:
+            return None
+    return None
 
 
 class _Model:

@@ -116,7 +116,8 @@ class Position:
         if isinstance(board, Position):
             return board
         if isinstance(board, Board):
-            return cls(board.width, board.height, board.mines, board.cells, board.topology)
+            topology = board.topology if isinstance(board.topology, str) else "graph"  # rules refuse it
+            return cls(board.width, board.height, board.mines, board.cells, topology)
         if isinstance(board, str):
             return cls.from_text(board)
         raise BoardParseError(f"expected a Board, a Position or its text, got {type(board).__name__}")
