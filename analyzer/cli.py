@@ -357,7 +357,7 @@ def _variant(args: argparse.Namespace, *, explain: bool) -> int:
     limit = args.time_limit
     if explain:
         if args.cell is not None:
-            found = [explain_variant(position, args.rules, _cell(args.cell), time_limit=limit)]
+            found = [explain_variant(position, args.rules, args.cell, time_limit=limit)]
         else:
             best = hint(position, args.rules, time_limit=limit)
             found = [best] if best is not None else []

@@ -384,7 +384,7 @@ def test_the_web_server_serves_clicks_from_several_threads_in_turn() -> None:
 def test_cli_web_refuses_a_bad_size_and_a_taken_port(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["web", "--new", "3x3", "--no-browser"]) == 2  # a usage error
     assert "expected beginner, intermediate, expert or WxHxM" in capsys.readouterr().err
-    assert main(["web", "--new", "100000x100000x1", "--no-browser"]) == 1
+    assert main(["web", "--new", "100000x100000x1", "--no-browser"]) == 2  # a usage error too
     assert "a board is 1 to 4,000,000 cells (e.g. 2000x2000), got 100000x100000" in capsys.readouterr().err
     with WebServer(Session(BOARD), port=0) as server:
         port = server.httpd.server_address[1]

@@ -627,7 +627,7 @@ def test_cli_simulate_and_play_take_a_topology(tmp_path, capsys):
     args = ["simulate", "--width", "6", "--height", "5", "--mines", "4", "--games", "5", "--player", "local"]
     assert main([*args, "--topology", "hex"]) == 0
     assert "6x5/4 hex" in capsys.readouterr().out
-    assert main([*args, "--topology", "sphere"]) == 1
+    assert main([*args, "--topology", "sphere"]) == 2  # a usage error
     assert "unknown topology 'sphere'" in capsys.readouterr().err
     layout = tmp_path / "l.txt"
     layout.write_text(".\n.\n*\n.\n.\n.\n")
