@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 from analyzer.board.board import Board
 from analyzer.board.topology import TOPOLOGIES
-from analyzer.errors import AnalyzerError, OptionError, PlayerError, SimulationError
+from analyzer.errors import AnalyzerError, OptionError, PlayerError, RuleError, SimulationError
 from analyzer.limits import plural
 from analyzer.names import BACKENDS, CHECK_NAMES, ENGINES, PLAYER_NAMES, PRESETS
 
@@ -134,7 +134,7 @@ class _UsageError(_CliError):
     """Options that cannot work together or a value out of range: exit status 2, before any work."""
 
 
-_USAGE_ERRORS = (_UsageError, OptionError, PlayerError, SimulationError)
+_USAGE_ERRORS = (_UsageError, OptionError, PlayerError, RuleError, SimulationError)
 """Errors that mean the command line itself is wrong (exit status 2, as argparse's own): a
 value out of range or options that do not go together, found by the library's checks."""
 
