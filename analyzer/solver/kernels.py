@@ -275,7 +275,7 @@ def closure(
         else:
             # The subset rule, both ways, with each clue that shares a free group:
             # a change to either clue of a pair puts it back in the queue.
-            _mark(mark, c, clue_off, clue_groups, value, True)
+            _mark(mark, c, clue_off, clue_groups, value, np.bool_(True))
             for t in range(clue_off[c], clue_off[c + 1]):
                 g = clue_groups[t]
                 if value[g] >= 0:
@@ -305,11 +305,11 @@ def closure(
                         break
                 if not ok or target >= 0:
                     break
-            _mark(mark, c, clue_off, clue_groups, value, False)
+            _mark(mark, c, clue_off, clue_groups, value, np.bool_(False))
             if not ok or target < 0:
                 continue
         if keep >= 0:
-            _mark(mark, keep, clue_off, clue_groups, value, True)
+            _mark(mark, keep, clue_off, clue_groups, value, np.bool_(True))
         for t in range(clue_off[target], clue_off[target + 1]):
             g = clue_groups[t]
             if value[g] >= 0 or mark[g]:
@@ -328,7 +328,7 @@ def closure(
                     queue[(head + count) % n_clues] = e
                     count += 1
         if keep >= 0:
-            _mark(mark, keep, clue_off, clue_groups, value, False)
+            _mark(mark, keep, clue_off, clue_groups, value, np.bool_(False))
         # c may have more to give (another neighbour): look at it again.
         if not queued[c]:
             queued[c] = True
@@ -1204,11 +1204,13 @@ def mine_count_weights(
 BOARD_COUNTED, BOARD_STUCK, BOARD_CONFLICT, BOARD_TOO_LARGE, BOARD_NO_LAYOUT = 0, 1, 2, 3, 4
 
 
+# Kernels pass kernels np.int64 / np.bool_ values rather than literals: a literal argument is a
+# signature of its own, compiled apart (see analyzer.play.fast.kernels._NO).
 @njit(cache=True)
 def _failed(status: int) -> tuple:  # type: ignore[type-arg]
     """:func:`_board_arrays`' answer when the general path takes the board."""  # pragma: no cover - compiled
     none = np.zeros(0, np.int64)
-    return status, 0, 0, none, none, none, none, none, none, none, none, none
+    return status, np.int64(0), np.int64(0), none, none, none, none, none, none, none, none, none
 
 
 @njit(cache=True, inline="always")
@@ -1263,7 +1265,7 @@ def _board_arrays(
         background,
     ) = constraint_arrays(values, around, trust_flags)
     if stuck >= 0:
-        return _failed(BOARD_STUCK)
+        return _failed(np.int64(BOARD_STUCK))
     n_groups = group_off.shape[0] - 1
     n_clues = clue_need.shape[0]
     # Few allocations (each costs a small board more than its work): slices of blocks.
@@ -1277,13 +1279,13 @@ def _board_arrays(
     fixed[:] = -1
     ok, left, live, c_off, c_groups = closure(sizes, sig_off, sig_clues, clue_need, fixed)
     if not ok:
-        return _failed(BOARD_CONFLICT)
+        return _failed(np.int64(BOARD_CONFLICT))
     n_comps, comp_of, local, cells, n_members, members, n_eqs, eqs = split_components(
         sizes, fixed, live, sig_off, sig_clues
     )
     for g in range(n_groups):
         if comp_of[g] >= 0 and (sizes[g] > 8 or cells[comp_of[g]] > max_cells):
-            return _failed(BOARD_TOO_LARGE)  # no neighbourhood makes a group of 9
+            return _failed(np.int64(BOARD_TOO_LARGE))  # no neighbourhood makes a group of 9
     offsets = np.zeros(2 * n_comps + n_groups + 2 * n_clues + 2, np.int64)
     comp_off = offsets[: n_comps + 1]
     for k in range(n_comps):
@@ -1341,14 +1343,14 @@ def _board_arrays(
                 nodes = 0
         used += nodes
         if nodes < 0 or used > max_board_nodes:
-            return _failed(BOARD_TOO_LARGE)
+            return _failed(np.int64(BOARD_TOO_LARGE))
         some = False
         for m in range(lay.shape[0]):
             layouts[comp_off[k] + m] = lay[m]
             if lay[m] != 0:
                 some = True
         if not some:
-            return _failed(BOARD_NO_LAYOUT)
+            return _failed(np.int64(BOARD_NO_LAYOUT))
         for h in range(groups.shape[0]):
             g = groups[h]
             for m in range(lay.shape[0]):

@@ -286,8 +286,8 @@ def _after(
         m = open_cells.shape[0]
         mined = np.empty(m, np.int64)
         candidates = np.empty(m, np.int64)
-        c = 0
-        safe = -1
+        c = np.int64(0)
+        safe = np.int64(-1)
         for t in range(m):
             i = open_cells[t]
             bi = bit[i]
@@ -399,7 +399,7 @@ def endgame_move(state: np.ndarray, nbr: np.ndarray, mines: int, limit: int, max
                         numbers[li, j] += 1
     bit = np.full(n, -1, np.int64)
     open_cells = np.empty(n, np.int64)
-    m = 0
+    m = np.int64(0)
     for i in range(n):
         if state[i] == HIDDEN and _size(mined_by[i]) != total:
             if m == 128:

@@ -45,6 +45,17 @@ SAFE = -3  # internal: a hidden cell the single-number rules proved safe
 DEFAULT_MAX_NODES = 2_000_000
 """Search nodes one probability computation may visit before it gives up (status -1)."""
 
+_NO: bool = np.bool_(False)  # type: ignore[assignment]  # numpy's bool, typed for the kernels as bool
+"""``False`` for a kernel's boolean argument, typed as plain ``bool``.
+
+numba compiles a kernel once per signature of its call: a literal ``False`` passed by another
+kernel is typed ``Literal[bool](False)`` and a left-out default ``omitted(default=False)``, each
+a compilation of its own. A variable that starts as a literal (``count = 0``) is first typed as
+that literal too, and the kernel it is passed to compiles for it before the loop makes it
+``int64``. So kernels call kernels with every argument given, booleans as ``_NO`` or a ``bool``
+variable, and integers as ``np.int64(k)`` or a variable that starts so: one signature per kernel.
+"""
+
 
 @njit(cache=True)
 def _log_comb(n: int, k: int) -> float:  # pragma: no cover - compiled
@@ -259,8 +270,8 @@ def probabilities(
     # background cells
     if background > 0:
         num = 0.0
-        any_mine = False
-        any_safe = False
+        any_mine = _NO
+        any_safe = _NO
         for m in range(fl):
             if w[m] > 0 or (logw[m] > -np.inf):
                 r = mines_left - m
@@ -283,8 +294,8 @@ def probabilities(
         for t in range(comp_start[k], comp_start[k + 1]):
             g = comp_groups[t]
             num = 0.0
-            any_mine = False
-            any_safe = False
+            any_mine = _NO
+            any_safe = _NO
             for mi in range(top + 1):
                 if wok[mi]:
                     num += gmines[t, mi] * weights[mi]
@@ -1012,13 +1023,13 @@ def pseq_candidates(
     Returns -1 when a position was too hard to enumerate.
     """  # pragma: no cover - compiled
     n = state.shape[0]
-    count = 0
+    count = np.int64(0)
     for i in range(n):
         if state[i] == HIDDEN and known[i] == HIDDEN and 0.0 < prob[i] < 1.0:
             out[count] = i
             count += 1
     if count <= 1:
-        return count
+        return int(count)  # int64 from the start (see _NO)
     score = np.empty(n)
     for t in range(count):
         score[out[t]] = -prob[out[t]]
@@ -1029,7 +1040,12 @@ def pseq_candidates(
     expected = np.empty(n)
     entropy = np.empty(n)
     second = np.empty(n)
-    if _outlooks(state, known, nbr, mines, out, count, max_nodes, some, expected, entropy, second, False) < 0:
+    if (
+        _outlooks(
+            state, known, nbr, mines, out, count, max_nodes, some, expected, entropy, second, _NO, _NO, _NO
+        )
+        < 0
+    ):
         return -1
     for t in range(count):
         score[out[t]] = (1.0 - prob[out[t]]) * some[out[t]]
@@ -1107,10 +1123,10 @@ def fifty_fifty_patterns(nbr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.nd
     buffer = np.empty(4 * deg, np.int64)
     later = np.empty(deg, np.int64)
     for rounds in range(2):  # count, then fill
-        q = 0
+        q = np.int64(0)
         for pairs in (True, False):  # every pair first, then every 4-clique
             for a in range(n):
-                m = 0
+                m = np.int64(0)
                 for u in range(deg):
                     if a < nbr[a, u] < n:
                         later[m] = nbr[a, u]
@@ -1122,7 +1138,7 @@ def fifty_fifty_patterns(nbr: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.nd
                             side[0], side[1] = a, later[i]
                             sides[q, :2] = side[:2]
                             sizes[q] = 1
-                            counts[q] = _pattern_ends(nbr, side, 1, buffer)
+                            counts[q] = _pattern_ends(nbr, side, np.int64(1), buffer)
                             ends[q, : counts[q]] = buffer[: counts[q]]
                         q += 1
                     continue
@@ -1167,7 +1183,7 @@ def _cliques(
                             side[0], side[1], side[2], side[3] = a, d, b, c
                         sides[q] = side
                         sizes[q] = 2
-                        counts[q] = _pattern_ends(nbr, side, 2, buffer)
+                        counts[q] = _pattern_ends(nbr, side, np.int64(2), buffer)
                         ends[q, : counts[q]] = buffer[: counts[q]]
                     q += 1
     return q
@@ -1266,7 +1282,7 @@ def pseudo_fifty_fifties(
                 usable = False
                 break
             lowest = min(lowest, prob[c])
-        m = 0
+        m = np.int64(0)
         for e in range(end_counts[q]):
             if not usable:
                 break
@@ -1369,7 +1385,7 @@ def chain_patterns(
                     chain[size] = other
                     size += 1
                 link = after[link]
-        k = 0
+        k = np.int64(0)
         for t in range(size):
             k += colour[chain[t]] == 0
         if 2 * k != size or not 2 <= k <= _CHAIN_SIDE:
@@ -1439,7 +1455,7 @@ def fifty_influence(
                 usable = False
                 break
             touches = touches or wanted[c]
-        m = 0
+        m = np.int64(0)
         for e in range(end_counts[q]):
             if not usable:
                 break
@@ -1719,10 +1735,10 @@ def _tertiary(
                 guessable = True
         if not guessable:
             continue  # nothing is left to guess: 1
-        nexts = _guess_candidates(trial, nbr, prob, margin, candidates)
+        nexts = _guess_candidates(trial, nbr, prob, margin, candidates, _NO)
         if prob[nexts[0]] == 0.0:
             # a safe cell follows: its own outlook (the next click is safe; then the safest after it)
-            if not _reveal_outlook(trial, nbr, mines, nexts[0], max_nodes, outlook):
+            if not _reveal_outlook(trial, nbr, mines, nexts[0], max_nodes, outlook, _NO, _NO):
                 return -1.0
             value[v] = outlook[3]
             continue
@@ -1731,7 +1747,7 @@ def _tertiary(
             d = nexts[t]
             if 1.0 - prob[d] <= best + 1e-12:
                 break
-            if not _reveal_outlook(trial, nbr, mines, d, max_nodes, outlook):
+            if not _reveal_outlook(trial, nbr, mines, d, max_nodes, outlook, _NO, _NO):
                 return -1.0
             score = (1.0 - prob[d]) * outlook[3]
             if score > best + 1e-12:
@@ -1778,7 +1794,9 @@ def _living_least_likely(
     entropy = np.empty(n)
     second = np.empty(n)
     if (
-        _outlooks(state, known, nbr, mines, cells, count, max_nodes, some, expected, entropy, second, False)
+        _outlooks(
+            state, known, nbr, mines, cells, count, max_nodes, some, expected, entropy, second, _NO, _NO, _NO
+        )
         < 0
     ):
         return -1
@@ -1808,7 +1826,7 @@ def isolated_parts(state: np.ndarray, nbr: np.ndarray, prob: np.ndarray, part_of
     front = np.zeros(n, np.bool_)
     for i in range(n):
         if state[i] >= 0:
-            first = -1
+            first = np.int64(-1)
             for k in range(deg):
                 j = nbr[i, k]
                 if j < n and state[j] == HIDDEN and 0.0 < prob[j] < 1.0:
