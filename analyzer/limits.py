@@ -44,6 +44,7 @@ __all__ = [
     "plural",
     "percent",
     "probe_dask_scheduler",
+    "dask_client",
     "quote",
     "describe_count",
     "is_whole",
@@ -518,6 +519,40 @@ def probe_dask_scheduler(address: str, seconds: float | None = None) -> str | No
     if length > 1 << 20 or b"compression" not in data or b"python" not in data:
         return f"{address!r} answered, but not as a Dask scheduler does"
     return None
+
+
+def dask_client(
+    workers: int, address: str | None, *, processes: bool = True, error: type[AnalyzerError] = OptionError
+) -> tuple[Any, Any]:
+    """A Dask ``Client`` and the ``LocalCluster`` it runs on (``None`` for a scheduler at ``address``).
+
+    ``address`` ``None`` starts a local cluster of ``workers`` single-threaded workers
+    (processes when ``processes``); else the scheduler is probed first
+    (:func:`probe_dask_scheduler`), so a wrong address is a clear ``error`` within
+    seconds, never a hang. The caller closes both.
+    """
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:  # pragma: no cover - the distributed extra
+        raise error("backend 'dask' needs dask.distributed: pip install 'analyzer[distributed]'") from None
+    if address is None:
+        import logging
+
+        cluster = LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=processes,
+            dashboard_address=None,
+            silence_logs=logging.ERROR,
+        )
+        return Client(cluster), cluster
+    problem = probe_dask_scheduler(address)
+    if problem is not None:
+        raise error(f"no Dask scheduler: {problem}")
+    try:
+        return Client(address, timeout=10), None
+    except (OSError, TimeoutError, ValueError) as failure:
+        raise error(f"cannot reach the Dask scheduler at {address!r}: {failure}") from None
 
 
 def fraction_text(p: Fraction) -> str:

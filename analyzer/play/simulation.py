@@ -58,7 +58,7 @@ import numpy as np
 
 from analyzer.board.topology import TOPOLOGIES, topology_name
 from analyzer.errors import AnalyzerError, OptionError, SimulationError
-from analyzer.limits import flag, probe_dask_scheduler, quote, whole
+from analyzer.limits import dask_client, flag, quote, whole
 from analyzer.names import BACKENDS, PRESETS
 from analyzer.play import fast
 from analyzer.play.fast import rules
@@ -730,33 +730,9 @@ def _run_local(
 def _run_dask(
     setup: Setup, player: Player, todo: list[range], workers: int, address: str | None, use_fast: bool
 ) -> Iterator[dict[str, Any]]:
-    try:
-        from distributed import Client, LocalCluster
-        from distributed import as_completed as dask_completed
-    except ImportError:  # pragma: no cover - the distributed extra
-        raise SimulationError(
-            "backend 'dask' needs dask.distributed: pip install 'analyzer[distributed]'"
-        ) from None
-    import logging
+    client, cluster = dask_client(workers, address, processes=workers > 1, error=SimulationError)
+    from distributed import as_completed as dask_completed
 
-    cluster = None
-    if address is None:
-        cluster = LocalCluster(
-            n_workers=workers,
-            threads_per_worker=1,
-            processes=workers > 1,
-            dashboard_address=None,
-            silence_logs=logging.ERROR,
-        )
-        client = Client(cluster)
-    else:
-        problem = probe_dask_scheduler(address)
-        if problem is not None:
-            raise SimulationError(f"no Dask scheduler: {problem}")
-        try:
-            client = Client(address, timeout=10)
-        except (OSError, TimeoutError, ValueError) as error:
-            raise SimulationError(f"cannot reach the Dask scheduler at {address!r}: {error}") from None
     try:
         futures = [
             client.submit(_run_batch, setup, player, b.start, b.stop, use_fast, pure=False) for b in todo

@@ -8,7 +8,6 @@ scheduler on another machine analyses a folder of this one.
 
 from __future__ import annotations
 
-import logging
 import os
 import tempfile
 from collections import deque
@@ -18,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from analyzer.errors import AnalyzerError, OptionError, ReplayError
-from analyzer.limits import positive_seconds, probe_dask_scheduler
+from analyzer.limits import dask_client, positive_seconds
 from analyzer.names import BACKENDS
 from analyzer.replays.analyse import ReplayAnalysis, analyse_replay
 from analyzer.replays.read import FORMATS, MAX_REPLAY_BYTES, read_replay
@@ -201,30 +200,7 @@ def _analyse_into(
 def _dask_results(
     files: list[Path], workers: int, address: str | None, time_limit: float | None
 ) -> Iterator[Result]:
-    try:
-        from distributed import Client, LocalCluster
-    except ImportError:  # pragma: no cover - the distributed extra
-        raise OptionError(
-            "backend 'dask' needs dask.distributed: pip install 'analyzer[distributed]'"
-        ) from None
-    cluster = None
-    if address is None:
-        cluster = LocalCluster(
-            n_workers=workers,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=None,
-            silence_logs=logging.ERROR,
-        )
-        client = Client(cluster)
-    else:
-        problem = probe_dask_scheduler(address)
-        if problem is not None:
-            raise OptionError(f"no Dask scheduler: {problem}")
-        try:
-            client = Client(address, timeout=10)
-        except (OSError, TimeoutError, ValueError) as error:
-            raise OptionError(f"cannot reach the Dask scheduler at {address!r}: {error}") from None
+    client, cluster = dask_client(workers, address)
     return _windowed(client, cluster, files, time_limit)
 
 

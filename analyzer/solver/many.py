@@ -8,14 +8,13 @@ its slot holds the :class:`~analyzer.errors.AnalyzerError` that ``solve`` raised
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from analyzer.board.board import Board
 from analyzer.errors import AnalyzerError, OptionError
-from analyzer.limits import flag, positive_seconds, probe_dask_scheduler
+from analyzer.limits import dask_client, flag, positive_seconds
 from analyzer.names import BACKENDS, ENGINES
 from analyzer.solver.analysis import Analysis
 from analyzer.solver.solve import solve
@@ -125,30 +124,7 @@ def solve_many(
 def _run_dask(
     chunks: list[list[Board | str]], options: dict[str, Any], workers: int, address: str | None
 ) -> list[list[Analysis | AnalyzerError]]:
-    try:
-        from distributed import Client, LocalCluster
-    except ImportError:  # pragma: no cover - the distributed extra
-        raise OptionError(
-            "backend 'dask' needs dask.distributed: pip install 'analyzer[distributed]'"
-        ) from None
-    cluster = None
-    if address is None:
-        cluster = LocalCluster(
-            n_workers=workers,
-            threads_per_worker=1,
-            processes=workers > 1,
-            dashboard_address=None,
-            silence_logs=logging.ERROR,
-        )
-        client = Client(cluster)
-    else:
-        problem = probe_dask_scheduler(address)
-        if problem is not None:
-            raise OptionError(f"no Dask scheduler: {problem}")
-        try:
-            client = Client(address, timeout=10)
-        except (OSError, TimeoutError, ValueError) as error:
-            raise OptionError(f"cannot reach the Dask scheduler at {address!r}: {error}") from None
+    client, cluster = dask_client(workers, address, processes=workers > 1)
     try:
         futures = [client.submit(_solve_chunk, chunk, options, pure=False) for chunk in chunks]
         return list(client.gather(futures))
