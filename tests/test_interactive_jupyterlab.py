@@ -122,6 +122,20 @@ def _notebook(path: Path) -> None:
     path.write_text(json.dumps(notebook))
 
 
+def run_all_cells(tab: Any, widgets: int) -> None:
+    """Wait for the notebook's kernel, run every cell as Run > Run All Cells does, wait for the widgets."""
+    tab.wait_for_function(
+        """() => {
+            const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+            const kernel = panel && panel.sessionContext && panel.sessionContext.session
+                && panel.sessionContext.session.kernel;
+            return kernel && kernel.connectionStatus === "connected" && kernel.status === "idle";
+        }"""
+    )
+    tab.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+    tab.wait_for_function(f"() => document.querySelectorAll('.mz-root').length === {widgets}")
+
+
 @pytest.mark.parametrize("app", ["jupyterlab", pytest.param("notebook", marks=pytest.mark.slow)])
 def test_widgets_draw_answer_and_keep_keys_and_right_clicks_from_the_notebook(
     app: str, tmp_path: Path
@@ -131,17 +145,7 @@ def test_widgets_draw_answer_and_keep_keys_and_right_clicks_from_the_notebook(
     with jupyter(app, tmp_path) as url, page(1300, 1000) as tab:
         tab.set_default_timeout(90_000)
         tab.goto(url)
-        # The notebook open and its kernel started, then run it as Run > Run All Cells does.
-        tab.wait_for_function(
-            """() => {
-                const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
-                const kernel = panel && panel.sessionContext && panel.sessionContext.session
-                    && panel.sessionContext.session.kernel;
-                return kernel && kernel.connectionStatus === "connected" && kernel.status === "idle";
-            }"""
-        )
-        tab.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
-        tab.wait_for_function("() => document.querySelectorAll('.mz-root').length === 2")
+        run_all_cells(tab, widgets=2)
         idle(tab, which=0)
         idle(tab, which=1)
         board = Board.from_text(BOARD)

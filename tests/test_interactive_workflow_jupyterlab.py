@@ -11,7 +11,7 @@ from typing import Any
 
 from browser import page
 from test_interactive_browser import assert_probabilities_match, idle
-from test_interactive_jupyterlab import CELLS, jupyter
+from test_interactive_jupyterlab import CELLS, jupyter, run_all_cells
 
 from analyzer import Board
 
@@ -60,16 +60,7 @@ def test_paste_drop_undo_and_save_in_the_widget_leave_the_notebook_alone(tmp_pat
         tab.set_default_timeout(90_000)
         tab.context.grant_permissions(["clipboard-read", "clipboard-write"])
         tab.goto(url)
-        tab.wait_for_function(
-            """() => {
-                const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
-                const kernel = panel && panel.sessionContext && panel.sessionContext.session
-                    && panel.sessionContext.session.kernel;
-                return kernel && kernel.connectionStatus === "connected" && kernel.status === "idle";
-            }"""
-        )
-        tab.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
-        tab.wait_for_function("() => document.querySelectorAll('.mz-root').length === 1")
+        run_all_cells(tab, widgets=1)
         idle(tab)
         tab.evaluate("() => window.jupyterapp.commands.execute('notebook:enter-command-mode')")
         before = tab.evaluate(CELLS)
