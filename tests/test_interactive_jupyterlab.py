@@ -122,6 +122,16 @@ def _notebook(path: Path) -> None:
     path.write_text(json.dumps(notebook))
 
 
+# A left mouse press on a cell, then in the same task whether the board shows "working".
+PRESS_AND_READ_WORKING = """([which, r, c]) => {
+    const root = document.querySelectorAll('.mz-root')[which];
+    const box = root.mz.rect(r, c);
+    root.querySelector('canvas.mz-canvas').dispatchEvent(
+        new MouseEvent('mousedown', {clientX: box.cx, clientY: box.cy, button: 0, bubbles: true}));
+    return root.classList.contains('mz-working');
+}"""
+
+
 def run_all_cells(tab: Any, widgets: int) -> None:
     """Wait for the notebook's kernel, run every cell as Run > Run All Cells does, wait for the widgets."""
     tab.wait_for_function(
@@ -154,8 +164,10 @@ def test_widgets_draw_answer_and_keep_keys_and_right_clicks_from_the_notebook(
         # A right click flags a cell through the kernel and back.
         click(tab, (0, 0), "right", which=0)
         assert_probabilities_match(tab, board.replace({(0, 0): -2}), which=0)
-        # A left click on the play widget reveals, as the library's game does.
-        click(tab, (4, 4), which=1)
+        # A left click on the play widget reveals, as the library's game does; the board says
+        # "working" from the click itself, since the kernel's busy flag is a round trip later.
+        assert tab.evaluate(PRESS_AND_READ_WORKING, [1, 4, 4])
+        idle(tab, which=1)
         game = Game.new(9, 9, 10, seed=3)
         game.reveal(4, 4)
         assert_probabilities_match(tab, game.board, sample=10, which=1)

@@ -361,7 +361,17 @@ function render({ model, el }) {
   let stops = [];
   let frame = 0;
 
-  const send = (message) => model.send(message);
+  // An action is "working" from the moment it leaves, not only once the host says so: a kernel's
+  // busy flag comes back a round trip later, and a click in between must not look answered.
+  // "start": sent while the host was idle, waiting for its busy; "end": waiting for it to clear.
+  let sent = "none";
+  const send = (message) => {
+    if (message && message.type !== "exact") {
+      sent = model.get("busy") ? "end" : "start";
+      drawBusy();
+    }
+    return model.send(message);
+  };
 
   // ---- toolbar: modes, the why switch, zoom, the working sign
   const modes = element("div", "mz-modes");
@@ -991,7 +1001,10 @@ function render({ model, el }) {
   replayText.addEventListener("click", () => current && current.replay && !current.replay.click && send({ type: "exact", of: "luck" }));
 
   function drawBusy() {
-    root.classList.toggle("mz-working", Boolean(model.get("busy")));
+    const hostBusy = Boolean(model.get("busy"));
+    if (hostBusy && sent === "start") sent = "end";
+    else if (!hostBusy && sent === "end") sent = "none";
+    root.classList.toggle("mz-working", hostBusy || sent !== "none");
   }
 
   // ---- the hook the tests (and a curious user) read the board through
