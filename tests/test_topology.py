@@ -8,6 +8,7 @@ input) and the exact solve on every topology against the brute force.
 
 from __future__ import annotations
 
+import json
 import random
 from fractions import Fraction
 
@@ -606,12 +607,23 @@ def test_cli_solves_hex_cube_and_graph_files(tmp_path, capsys):
     cube_file = tmp_path / "c.mine"
     cube_file.write_text("1x6x1 cube\nH\nH\n1\nH\nH\nH\n")
     assert main(["solve", str(cube_file), "--json"]) == 0
-    assert '"probabilities"' in capsys.readouterr().out
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["topology"] == "cube" and answer["probabilities"][2] == [None]
     graph_file = tmp_path / "g.json"
     graph_file.write_text(Board.from_graph([[1], [0, 2], [1]], [HIDDEN, 1, HIDDEN], 1, names="abc").to_json())
     assert main(["solve", str(graph_file)]) == 0
     out = capsys.readouterr().out
     assert "graph of 3 cells" in out and "b    [1]  a c" in out
+    # The JSON answer names the topology; a graph's carries its neighbours, so it reads alone.
+    assert main(["solve", str(graph_file), "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert (answer["topology"], answer["neighbours"], answer["names"]) == (
+        "graph",
+        [[1], [0, 2], [1]],
+        list("abc"),
+    )
+    assert answer["probabilities"] == [["1/2", None, "1/2"]]
+    assert solve(Board.from_text("2x1x1\nH1\n")).to_dict()["topology"] == "square"
     assert main(["explain", str(hex_file)]) == 0
     assert "(0, 0) is safe" in capsys.readouterr().out
     graph_file.write_text(

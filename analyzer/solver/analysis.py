@@ -439,11 +439,17 @@ class Analysis(_Fields):
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict: exact values as strings (``"p/q"``, big ints as text).
 
-        Keys: ``width``, ``height``, ``mines``, ``total``, ``probabilities`` (rows
-        of ``"p/q"`` or ``None`` for revealed cells), ``certain_safe`` and
-        ``certain_mines`` (cells as ``[row, col]``), ``components`` (each with its
-        ``cells``, ``clues``, ``engine`` and ``layouts_by_mines``) and
-        ``background_size``.
+        Keys: ``width``, ``height``, ``mines``, ``topology`` (a name of
+        :data:`~analyzer.board.topology.TOPOLOGIES`, or ``"graph"`` with the
+        cells' ``neighbours`` by index and their ``names`` when they have them),
+        ``total``, ``probabilities`` (rows of ``"p/q"`` or ``None`` for revealed
+        cells), ``certain_safe`` and ``certain_mines`` (cells as ``[row, col]``),
+        ``components`` (each with its ``cells``, ``clues``, ``engine`` and
+        ``layouts_by_mines``) and ``background_size``.
+
+        >>> from analyzer import solve
+        >>> solve("3x1x1 hex\\n1HH\\n").to_dict()["topology"]
+        'hex'
         """
         # Cells of a group share one Fraction object: write each once (a background
         # probability on a big board has hundreds of thousands of digits).
@@ -455,10 +461,22 @@ class Analysis(_Fields):
                 found = texts[id(p)] = fraction_text(p)
             return found
 
+        topology = self.board.topology
+        where: dict[str, Any] = (
+            {"topology": topology}
+            if isinstance(topology, str)
+            else {
+                "topology": "graph",
+                "neighbours": [list(row) for row in topology.neighbours],
+            }
+        )
+        if not isinstance(topology, str) and topology.names is not None:
+            where["names"] = list(topology.names)
         return {
             "width": self.board.width,
             "height": self.board.height,
             "mines": self.board.mines,
+            **where,
             "total": exact_text(self.total),
             "probabilities": [[None if p is None else text(p) for p in row] for row in self.probabilities],
             "certain_safe": [list(cell) for cell in self.safe],
