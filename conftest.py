@@ -17,6 +17,17 @@ OPTIONAL_MODULES: dict[str, tuple[str, str]] = {
 }
 """Modules that import an optional package at module level: path -> (package, the extra that has it)."""
 
+EXTRAS: dict[str, str] = {
+    "ms_toollib": "replays",
+    "matplotlib": "notebooks",
+    "anywidget": "widget",
+    "distributed": "distributed",
+}
+"""Optional packages tests may need (``@pytest.mark.needs("ms_toollib")``) -> the extra that has them."""
+
+OPTIONAL_DOCTESTS: dict[str, str] = {"analyzer/replays/": "ms_toollib"}
+"""Folders whose docstring examples read replays through an optional package -> that package."""
+
 _ROOT = Path(__file__).resolve().parent
 _LEFT_OUT: list[str] = []
 
@@ -42,3 +53,16 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     for line in dict.fromkeys(_LEFT_OUT):
         terminalreporter.write_line(f"not collected: {line}")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Skip, with the reason, a test (or a doctest) whose optional package is not installed."""
+    for item in items:
+        needed = [mark.args[0] for mark in item.iter_markers("needs")]
+        if isinstance(item, pytest.DoctestItem):
+            relative = item.path.resolve().relative_to(_ROOT).as_posix()
+            needed += [need for folder, need in OPTIONAL_DOCTESTS.items() if relative.startswith(folder)]
+        missing = [package for package in needed if importlib.util.find_spec(package) is None]
+        if missing:
+            extra = EXTRAS.get(missing[0], missing[0])
+            item.add_marker(pytest.mark.skip(reason=f"needs {missing[0]} (pip install -e '.[{extra}]')"))

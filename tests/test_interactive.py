@@ -202,6 +202,7 @@ def test_mode_switches_carry_the_position() -> None:
     assert session.mode == "play" and session.board.revealed_cells() == ()
 
 
+@pytest.mark.needs("ms_toollib")
 def test_replay_mode_steps_with_each_clicks_exact_odds() -> None:
     analysed = analyse_replay(read_replay(example_path("beginner_8x8_10.avf")))
     session = Session(example_path("beginner_8x8_10.avf"))

@@ -246,6 +246,7 @@ def test_play_mode_new_game_from_a_seed_is_the_library_game() -> None:
         assert_probabilities_match(tab, expected.board)
 
 
+@pytest.mark.needs("ms_toollib")
 def test_replay_mode_steps_through_a_recorded_game_with_the_exact_odds() -> None:
     path = example_path("beginner_8x8_10.avf")
     analysed = analyse_replay(read_replay(path))
@@ -334,6 +335,7 @@ def test_a_100x100_board_shows_the_solvers_probabilities() -> None:
         assert game.board.is_flagged(*far)
 
 
+@pytest.mark.needs("ms_toollib")
 def test_the_board_scrolls_to_each_replay_click_and_keeps_its_labels() -> None:
     """On a board larger than its window, each step's click is scrolled into view, the labels stay."""
     path = example_path("expert_30x16_99.rmv")

@@ -51,6 +51,7 @@ def test_open_reads_an_mbf_layout_into_play_mode() -> None:
     assert session.game.mines == game.mines
 
 
+@pytest.mark.needs("ms_toollib")
 @pytest.mark.parametrize("name", ["beginner_8x8_10.avf", "beginner_8x8_10.evf", "expert_30x16_99.rmv"])
 def test_open_reads_a_replay_from_its_bytes_in_a_private_folder_it_removes(
     name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -65,6 +66,7 @@ def test_open_reads_a_replay_from_its_bytes_in_a_private_folder_it_removes(
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.needs("ms_toollib")
 def test_a_broken_replay_is_named_by_its_own_name() -> None:
     session = Session(BOARD)
     opened(session, "broken.avf", b"not a replay at all")
@@ -158,6 +160,7 @@ def test_save_makes_the_files_of_the_position_and_the_layout() -> None:
     assert session.note == "save as 'mine', 'minesweepr', 'mbf' or 'svg', got 'png'"
 
 
+@pytest.mark.needs("ms_toollib")
 def test_save_mbf_of_a_replay_is_its_layout() -> None:
     session = Session(example_path("beginner_8x8_10.avf"))
     session.act({"type": "save", "format": "mbf"})
@@ -205,6 +208,7 @@ def test_undo_and_redo_take_back_edits_and_moves() -> None:
     assert session.mode == "edit" and session.board.cells[-1] == FLAG
 
 
+@pytest.mark.needs("ms_toollib")
 def test_refused_actions_and_replay_steps_are_not_undone() -> None:
     session = Session(example_path("beginner_8x8_10.avf"))
     session.act({"type": "step", "step": 3})

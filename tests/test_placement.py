@@ -364,6 +364,7 @@ def test_cells_uniform_on_an_expert_board(method):
 
 
 # ------------------------------------------------------------ timing study
+@pytest.mark.needs("matplotlib")
 def test_timing_study_runs_and_plots(tmp_path):
     import io
 

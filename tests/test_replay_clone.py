@@ -43,6 +43,7 @@ def test_each_version_reads_as_a_won_expert_game_ending_at_its_recorded_time(nam
     assert game.result == "won" and 0 < game.luck <= 1
 
 
+@pytest.mark.needs("ms_toollib")
 def test_097_reads_as_ms_toollib_reads_it() -> None:
     """The one version both read: the same actions, boards, 3BV and exact analysis."""
     path = FOLDER / "0.97_beta.mvf"
@@ -63,6 +64,7 @@ def test_read_replay_takes_the_versions_ms_toollib_cannot(name: str) -> None:
     assert replay.fields["software"] == f"Minesweeper Clone {CLONE[name][0]}"
 
 
+@pytest.mark.needs("ms_toollib")
 def test_the_command_reads_the_folder(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["replay", str(FOLDER), "--workers", "1", "--no-progress"]) == 0
     out = capsys.readouterr().out
@@ -90,6 +92,7 @@ def test_broken_clone_files_are_one_clear_line(tmp_path: Path) -> None:
         read_clone(other)
 
 
+@pytest.mark.needs("ms_toollib")
 def test_a_hack_of_097_reads_through_one_reader_or_the_other(tmp_path: Path) -> None:
     """Abiu's 0.97 "Funny Mode" hack marks the header's year '8'; the events are 0.97's."""
     data = bytearray((FOLDER / "0.97_beta.mvf").read_bytes())

@@ -417,6 +417,7 @@ def test_to_dict_is_exact_and_json_ready():
         "width": 3,
         "height": 1,
         "mines": 1,
+        "topology": "square",
         "total": "2",
         "probabilities": [["1/2", None, "1/2"]],
         "certain_safe": [],
