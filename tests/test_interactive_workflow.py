@@ -432,6 +432,7 @@ def test_the_win_chance_in_play_does_not_trust_the_players_flags() -> None:
 
 
 # ----------------------------------------------------------------- a replay's timeline
+@pytest.mark.needs("ms_toollib")
 def test_the_timeline_gives_each_clicks_risk_and_next_guess_says_when_there_is_none() -> None:
     session = Session(example_path("beginner_8x8_10.avf"))
     timeline = session.view()["timeline"]
