@@ -13,9 +13,10 @@ each one:
   a safe cell becomes ``?`` (known safe; a paper puzzle shows no new number), until no
   cell is hidden;
 * each step's certain cells are checked with a second formulation: the exact pipeline's
-  probabilities (clue rules only), the enumeration of every layout (Q, T, D, B), and the
-  brute-force oracle once few cells are hidden; each explanation that needs neither a
-  board rule nor the mine total is checked by the oracle over the cells of its clues.
+  probabilities (clue rules only), the enumeration of every layout (Q, T, D, B; C and O
+  once at most 30 cells are hidden), and the brute-force oracle once at most 12 are; each
+  explanation that needs neither a board rule nor the mine total is checked by the oracle
+  over the cells of its clues.
 """
 
 from __future__ import annotations
@@ -34,9 +35,11 @@ from analyzer.variants.position import NO_CLUE
 PUZZLES = Path(__file__).parent / "variants"
 ORACLE_HIDDEN = 12  # the oracle enumerates 2**hidden layouts
 LOCAL_CELLS = 12  # the most cells an explanation's clues cover for the oracle's local check
-# Board rules whose layouts CP-SAT enumerates at once; C and O are checked by the
-# oracle near the end (their enumeration filters layouts by connectivity: minutes).
+# Board rules whose layouts CP-SAT enumerates at every step; under C and O (whose
+# enumeration filters layouts by connectivity: minutes on a fresh 8x8 board) from
+# CONNECTED_ENUMERATION hidden cells on (under a second then).
 ENUMERATED = set("QTDB")
+CONNECTED_ENUMERATION = 30
 # Each puzzle takes 4-60 s on the shared 2-core machine (one CP-SAT solve a hidden cell a
 # step): seven run by default (PKU V twice, Q, M, L; Gecode 0 and 8), the rest with -m slow.
 SLOW = {"pku-mv03-c", "pku-mv04-t", "pku-mv05-o", "pku-mv06-d", "pku-2mv04-n", "pku-2mv05-x"} | {
@@ -127,7 +130,9 @@ def solve_by_hints(position: Position, rules: str, mines: set[Cell], *, with_tot
     local_checks = 0
     while position.hidden_cells():
         hidden = set(position.hidden_cells())
-        enumerate_now = ruleset.is_local or set(ruleset.board) <= ENUMERATED
+        enumerate_now = (
+            ruleset.is_local or set(ruleset.board) <= ENUMERATED or len(hidden) <= CONNECTED_ENUMERATION
+        )
         analysis = solve_variant(position, ruleset, probabilities=enumerate_now)
         certain_safe, certain_mines = set(analysis.safe), set(analysis.mines)
         # The unique solution stays the only one: every hidden cell is certain, as it says.
