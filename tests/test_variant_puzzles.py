@@ -194,3 +194,13 @@ def test_a_wrong_transcription_is_caught() -> None:
     broken = position.replace({clue: position[clue] + 1})
     with pytest.raises((AssertionError, InconsistentBoardError)):
         solution(broken, rules)
+
+
+def test_mv01_transcription_matches_the_published_guide() -> None:
+    """The association's step-by-step guide to MV01 (info.pkupuzzle.art, zhibi-017) names clues in
+    chess coordinates (column letter, row number from the top): each one is in our transcription."""
+    _, position, _ = load(PUZZLES / "pku-mv01-v.mine")
+    guide = {"E4": 3, "G7": 5, "G5": 2, "E8": 2, "F6": 4, "E5": 2, "A6": 2, "C6": 4}
+    for name, value in guide.items():
+        cell = (int(name[1:]) - 1, ord(name[0]) - ord("A"))
+        assert position[cell] == value, name
