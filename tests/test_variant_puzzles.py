@@ -1,0 +1,206 @@
+"""Published variant puzzles (tests/variants/, sources in SOURCES.md) solved by hints alone.
+
+Each puzzle is a pen-and-paper minesweeper puzzle (14 Minesweeper Variants rules, or the
+vanilla rule V): a start position, its rule letters and its mine total (where a puzzle was
+published without one, the header holds its solution's count and no hint may use it). For
+each one:
+
+* the puzzle has exactly one solution: every hidden cell is certain at the start (CP-SAT,
+  one solve a cell), and that solution meets every clue and rule as read by
+  ``tests/variant_oracle.py`` (written apart from the package);
+* from the start, each step takes the hint (a certain cell with a minimal explanation),
+  checks it against the solution, and marks that one cell as on paper: a mine is flagged,
+  a safe cell becomes ``?`` (known safe; a paper puzzle shows no new number), until no
+  cell is hidden;
+* each step's certain cells are checked with a second formulation: the exact pipeline's
+  probabilities (clue rules only), the enumeration of every layout (Q, T, D, B; C and O
+  once at most 30 cells are hidden), and the brute-force oracle once at most 12 are; each
+  explanation that needs neither a board rule nor the mine total is checked by the oracle
+  over the cells of its clues.
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+import variant_oracle as oracle
+
+from analyzer.board.board import FLAG, HIDDEN, Cell
+from analyzer.variants import Position, hint, parse_rules, solve_variant
+from analyzer.variants.constraints import region
+from analyzer.variants.position import NO_CLUE
+
+PUZZLES = Path(__file__).parent / "variants"
+ORACLE_HIDDEN = 12  # the oracle enumerates 2**hidden layouts
+LOCAL_CELLS = 12  # the most cells an explanation's clues cover for the oracle's local check
+# Board rules whose layouts CP-SAT enumerates at every step; under C and O (whose
+# enumeration filters layouts by connectivity: minutes on a fresh 8x8 board) from
+# CONNECTED_ENUMERATION hidden cells on (under a second then).
+ENUMERATED = set("QTDB")
+CONNECTED_ENUMERATION = 30
+# Each puzzle takes 4-60 s on the shared 2-core machine (one CP-SAT solve a hidden cell a
+# step): seven run by default (PKU V twice, Q, M, L; Gecode 0 and 8), the rest with -m slow.
+SLOW = {"pku-mv03-c", "pku-mv04-t", "pku-mv05-o", "pku-mv06-d", "pku-2mv04-n", "pku-2mv05-x"} | {
+    f"gecode-minesweeper-{k}" for k in (1, 2, 3, 4, 5, 6, 7, 9)
+}
+
+
+def load(path: Path) -> tuple[str, Position, dict[str, str]]:
+    """A puzzle file: ``# key: value`` header lines, then the position text."""
+    meta: dict[str, str] = {}
+    body = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#"):
+            key, _, value = line[2:].partition(":")  # "#   ..." continues the line above
+            if value and not key.startswith(" "):
+                meta[key.strip()] = value.strip()
+        else:
+            body.append(line)
+    return meta["rules"], Position.from_text("\n".join(body) + "\n"), meta
+
+
+def _params() -> list[object]:
+    out = []
+    for path in sorted(PUZZLES.glob("*.mine")):
+        marks = [pytest.mark.slow] if path.stem in SLOW else []
+        out.append(pytest.param(path, id=path.stem, marks=marks))
+    return out
+
+
+def solution(position: Position, rules: str) -> set[Cell]:
+    """The unique solution: every hidden cell is certain, else the puzzle is not unique."""
+    analysis = solve_variant(position, rules, probabilities=False)
+    hidden = set(position.hidden_cells())
+    assert set(analysis.safe) | set(analysis.mines) == hidden, "the puzzle has more than one solution"
+    return set(analysis.mines) | set(position.flagged_cells())
+
+
+def oracle_accepts(position: Position, rules: str, mines: set[Cell]) -> bool:
+    """Whether a full layout meets the position's clues, rules and total, read by the oracle."""
+    canonical = str(parse_rules(rules))
+    clue_rules, board = oracle.split(canonical)
+    w, h = position.width, position.height
+    clues_ok = all(position[c] in oracle.shows(clue_rules, mines, c, w, h) for c in position.clue_cells())
+    revealed = {divmod(i, w) for i, v in enumerate(position.cells) if v not in (HIDDEN, FLAG)}
+    revealed_safe = not (revealed & mines) and set(position.flagged_cells()) <= mines
+    return (
+        clues_ok
+        and revealed_safe
+        and len(mines) == position.mines
+        and all(oracle.board_rule_holds(letter, mines, w, h) for letter in board)
+    )
+
+
+def _oracle_certain(position: Position, rules: str) -> tuple[set[Cell], set[Cell]]:
+    found = oracle.layouts(position.cells, position.width, position.height, position.mines, rules)
+    hidden = position.hidden_cells()
+    probs = oracle.probabilities(found, list(hidden))
+    return {c for c in hidden if probs[c] == 0}, {c for c in hidden if probs[c] == 1}
+
+
+def _explanation_holds_locally(position: Position, rules: str, explanation) -> bool:  # noqa: ANN001
+    """The oracle over the hidden cells of the explanation's clues: do they force the cell?"""
+    canonical = str(parse_rules(rules))
+    clue_rules, _ = oracle.split(canonical)
+    ruleset = parse_rules(rules)
+    w, h = position.width, position.height
+    cells = {explanation.cell}
+    for clue in explanation.clues:
+        cells |= {c for c in region(ruleset, clue, w, h) if position[c] == HIDDEN}
+    cells_list = sorted(cells)
+    flags = set(position.flagged_cells())
+    values = set()
+    for bits in itertools.product((0, 1), repeat=len(cells_list)):
+        mines = flags | {c for c, b in zip(cells_list, bits, strict=True) if b}
+        if all(position[c] in oracle.shows(clue_rules, mines, c, w, h) for c in explanation.clues):
+            values.add(explanation.cell in mines)
+    return values == {explanation.is_mine}
+
+
+def solve_by_hints(position: Position, rules: str, mines: set[Cell], *, with_total: bool = True) -> list[str]:
+    """Every hint from the start to the solved board; each step checked (see the module).
+
+    ``with_total=False`` (a puzzle published without its mine total): no hint may use the
+    total, so the hints alone prove the solution unique without it.
+    """
+    ruleset = parse_rules(rules)
+    steps = []
+    local_checks = 0
+    while position.hidden_cells():
+        hidden = set(position.hidden_cells())
+        enumerate_now = (
+            ruleset.is_local or set(ruleset.board) <= ENUMERATED or len(hidden) <= CONNECTED_ENUMERATION
+        )
+        analysis = solve_variant(position, ruleset, probabilities=enumerate_now)
+        certain_safe, certain_mines = set(analysis.safe), set(analysis.mines)
+        # The unique solution stays the only one: every hidden cell is certain, as it says.
+        assert certain_safe | certain_mines == hidden
+        assert certain_mines == hidden & mines
+        if enumerate_now:  # second formulation: pipeline or enumeration probabilities
+            probs = analysis.probabilities
+            assert probs is not None and analysis.layouts == 1
+            assert {c for c, p in probs.items() if p == 0} == certain_safe
+            assert {c for c, p in probs.items() if p == 1} == certain_mines
+        if len(hidden) <= ORACLE_HIDDEN:  # second formulation: brute force
+            assert _oracle_certain(position, str(ruleset)) == (certain_safe, certain_mines)
+        h = hint(analysis)
+        assert h is not None, "no hint while cells are hidden"
+        assert h.cell in hidden and h.is_mine == (h.cell in mines)
+        assert h.clues or h.rules or h.uses_total
+        # A puzzle published without its mine total: no deduction may use the count in the header.
+        assert not (h.uses_total and not with_total), h.describe()
+        if not h.rules and not h.uses_total:
+            covered = {h.cell} | {
+                c
+                for clue in h.clues
+                for c in region(ruleset, clue, position.width, position.height)
+                if position[c] == HIDDEN
+            }
+            if len(covered) <= LOCAL_CELLS:
+                assert _explanation_holds_locally(position, rules, h), h.describe()
+                local_checks += 1
+        steps.append(h.describe())
+        position = position.replace({h.cell: FLAG if h.is_mine else NO_CLUE})
+    assert set(position.flagged_cells()) == mines
+    assert local_checks > 0 or not steps
+    return steps
+
+
+@pytest.mark.parametrize("path", _params())
+def test_published_puzzle_solved_by_hints(path: Path) -> None:
+    rules, position, meta = load(path)
+    assert meta.get("puzzle") and meta.get("transcribed from"), "a puzzle names its source"
+    mines = solution(position, rules)
+    assert oracle_accepts(position, rules, mines)
+    with_total = not meta.get("total", "").startswith("not given")
+    steps = solve_by_hints(position, rules, mines, with_total=with_total)
+    assert len(steps) == len(position.hidden_cells())
+
+
+def test_every_puzzle_is_listed_in_sources() -> None:
+    sources = (PUZZLES / "SOURCES.md").read_text(encoding="utf-8")
+    for path in PUZZLES.glob("*.mine"):
+        assert path.name in sources, path.name
+
+
+def test_a_wrong_transcription_is_caught() -> None:
+    """One clue changed: the puzzle no longer has exactly one solution, or none at all."""
+    from analyzer.errors import InconsistentBoardError
+
+    rules, position, _ = load(PUZZLES / "pku-mv01-v.mine")
+    clue = position.clue_cells()[0]
+    broken = position.replace({clue: position[clue] + 1})
+    with pytest.raises((AssertionError, InconsistentBoardError)):
+        solution(broken, rules)
+
+
+def test_mv01_transcription_matches_the_published_guide() -> None:
+    """The association's step-by-step guide to MV01 (info.pkupuzzle.art, zhibi-017) names clues in
+    chess coordinates (column letter, row number from the top): each one is in our transcription."""
+    _, position, _ = load(PUZZLES / "pku-mv01-v.mine")
+    guide = {"E4": 3, "G7": 5, "G5": 2, "E8": 2, "F6": 4, "E5": 2, "A6": 2, "C6": 4}
+    for name, value in guide.items():
+        cell = (int(name[1:]) - 1, ord(name[0]) - ord("A"))
+        assert position[cell] == value, name
