@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analyzer import simulate
+from analyzer import jit, simulate
 from analyzer.play import fast
 from analyzer.play.fast import batch, kernels
 from analyzer.play.players import make_player
@@ -99,11 +99,17 @@ def test_a_batch_plays_the_games_game_by_game_plays(
     assert [(bool(w), int(g)) for w, g, _ in out] == [(r.is_won, r.guesses) for r in records]
 
 
-def test_a_random_first_cell_and_rule_players_play_game_by_game() -> None:
+def test_a_random_first_cell_rule_players_and_interpreted_kernels_play_game_by_game(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     setup = Setup(9, 9, 10, "safe", "random", "PseqPlayer()", 0)
     assert _play_batch_fast(setup, make_player("pseq"), 0, 5) is None
     setup = Setup(9, 9, 10, "safe", "0,0", "LocalPlayer()", 0)
     assert _play_batch_fast(setup, make_player("local"), 0, 5) is None
+    setup = Setup(9, 9, 10, "safe", "0,0", "PseqPlayer()", 0)
+    assert _play_batch_fast(setup, make_player("pseq"), 0, 5) is not None
+    monkeypatch.setattr(jit, "runs_interpreted", lambda: True)
+    assert _play_batch_fast(setup, make_player("pseq"), 0, 5) is None
 
 
 def test_a_game_too_hard_for_the_kernel_is_played_game_by_game(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -475,13 +475,16 @@ def _play_batch_fast(setup: Setup, player: Player, start: int, stop: int) -> dic
     The same games and results as :func:`play_indexed_fast` game by game, without
     its per-game Python (the seeding, generators and arrays cost more than a
     beginner game's play). None where it does not apply: a rule player, a random
-    first cell, game numbers past 2**32, or a numpy that draws otherwise.
+    first cell, game numbers past 2**32, kernels running interpreted
+    (:func:`analyzer.jit.interpreted`), or a numpy that draws otherwise.
     """
+    from analyzer.jit import runs_interpreted
     from analyzer.play.fast import batch
 
     width, height, topology = setup.width, setup.height, setup.topology
     if (
         player.name not in ("probabilistic", "pseq", "expert")
+        or runs_interpreted()
         or setup.first_cell == "random"
         or stop > 2**32
         or width * height >= 2**31

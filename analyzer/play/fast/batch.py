@@ -219,9 +219,9 @@ def batch_layout(
     its draw, ``integers(p - t)``, is below the mines left.
     """
     p = cells - excluded.shape[0]
-    position = 0
+    position = np.int64(0)
     left = mines
-    count = 0
+    count = np.int64(0)
     while left:
         size = min(p - position, _BLOCK)
         for _t in range(size):
@@ -269,12 +269,14 @@ def play_batch(
     record = np.empty((0, n), np.int8)
     # play_game draws 2 n + 64 words for PSEQ's ties (none for the others)
     rands = np.zeros(2 * n + 64 if policy == kernels.PSEQ else 1, np.int64)
+    board_stream = np.int64(0)  # typed int64, not as literals (one signature of _seed_stream)
+    player_stream = np.int64(1)
     for t in range(out.shape[0]):
         index = start + t
-        _seed_stream(root, index, 0, pcg)
+        _seed_stream(root, index, board_stream, pcg)
         batch_layout(pcg, n, mines, excluded, chosen, mask)
         if policy == kernels.PSEQ:
-            _seed_stream(root, index, 1, pcg)
+            _seed_stream(root, index, player_stream, pcg)
             for w in range(rands.shape[0]):
                 rands[w] = np.int64(_next32(pcg))
         won, guesses, reveals, _traced = kernels.play_policy(
