@@ -12,7 +12,11 @@ two streams: one for the board (a random first cell, then the mines) and one
 for the player. So the result does not depend on how games are batched or on
 how many workers play them, and every player meets the same layouts for the
 same seed and first cell (common random numbers: comparisons between players
-are sharper than their separate intervals suggest).
+are sharper than their separate intervals suggest). The compiled players
+(``probabilistic``, ``pseq``, ``expert``) play a batch of games with a fixed
+first cell in one kernel call (:mod:`analyzer.play.fast.batch`), which replays
+these streams' draws in numba: the same games as one by one, without a
+beginner game's worth of Python around each.
 
 Guesses
 -------
@@ -465,8 +469,77 @@ def has_fast_form(player: Player) -> bool:
     return repr(player) == repr(make_player(player.name))
 
 
+def _play_batch_fast(setup: Setup, player: Player, start: int, stop: int) -> dict[str, Any] | None:
+    """Games ``start..stop-1`` of a compiled policy in one kernel call (:func:`fast.batch.play_batch`).
+
+    The same games and results as :func:`play_indexed_fast` game by game, without
+    its per-game Python (the seeding, generators and arrays cost more than a
+    beginner game's play). None where it does not apply: a rule player, a random
+    first cell, game numbers past 2**32, kernels running interpreted
+    (:func:`analyzer.jit.interpreted`), or a numpy that draws otherwise.
+    """
+    from analyzer.jit import runs_interpreted
+    from analyzer.play.fast import batch
+
+    width, height, topology = setup.width, setup.height, setup.topology
+    if (
+        player.name not in ("probabilistic", "pseq", "expert")
+        or runs_interpreted()
+        or setup.first_cell == "random"
+        or stop > 2**32
+        or width * height >= 2**31
+        or not batch.streams_match()
+    ):
+        return None
+    begin = time.perf_counter()
+    params = fast.expert_params(player) if isinstance(player, ExpertPlayer) else None
+    if setup.first_cell == "player":
+        options = () if params is None else tuple(params.tolist())
+        cell = fast.first_choice(player.name, topology, width, height, setup.mines, options)
+    else:
+        row, _, col = setup.first_cell.partition(",")
+        cell = int(row) * width + int(col)
+    nbr, first_is_guess = _fast_context(setup.first_click, topology, width, height)
+    options_array = fast.kernels.EXPERT_PARAMS if params is None else params
+    patterns = (
+        fast.fifty_fifty_patterns(topology, width, height)
+        if player.name == "expert" and fast.uses_patterns(options_array)
+        else fast.kernels.no_patterns()
+    )
+    out = np.empty((stop - start, 3), dtype=np.int64)
+    batch.play_batch(
+        {"probabilistic": fast.kernels.PROBABILISTIC, "pseq": fast.kernels.PSEQ}.get(
+            player.name, fast.kernels.EXPERT
+        ),
+        nbr,
+        setup.mines,
+        cell,
+        _fast_zone(setup.first_click, topology, width, height, cell),
+        first_is_guess,
+        batch.seed_words(setup.seed),
+        start,
+        fast.kernels.DEFAULT_MAX_NODES,
+        options_array,
+        patterns,
+        out,
+    )
+    played = out[:, 0] >= 0
+    wins = int(out[played, 0].sum())
+    guesses = int(out[played, 1].sum())
+    for t in np.flatnonzero(~played).tolist():  # too hard to enumerate: game by game, as before
+        record = play_indexed_fast(setup, player, start + t)
+        wins += record.is_won
+        guesses += record.guesses
+    seconds = time.perf_counter() - begin
+    return {"start": start, "stop": stop, "wins": wins, "guesses": guesses, "seconds": seconds}
+
+
 def _run_batch(setup: Setup, player: Player, start: int, stop: int, use_fast: bool = False) -> dict[str, Any]:
     """Games ``start..stop-1``: wins, guesses, seconds (a top-level function, for pickling)."""
+    if use_fast:
+        played = _play_batch_fast(setup, player, start, stop)
+        if played is not None:
+            return played
     wins = guesses = 0
     seconds = 0.0
     one = play_indexed_fast if use_fast else play_indexed
