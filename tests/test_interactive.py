@@ -386,6 +386,13 @@ def test_cli_web_refuses_a_bad_size_and_a_taken_port(capsys: pytest.CaptureFixtu
     assert "expected beginner, intermediate, expert or WxHxM" in capsys.readouterr().err
     assert main(["web", "--new", "100000x100000x1", "--no-browser"]) == 2  # a usage error too
     assert "a board is 1 to 4,000,000 cells (e.g. 2000x2000), got 100000x100000" in capsys.readouterr().err
+    assert main(["web", "--new", "9x9x10", "--topology", "cube", "--no-browser"]) == 2
+    assert capsys.readouterr().err == (
+        "analyzer: error: --new '9x9x10' --topology 'cube': a cube of 9x9 faces is 9 wide and 54 high"
+        " (its faces stacked), got 9x9\n"
+    )
+    assert main(["web", "--topology", "sphere", "--no-browser"]) == 2
+    assert "unknown topology 'sphere'; expected square, torus, hex" in capsys.readouterr().err
     with WebServer(Session(BOARD), port=0) as server:
         port = server.httpd.server_address[1]
         assert main(["web", "--port", str(port), "--no-browser"]) == 1

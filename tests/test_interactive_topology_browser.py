@@ -101,6 +101,14 @@ def test_a_hexagonal_board_is_drawn_as_hexagons_and_edited_by_clicking_them(tmp_
         assert session.board == numbered
         assert_probabilities_match(tab, numbered)
         tab.screenshot(path=str(tmp_path / "hex.png"))
+        # Zoomed out, the hexagons are drawn as the bricks of their rows: the same places, the same hits.
+        for _ in range(4):
+            tab.click(".mz-zoom-out")
+        assert tab.evaluate("() => document.querySelector('.mz-root').mz.zoom()") == 8
+        centres = assert_laid_out_as_the_static_picture(tab, board)
+        assert_hits(tab, board, centres, neighbours=True)
+        click(tab, (5, 6), "right")
+        assert session.board == numbered.replace({(5, 6): FLAG})
 
 
 def test_a_hexagonal_game_reveals_flags_and_chords_on_the_six_neighbours() -> None:

@@ -102,6 +102,7 @@ const CUBE_NET = [[0, 0], [1, 0], [1, 1], [2, 1], [2, 2], [3, 2]]; // analyzer.b
 function squareGeometry(width, height, z) {
   return {
     kind: "square",
+    box: [z, z], // cells drawn as rectangles this size around their centres (no box: their shape)
     width: width * z,
     height: height * z,
     centre: (r, c) => [c * z + z / 2, r * z + z / 2],
@@ -119,15 +120,25 @@ function squareGeometry(width, height, z) {
 }
 
 // Pointy-top hexagons in offset rows, as minesweepr draws them: odd rows half a cell to the left.
+// Below 14 pixels a hexagon (no text in it) is drawn as the brick of its offset row, z wide and
+// `rise` high around its centre: the bricks tile the plane with the same six neighbours, and
+// fill as fast as a grid's squares (a polygon a cell is ten times slower); hit testing follows.
 function hexGeometry(width, height, z) {
   const rise = (z * Math.sqrt(3)) / 2;
   const centre = (r, c) => [z * (c + (r % 2 === 0 ? 1 : 0.5)), rise * (r + 2 / 3)];
+  const bricks = z < 14;
   return {
     kind: "hex",
+    box: bricks ? [z, rise] : null,
     width: z * (width + 0.5),
     height: rise * (height + 1 / 3),
     centre,
     at(x, y) {
+      if (bricks) {
+        const r = Math.floor(y / rise - 1 / 6);
+        const c = Math.floor(x / z + 0.5 - (r % 2 === 0 ? 1 : 0.5));
+        return r < 0 || c < 0 || r >= height || c >= width ? null : [r, c];
+      }
       // The hexagons of a regular tiling are the cells nearest their centres: the nearest centre
       // among the rows and columns around the point, off-board ones included (then no cell).
       const row = Math.round(y / rise - 2 / 3);
@@ -159,6 +170,8 @@ function cubeGeometry(n, z) {
   const origin = CUBE_NET.map(([top, left]) => [left * (n * z + gap), top * (n * z + gap)]);
   return {
     kind: "cube",
+    box: [z, z],
+    faces: origin.map(([x, y]) => [x, y, n * z]), // each face's square, to draw its grid lines under it
     width: 3 * n * z + 2 * gap,
     height: 4 * n * z + 3 * gap,
     centre(r, c) {
@@ -191,6 +204,7 @@ function graphGeometry(picture, z) {
   const bottom = Math.max(...centres.map((p) => p[1])) + z;
   return {
     kind: "graph",
+    box: null,
     width: right,
     height: bottom,
     edges: picture.edges,
@@ -832,50 +846,48 @@ function render({ model, el }) {
   }
 
   // The outline of a cell whose box (zoom x zoom) has its top left corner at (x, y), drawn
-  // `inset` pixels inside: a hexagon (as analyzer.render draws it), a circle (a graph's cell) or a square.
+  // `inset` pixels inside: a square, a hexagon as analyzer.render draws it (or its brick when
+  // small), a circle (a graph's cell).
   function cellPath(x, y, inset) {
-    const cx = x + zoom / 2, cy = y + zoom / 2;
     ctx.beginPath();
-    if (geo.kind === "hex") {
+    addShape(ctx, x + zoom / 2, y + zoom / 2, inset);
+  }
+
+  const HEX_CORNERS = [0, 1, 2, 3, 4, 5].map((k) => [Math.cos((Math.PI / 180) * (30 + 60 * k)), Math.sin((Math.PI / 180) * (30 + 60 * k))]);
+
+  // The cell's shape, centred at (cx, cy), as a subpath of the context's current path.
+  function addShape(context, cx, cy, inset) {
+    if (geo.box) {
+      const [w, h] = geo.box;
+      context.rect(cx - w / 2 + inset, cy - h / 2 + inset, w - 1 - 2 * inset, h - 1 - 2 * inset);
+    } else if (geo.kind === "hex") {
       const radius = (0.97 * zoom) / Math.sqrt(3) - inset;
-      for (let k = 0; k < 6; k++) {
-        const angle = (Math.PI / 180) * (30 + 60 * k);
-        ctx.lineTo(cx + radius * Math.cos(angle), cy + radius * Math.sin(angle));
-      }
-      ctx.closePath();
+      context.moveTo(cx + radius * HEX_CORNERS[0][0], cy + radius * HEX_CORNERS[0][1]);
+      for (let k = 1; k < 6; k++) context.lineTo(cx + radius * HEX_CORNERS[k][0], cy + radius * HEX_CORNERS[k][1]);
+      context.closePath();
     } else if (geo.kind === "graph") {
-      ctx.arc(cx, cy, 0.48 * zoom - inset, 0, 2 * Math.PI);
-    } else {
-      ctx.rect(x + inset, y + inset, zoom - 1 - 2 * inset, zoom - 1 - 2 * inset);
+      context.moveTo(cx + 0.48 * zoom - inset, cy);
+      context.arc(cx, cy, 0.48 * zoom - inset, 0, 2 * Math.PI);
     }
   }
 
-  // A cell's background: on a grid a square whose gap shows the grid's colour; elsewhere (on
-  // white) the cell's shape with a grey edge, as analyzer.render draws it.
-  function fillCell(x, y, edge) {
-    if (geo.kind === "square") {
-      ctx.fillRect(x, y, zoom - 1, zoom - 1);
+  // A cell's background (a mark's tint): on a grid a square, elsewhere the cell's shape.
+  function fillCell(x, y) {
+    if (geo.box) {
+      const [w, h] = geo.box;
+      ctx.fillRect(x + (zoom - w) / 2, y + (zoom - h) / 2, w - 1, h - 1);
       return;
     }
     cellPath(x, y, 0);
     ctx.fill();
-    if (edge) {
-      ctx.strokeStyle = current.palette.grid;
-      ctx.lineWidth = 1;
-      ctx.stroke();
-    }
   }
 
   function outline(x, y, size, colour, width, dashed) {
     ctx.strokeStyle = colour;
     ctx.lineWidth = width;
     ctx.setLineDash(dashed ? [4, 3] : []);
-    if (geo.kind === "square" || geo.kind === "cube") {
-      ctx.strokeRect(x + width / 2, y + width / 2, size - 1 - width, size - 1 - width);
-    } else {
-      cellPath(x, y, width / 2);
-      ctx.stroke();
-    }
+    cellPath(x, y, width / 2);
+    ctx.stroke();
     ctx.setLineDash([]);
   }
 
@@ -906,7 +918,9 @@ function render({ model, el }) {
       canvas.style.height = `${viewH}px`;
     }
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-    ctx.fillStyle = geo.kind === "square" ? current.palette.grid : "#ffffff";
+    // A grid's lines are the background between its cells; hexagons and a graph's cells stand on
+    // white with an edge each, the cube's faces each on their own grid.
+    ctx.fillStyle = geo.box && geo.kind !== "cube" ? current.palette.grid : "#ffffff";
     ctx.fillRect(0, 0, viewW, viewH);
     const left = scroll.scrollLeft, top = scroll.scrollTop;
     const showText = zoom >= 14 && codes.length === current.width * current.height;
@@ -928,6 +942,8 @@ function render({ model, el }) {
       }
       ctx.stroke();
     }
+    ctx.fillStyle = current.palette.grid;
+    for (const [fx, fy, side] of geo.faces || []) ctx.fillRect(lw + fx - left - 1, LABEL_HEIGHT + fy - top - 1, side + 1, side + 1);
     const shownRange = geo.each(x0, y0, x1, y1, (r, c) => {
       const index = r * width + c;
       if (index >= codes.length) return;
@@ -935,7 +951,19 @@ function render({ model, el }) {
       const x = lw + cx - zoom / 2 - left, y = LABEL_HEIGHT + cy - zoom / 2 - top;
       const [background, text, ink] = look(index);
       ctx.fillStyle = background;
-      fillCell(x, y, true);
+      if (geo.box) fillCell(x, y);
+      else {
+        cellPath(x, y, 0);
+        ctx.fill();
+        ctx.strokeStyle = current.palette.grid;
+        ctx.lineWidth = 1;
+        ctx.stroke();
+      }
+      drawContent(index, x, y, text, ink);
+    });
+
+    // What a cell holds over its background: a flag, a mine, its number or percent.
+    function drawContent(index, x, y, text, ink) {
       const code = codes[index];
       if (code === FLAG || code === WRONG_FLAG) {
         drawFlag(x, y, zoom);
@@ -956,7 +984,7 @@ function render({ model, el }) {
         ctx.fillStyle = ink;
         ctx.fillText(text, x + zoom / 2, y + zoom / 2 + 1);
       }
-    });
+    }
     // Marks: the clues in conflict, why's clues and cell, the replay's click, the best move.
     const marks = current.marks || {};
     const mark = (name, colour, lineWidth, dashed, fill) => {
