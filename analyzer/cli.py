@@ -50,6 +50,7 @@ from analyzer.board.topology import TOPOLOGIES
 from analyzer.errors import (
     AnalyzerError,
     BoardParseError,
+    GameError,
     OptionError,
     PlayerError,
     RuleError,
@@ -915,7 +916,7 @@ def _cmd_web(args: argparse.Namespace) -> int:
             size = (int(parts[0]), int(parts[1]), int(parts[2]))
         try:  # the size does not fit the topology (a cube is n wide, 6n high), or no such topology
             session.new_game(*size, seed=args.seed, topology=args.topology)
-        except BoardParseError as error:
+        except (BoardParseError, GameError) as error:
             raise _UsageError(f"--new {args.new!r} --topology {args.topology!r}: {error}") from None
     try:
         serve(session, host=args.host, port=args.port, open_browser=not args.no_browser)
