@@ -34,7 +34,10 @@ Big boards, small messages: nothing is sent per cell as text. An answer
     ``protocol`` (:data:`PROTOCOL`), ``version`` (the position's version: it counts
     up with every change of the cells, and only then), ``mode``, ``modes``,
     ``width``, ``height``, ``mines``, ``flags``, ``mines_left`` (mines minus flags),
-    ``caption`` (short text), ``counts`` (``{"layouts": short text, "layouts_digits": n}``;
+    ``topology`` (how the cells are laid out: ``{"name"}``, a name of
+    :data:`~analyzer.board.topology.TOPOLOGIES` or ``"graph"``; a graph adds ``centres``,
+    ``edges`` and ``names``), ``caption`` (short text), ``counts``
+    (``{"layouts": short text, "layouts_digits": n}``;
     the exact numbers on demand, below), ``error`` (``{"message", "clues": [[r, c], ...]}``
     or ``None``), ``note`` (why the last action was refused, else ``""``), ``best``
     (``[r, c]`` or ``None``), ``best_text``, ``best_pending`` (true while the best
@@ -504,8 +507,10 @@ class Session:
         - ``key`` ``{cell, key}``: edit: ``0``-``8`` a number, ``h``/space/Backspace
           hidden, ``f`` a flag.
         - ``mines`` ``{mines}``: edit: the mine total.
-        - ``resize`` ``{width, height, mines}``: edit: a new all-hidden board.
-        - ``new_game`` ``{width, height, mines, seed?, first_click?}``.
+        - ``resize`` ``{width, height, mines}`` or ``{size}``: edit: a new all-hidden board.
+        - ``new_game`` ``{width, height, mines, seed?, first_click?}`` or ``{size, ...}``.
+          Both keep the topology shown unless ``topology`` names another or ``size`` does
+          (``"9x9x10 hex"``, ``"expert torus"``).
         - ``play_best``: play: reveal the best move.
         - ``mode`` ``{mode}``: edit takes the position shown; play starts a game of its size.
         - ``step`` ``{step}``: replay: show the position before that click
