@@ -47,7 +47,15 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 from analyzer.board.board import Board
 from analyzer.board.topology import TOPOLOGIES
-from analyzer.errors import AnalyzerError, OptionError, PlayerError, RuleError, SimulationError
+from analyzer.errors import (
+    AnalyzerError,
+    BoardParseError,
+    GameError,
+    OptionError,
+    PlayerError,
+    RuleError,
+    SimulationError,
+)
 from analyzer.limits import plural
 from analyzer.names import BACKENDS, CHECK_NAMES, ENGINES, PLAYER_NAMES, PRESETS
 
@@ -906,7 +914,10 @@ def _cmd_web(args: argparse.Namespace) -> int:
                     f"--new {args.new!r}: expected {', '.join(PRESETS)} or WxHxM, e.g. 30x16x99"
                 )
             size = (int(parts[0]), int(parts[1]), int(parts[2]))
-        session.new_game(*size, seed=args.seed)
+        try:  # the size does not fit the topology (a cube is n wide, 6n high), or no such topology
+            session.new_game(*size, seed=args.seed, topology=args.topology)
+        except (BoardParseError, GameError) as error:
+            raise _UsageError(f"--new {args.new!r} --topology {args.topology!r}: {error}") from None
     try:
         serve(session, host=args.host, port=args.port, open_browser=not args.no_browser)
     except OSError as error:
@@ -1281,6 +1292,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="SIZE",
         help="without FILE, the new game: beginner, intermediate, expert or WxHxM (default: beginner)",
     )
+    web.add_argument("--topology", default="square", help=_TOPOLOGY_HELP + " (of the new game)")
     web.add_argument("--seed", type=int, default=0, help="seed of the first new game (default: 0)")
     web.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
     web.add_argument(

@@ -16,7 +16,9 @@ Actions: ``load`` (open the page), ``reveal`` (left click on a certainly safe ce
 best move's), ``flag`` (right click on a hidden cell, alternately on and off), ``play best``
 (the button), ``edit`` (in edit mode, a right click that flags and unflags a hidden cell).
 On the largest size, ``scroll`` is the median (and the worst) time the page takes to draw a
-frame after 20 jumps across the board (it draws the visible cells only).
+frame after 20 jumps across the board (it draws the visible cells only). A size may name a
+topology after a colon (``300x300x14400:hex``, ``50x300x7500:cube``): a game of that topology,
+its scroll timed too.
 Figures go to ``results/interactive.json`` too.
 """
 
@@ -70,8 +72,10 @@ class Board:
     """One ``analyzer web`` subprocess and a Chromium page on it."""
 
     def __init__(self, browser: Any, size: str, seed: int, timeout: float):
+        size, _, topology = size.partition(":")  # 300x300x14400:hex, a game of that topology
         self.server = subprocess.Popen(
             [sys.executable, "-m", "analyzer", "web", "--new", size, "--seed", str(seed)]
+            + ["--topology", topology or "square"]
             + ["--no-browser", "--port", "0"],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -165,7 +169,7 @@ def run_size(browser: Any, size: str, repeats: int, seed: int, timeout: float) -
         hidden = board.find(11, 1) or board.find(9, 1)
         edits = [board.timed(lambda: board.click(hidden[0], "right")) for _ in range(runs)]
         figures["edit"] = _median(edits)
-        if big:
+        if big or ":" in size:
             median, worst = board.page.evaluate(SCROLL)
             figures["scroll"] = {"draw_ms": median, "worst_ms": worst}
     finally:

@@ -1,6 +1,6 @@
 """Screenshots of the interactive board, as ``analyzer web`` shows them, into docs/.
 
-    python scripts/interactive_pictures.py   # needs Debian's chromium and the browser extra
+    python scripts/interactive_pictures.py [NAME.png ...]   # needs Debian's chromium and the browser extra
 
 - docs/interactive_edit.png: the README's 4x3 board typed in edit mode, with "why" on a safe cell.
 - docs/interactive_play.png: expert game seed 7 (safe first click at (8, 15)), eight best moves in.
@@ -9,6 +9,12 @@
   then best moves), scrolled to the best move: the labels stay at the edges.
 - docs/interactive_lost.png: the marks of a lost expert game (seed 5): every mine, the one hit,
   and a wrong flag crossed out.
+- docs/interactive_hex.png: a hexagonal 16x12 game with 30 mines (seed 3), opened at the middle,
+  then two best moves.
+- docs/interactive_cube.png: a game on the cube of 5x5 faces with 20 mines (seed 1), a first click
+  on the top face then three best moves.
+
+Names on the command line make those pictures only.
 """
 
 from __future__ import annotations
@@ -66,13 +72,24 @@ def main() -> int:
     )
     wrong = next(c for c in near if c not in (lost.mines or ()))  # a flag on a safe cell
     mine = next(c for c in near if c in (lost.mines or ()))
+    hexagonal = Game.new(16, 12, 30, seed=3, topology="hex")
+    hexagonal.reveal(6, 8)
+    cube = Game.new(5, 30, 20, seed=1, topology="cube")
+    cube.reveal(2, 2)
     shots: dict[str, tuple[Session, list[tuple[str, Any]]]] = {
         "interactive_edit.png": (Session(board_text), [("why", solve(board_text).safe[0])]),
         "interactive_play.png": (Session(game), [("best", None)] * 8),
         "interactive_replay.png": (Session(replay), [("step", replay.guesses[-1].number - 1)]),
         "interactive_large.png": (Session(large), [("best", None)] * 3 + [("show", None)]),
         "interactive_lost.png": (Session(lost), [("right", wrong), ("left", mine)]),
+        "interactive_hex.png": (Session(hexagonal), [("best", None)] * 2),
+        "interactive_cube.png": (Session(cube), [("best", None)] * 3),
     }
+    wanted = sys.argv[1:]
+    if unknown := sorted(set(wanted) - set(shots)):
+        print(f"no picture named {', '.join(unknown)}; the pictures: {', '.join(shots)}", file=sys.stderr)
+        return 2
+    shots = {name: shot for name, shot in shots.items() if not wanted or name in wanted}
     with sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         for name, (session, steps) in shots.items():

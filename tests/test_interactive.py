@@ -387,6 +387,13 @@ def test_cli_web_refuses_a_bad_size_and_a_taken_port(capsys: pytest.CaptureFixtu
     assert "expected beginner, intermediate, expert or WxHxM" in capsys.readouterr().err
     assert main(["web", "--new", "100000x100000x1", "--no-browser"]) == 2  # a usage error too
     assert "a board is 1 to 4,000,000 cells (e.g. 2000x2000), got 100000x100000" in capsys.readouterr().err
+    assert main(["web", "--new", "9x9x10", "--topology", "cube", "--no-browser"]) == 2
+    assert capsys.readouterr().err == (
+        "analyzer: error: --new '9x9x10' --topology 'cube': a cube of 9x9 faces is 9 wide and 54 high"
+        " (its faces stacked), got 9x9\n"
+    )
+    assert main(["web", "--topology", "sphere", "--no-browser"]) == 2
+    assert "unknown topology 'sphere'; expected square, torus, hex" in capsys.readouterr().err
     with WebServer(Session(BOARD), port=0) as server:
         port = server.httpd.server_address[1]
         assert main(["web", "--port", str(port), "--no-browser"]) == 1
@@ -528,3 +535,104 @@ def test_the_session_scores_the_same_best_move_as_the_library() -> None:
     for board in boards:
         move = Session(board).best_move()
         assert move == solve(board).best_moves(1)[0], board
+
+
+HEX = "5x4x3 hex\nHHHHH\nH21HH\nHH1HH\nHHHHH\n"
+
+
+def test_every_topology_is_shown_with_its_layout_and_played() -> None:
+    graph = Board.from_graph([[1, 2], [0, 2], [0, 1, 3], [2]], [-1, -1, 1, -1], 1, names=["a", "b", "c", "d"])
+    for board in (Board.from_text(HEX), Board.from_text("2x12x3 cube\n" + "HH\n" * 12), graph):
+        session = Session(board)
+        assert session.board == board
+        assert fractions(session) == expected(board)
+        view = session.view()
+        name = board.topology if isinstance(board.topology, str) else "graph"
+        assert view["topology"]["name"] == name
+    assert view["caption"].startswith("graph of 4 cells, 1 mine")
+    # A graph's picture: where analyzer.render puts each cell (in cell sizes), its edges and names.
+    from analyzer.render import cell_centres
+
+    centres, size = cell_centres(graph)
+    assert view["topology"]["centres"] == [
+        [pytest.approx(x / size, abs=1e-3), pytest.approx(y / size, abs=1e-3)] for x, y in centres
+    ]
+    assert view["topology"]["edges"] == [[0, 1], [0, 2], [1, 2], [2, 3]]
+    assert view["topology"]["names"] == ["a", "b", "c", "d"]
+    # Play: a hexagonal game from the edit mode keeps the topology; a chord counts six neighbours.
+    session = Session(HEX)
+    session.act({"type": "mode", "mode": "play"})
+    game = session.game
+    assert game is not None and game.topology == "hex" and session.view()["caption"].startswith("5x4 hex")
+    twin = Game.new(5, 4, 3, seed=0, topology="hex")
+    session.act({"type": "cell", "cell": [1, 1], "button": "left"})
+    twin.reveal(1, 1)
+    assert session.board == twin.board  # chords: tests/test_interactive_topology_browser.py
+
+
+def test_new_boards_and_games_keep_or_name_their_topology() -> None:
+    session = Session(HEX)
+    session.act({"type": "resize", "size": "6x5x4"})
+    assert session.board == Board(6, 5, 4, (-1,) * 30, "hex")
+    session.act({"type": "resize", "size": "2x12x3 cube"})
+    assert session.board.topology == "cube" and session.note == ""
+    session.act({"type": "resize", "size": "9x9x10", "topology": "torus"})
+    assert session.board.topology == "torus"
+    session.act({"type": "new_game", "size": "expert hex", "seed": 4})
+    assert session.game is not None and session.game.topology == "hex"
+    assert session.board == Game.new(30, 16, 99, seed=4, topology="hex").board
+    session.act({"type": "new_game", "size": "9x9x10", "seed": 1})  # the topology shown: hex
+    assert session.game.topology == "hex"
+    session.act({"type": "new_game", "size": "9x9x10", "topology": "square"})
+    assert session.game.topology == "square"
+    # What does not fit says so in one line, and changes nothing.
+    before = session.board
+    session.act({"type": "new_game", "size": "9x9x10 cube"})
+    assert session.note == "a cube of 9x9 faces is 9 wide and 54 high (its faces stacked), got 9x9"
+    session.act({"type": "new_game", "size": "9x9x10 sphere"})
+    assert session.note.startswith("unknown topology 'sphere'; expected square, torus, hex")
+    session.act({"type": "resize", "size": "9x9x10", "topology": "ring"})
+    assert session.board == before
+
+
+def test_open_and_save_keep_the_topology() -> None:
+    import base64
+
+    session = Session(None)
+    session.act({"type": "paste", "text": HEX})
+    assert session.board == Board.from_text(HEX) and session.note == ""
+    session.act({"type": "save", "format": "mine"})
+    assert session.download is not None
+    assert base64.b64decode(session.download["data"]).decode() == Board.from_text(HEX).to_text()
+    # The picture of a hexagonal board is the static one: hexagons, coloured by probability.
+    session.act({"type": "save", "format": "svg"})
+    svg = base64.b64decode(session.download["data"]).decode()
+    assert svg.startswith("<svg") and svg.count("<polygon") == 20 and "P(mine) = " in svg
+    # A graph's board opens from its JSON and saves as JSON.
+    graph = Board.from_graph([[1], [0, 2], [1]], [-1, 1, -1], 1, names=["x", "y", "z"])
+    data = base64.b64encode(graph.to_text().encode()).decode()
+    session.act({"type": "open", "name": "path.json", "data": data})
+    assert session.board == graph
+    session.act({"type": "save", "format": "mine"})
+    assert session.download["name"] == "path.json"
+    assert Board.from_text(base64.b64decode(session.download["data"]).decode()) == graph
+    # An .mbf layout is square: a game on the cube says so.
+    session.act({"type": "new_game", "size": "2x12x3 cube", "first_click": "none"})
+    session.act({"type": "save", "format": "mbf"})
+    assert session.note == (
+        "an .mbf file holds a square board's layout, not one on a cube board: save the .mine position instead"
+    )
+    assert session.download is None
+
+
+def test_the_widget_shows_a_hexagonal_board() -> None:
+    pytest.importorskip("anywidget")
+    from analyzer.interactive.jupyter import BoardWidget
+
+    w = BoardWidget(HEX)
+    w.wait(30)
+    assert w.view["topology"] == {"name": "hex"}
+    w._receive(w, {"type": "cell", "cell": [0, 0], "button": "right"}, [])
+    w.wait(30)
+    flagged = Board.from_text(HEX).replace({(0, 0): -2})
+    assert w.board == flagged and fractions(w.session) == expected(flagged)

@@ -700,14 +700,17 @@ def test_values_on_topologies_pickle_and_describe_themselves():
         layout_metrics(3, 1, [(0, 0)], topology="sphere")
 
 
-def test_the_interactive_board_refuses_what_it_cannot_draw():
-    from analyzer.errors import OptionError
+def test_the_interactive_session_takes_every_topology():
     from analyzer.interactive.session import Session
 
     session = Session()
-    session.set_board(Board.from_text("3x1x1 torus\nH1H\n"))
-    for board in (Board.from_text("3x2x1 hex\nH1H\n001\n"), Board.from_graph([[1], [0]], [HIDDEN, 1], 1)):
-        with pytest.raises(
-            OptionError, match=r"the interactive board draws square grids .* not (a graph|'hex')"
-        ):
-            session.set_board(board)
+    for board in (
+        Board.from_text("3x1x1 torus\nH1H\n"),
+        Board.from_text("3x2x1 hex\nH1H\n001\n"),
+        Board.from_text("1x6x1 cube\nH\nH\n1\nH\nH\nH\n"),
+        Board.from_graph([[1], [0]], [HIDDEN, 1], 1),
+    ):
+        session.set_board(board)
+        assert session.board == board
+        assert session.analysis is not None
+        assert session.analysis.cell_probabilities == solve(board).cell_probabilities

@@ -34,7 +34,10 @@ Big boards, small messages: nothing is sent per cell as text. An answer
     ``protocol`` (:data:`PROTOCOL`), ``version`` (the position's version: it counts
     up with every change of the cells, and only then), ``mode``, ``modes``,
     ``width``, ``height``, ``mines``, ``flags``, ``mines_left`` (mines minus flags),
-    ``caption`` (short text), ``counts`` (``{"layouts": short text, "layouts_digits": n}``;
+    ``topology`` (how the cells are laid out: ``{"name"}``, a name of
+    :data:`~analyzer.board.topology.TOPOLOGIES` or ``"graph"``; a graph adds ``centres``,
+    ``edges`` and ``names``), ``caption`` (short text), ``counts``
+    (``{"layouts": short text, "layouts_digits": n}``;
     the exact numbers on demand, below), ``error`` (``{"message", "clues": [[r, c], ...]}``
     or ``None``), ``note`` (why the last action was refused, else ``""``), ``best``
     (``[r, c]`` or ``None``), ``best_text``, ``best_pending`` (true while the best
@@ -108,6 +111,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import math
 import os
 import re
@@ -120,6 +124,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from analyzer.board.board import FLAG, HIDDEN, Board, Cell
+from analyzer.board.topology import Graph, Topology, topology_name
 from analyzer.errors import (
     AnalyzerError,
     BoardParseError,
@@ -167,7 +172,8 @@ DEFAULT_TIME_LIMIT = 10.0
 CERTAIN_SECONDS = 5.0
 """Seconds CP-SAT may take for the certain cells once the exact count has run out of time (at least)."""
 
-_GRID_TOPOLOGIES = ("square", "torus", "knight", "cross")  # the page draws these right; hex, cube, graphs not
+
+_STATIC_SVG_CELLS = 40_000  # the .svg of a hexagonal, cube or graph board (analyzer.render's picture)
 
 PROTOCOL = 2
 """The version of the view protocol (the module text): 2 is the compact one (typed arrays, deltas)."""
@@ -319,7 +325,7 @@ class Session:
         self.note = ""
         self._cells: list[int] = []
         self._width = self._height = self._mines = 0
-        self._topology: str = "square"
+        self._topology: Topology = "square"
         self._game: Game | None = None
         self._seed = seed
         self._replay: ReplayAnalysis | None = None
@@ -377,17 +383,11 @@ class Session:
             self.set_board(board)
 
     def set_board(self, board: Board) -> None:
-        """Show ``board`` in edit mode (a board the page draws as a grid of squares)."""
-        if board.topology not in _GRID_TOPOLOGIES:
-            shown = "a graph" if not isinstance(board.topology, str) else repr(board.topology)
-            raise OptionError(
-                f"the interactive board draws square grids ({', '.join(_GRID_TOPOLOGIES)}), not {shown}; "
-                "a Board or an Analysis draws itself in a notebook"
-            )
+        """Show ``board`` in edit mode, on any topology (the view's ``topology`` says how it is drawn)."""
         with self.lock:
             self._width, self._height, self._mines = board.width, board.height, board.mines
             self._cells = list(board.cells)
-            self._topology = str(board.topology)
+            self._topology = board.topology
             self._set_mode("edit")
 
     def new_game(
@@ -398,8 +398,9 @@ class Session:
         *,
         seed: int | None = None,
         first_click: str = "safe",
+        topology: Topology = "square",
     ) -> None:
-        """Start a new game in play mode (a seed gives the same layout every time)."""
+        """Start a new game in play mode (a seed gives the same layout every time) on ``topology``."""
         from analyzer.play.game import Game
 
         if isinstance(width, int) and isinstance(height, int):
@@ -408,7 +409,7 @@ class Session:
             if seed is None:
                 seed = self._seed
                 self._seed += 1
-            self._game = Game.new(width, height, mines, seed=seed, first_click=first_click)
+            self._game = Game.new(width, height, mines, seed=seed, first_click=first_click, topology=topology)
             self._game_seed = seed
             self._set_mode("play")
 
@@ -506,8 +507,10 @@ class Session:
         - ``key`` ``{cell, key}``: edit: ``0``-``8`` a number, ``h``/space/Backspace
           hidden, ``f`` a flag.
         - ``mines`` ``{mines}``: edit: the mine total.
-        - ``resize`` ``{width, height, mines}``: edit: a new all-hidden board.
-        - ``new_game`` ``{width, height, mines, seed?, first_click?}``.
+        - ``resize`` ``{width, height, mines}`` or ``{size}``: edit: a new all-hidden board.
+        - ``new_game`` ``{width, height, mines, seed?, first_click?}`` or ``{size, ...}``.
+          Both keep the topology shown unless ``topology`` names another or ``size`` does
+          (``"9x9x10 hex"``, ``"expert torus"``).
         - ``play_best``: play: reveal the best move.
         - ``mode`` ``{mode}``: edit takes the position shown; play starts a game of its size.
         - ``step`` ``{step}``: replay: show the position before that click
@@ -576,14 +579,19 @@ class Session:
             self._changed()
         elif kind == "resize":
             self._need("edit")
-            width, height, mines = _size(action)
-            self.set_board(Board(width, height, mines, (HIDDEN,) * (width * height), self._topology))
+            width, height, mines, topology = _size(action)
+            topology = self._shown_topology() if topology is None else topology
+            self.set_board(Board(width, height, mines, (HIDDEN,) * (width * height), topology))
         elif kind == "new_game":
             seed = action.get("seed")
+            width, height, mines, topology = _size(action)
             self.new_game(
-                *_size(action),
+                width,
+                height,
+                mines,
                 seed=None if seed in (None, "") else _integer(seed, "seed"),
                 first_click=str(action.get("first_click") or "safe"),
+                topology=self._shown_topology() if topology is None else topology,
             )
         elif kind == "play_best":
             self._need("play")
@@ -633,6 +641,14 @@ class Session:
         else:
             raise OptionError(f"unknown action {_short(kind)}")
         return None
+
+    def _shown_topology(self) -> Topology:
+        """The topology of what is shown: a new board or game keeps it unless the action names another."""
+        if self.mode == "play" and self._game is not None:
+            return self._game.topology
+        if self.mode == "edit":
+            return self._topology
+        return "square"  # a replay
 
     def _need(self, mode: str) -> None:
         if self.mode != mode:
@@ -699,7 +715,7 @@ class Session:
             self.set_board(self.board)
         elif mode == "play":
             board = self.board
-            self.new_game(board.width, board.height, board.mines)
+            self.new_game(board.width, board.height, board.mines, topology=board.topology)
         else:
             if self._replay is None:
                 raise OptionError("no replay is open: load one with a replay file")
@@ -761,6 +777,10 @@ class Session:
             data, mime = self.board.to_text().encode(), "text/plain"
         elif kind == "minesweepr":
             data, mime = self.board.to_minesweepr().encode(), "text/plain"
+        elif kind == "svg" and (
+            self._shown_topology() in ("hex", "cube") or isinstance(self._shown_topology(), Graph)
+        ):
+            data, mime = self._static_svg().encode(), "image/svg+xml"
         elif kind == "svg":
             from analyzer.interactive.picture import MAX_SVG_CELLS, board_svg
 
@@ -776,6 +796,11 @@ class Session:
             data = board_svg(codes, p, board[0], board[1], PALETTE, marks=marks, title=title).encode()
             mime = "image/svg+xml"
         elif kind == "mbf":
+            if self._shown_topology() != "square":
+                raise OptionError(
+                    "an .mbf file holds a square board's layout, not one on"
+                    f" {_topology_text(self._shown_topology())}: save the .mine position instead"
+                )
             if self.mode == "play" and self._game is not None:
                 data = self._game.to_mbf()
             elif self.mode == "replay" and self._replay is not None:
@@ -789,6 +814,8 @@ class Session:
         else:
             raise OptionError(f"save as 'mine', 'minesweepr', 'mbf' or 'svg', got {kind!r}")
         extension = "txt" if kind == "minesweepr" else kind
+        if kind == "mine" and isinstance(self._shown_topology(), Graph):
+            extension = "json"  # a graph's board is JSON (Board.to_text)
         self._downloads += 1
         self._download = {
             "id": self._downloads,
@@ -796,6 +823,26 @@ class Session:
             "mime": mime,
             "data": base64.b64encode(data).decode("ascii"),
         }
+
+    def _static_svg(self) -> str:
+        """The picture :mod:`analyzer.render` draws of the position (hexagons, the cube's net, a graph)."""
+        from analyzer.render import analysis_html, board_svg
+
+        board = self.board
+        if board.width * board.height > _STATIC_SVG_CELLS:
+            raise OptionError(
+                f"an SVG of {board.width * board.height:,} cells is too large"
+                f" (at most {_STATIC_SVG_CELLS:,}): save a .png of the view instead"
+            )
+        self._refresh()
+        analysis = self._analysis
+        if analysis is not None:
+            move = self.best_move()
+            picture = analysis_html(analysis, best=move.cell if move is not None else None)
+        else:
+            picture = board_svg(board)
+        # The figure's <svg> element alone is the file (its caption is the figure's, not the picture's).
+        return picture[picture.index("<svg") : picture.index("</svg>") + len("</svg>")] + "\n"
 
     def _frame_size(self) -> tuple[int, int, int]:
         try:
@@ -1180,6 +1227,7 @@ class Session:
             "mines": mines,
             "flags": flags,
             "mines_left": mines - flags,
+            "topology": self._topology_view(board),
             "caption": self._caption(width, height, mines, analysis),
             "counts": self._counts(analysis),
             "error": error,
@@ -1437,8 +1485,29 @@ class Session:
             return self._replay.replay.layout
         return frozenset()
 
+    def _topology_view(self, board: Board | None) -> dict[str, Any]:
+        """How the front end lays the cells out: ``{"name"}`` and, for a graph, its picture.
+
+        ``name`` is a name of :data:`~analyzer.board.topology.TOPOLOGIES` or ``"graph"``;
+        a graph adds ``centres`` (each cell's ``[x, y]`` in cell sizes, where
+        :func:`analyzer.render.cell_centres` draws it), ``edges`` (``[i, j]``, ``i < j``)
+        and ``names`` (each cell's). Hexagons and the cube's net are laid out by the front
+        end as :func:`~analyzer.render.cell_centres` does.
+        """
+        topology = board.topology if board is not None else self._topology
+        if not isinstance(topology, Graph):
+            return {"name": topology}
+        return {"name": "graph"} | _graph_picture(topology)
+
     def _caption(self, width: int, height: int, mines: int, analysis: Analysis | None) -> str:
-        text = f"{width}x{height}, {plural(mines, 'mine')}"
+        topology = self._shown_topology() if self.mode != "edit" else self._topology
+        if isinstance(topology, Graph):
+            size = f"graph of {len(topology)} cells"
+        elif topology == "cube":
+            size = f"cube of {width}x{width} faces"
+        else:
+            size = f"{width}x{height}" + ("" if topology == "square" else f" {topology}")
+        text = f"{size}, {plural(mines, 'mine')}"
         if self.mode == "play" and self._game is not None:
             text += f"; game {self._game.status}"
         if analysis is not None:
@@ -1567,6 +1636,19 @@ class Session:
         return sum(self._cells[n] == FLAG for n in table[self._index(cell)])
 
 
+@functools.lru_cache(maxsize=8)
+def _graph_picture(graph: Graph) -> dict[str, Any]:
+    """A graph's cells where :func:`analyzer.render.cell_centres` puts them (in cell sizes), edges, names."""
+    from analyzer.render import cell_centres
+
+    centres, size = cell_centres(Board(len(graph), 1, 0, (HIDDEN,) * len(graph), graph))
+    return {
+        "centres": [[round(x / size, 4), round(y / size, 4)] for x, y in centres],
+        "edges": [[i, j] for i, around in enumerate(graph.neighbours) for j in around if i < j],
+        "names": [graph.name_of(i) for i in range(len(graph))],
+    }
+
+
 def check_size(width: int, height: int) -> None:
     """Refuse a board of more than :data:`MAX_CELLS` cells or :data:`MAX_LENGTH` a side, before it is made.
 
@@ -1593,7 +1675,7 @@ class _Snapshot:
     """One entry of the undo history: everything an action can change."""
 
     mode: str
-    shape: tuple[int, int, int, str]
+    shape: tuple[int, int, int, Topology]
     cells: tuple[int, ...]
     game: Game | None
     game_seed: int | None
@@ -1607,20 +1689,24 @@ class _Snapshot:
         return len(self.cells) + (game.width * game.height if game is not None else 0)
 
 
-_TEXT_HEADER = re.compile(r"\s*([0-9]{1,9})\s*[xX]\s*([0-9]{1,9})\s*[xX]\s*([0-9]{1,9})\s*")
+_TEXT_HEADER = re.compile(r"\s*([0-9]{1,9})\s*[xX]\s*([0-9]{1,9})\s*[xX]\s*([0-9]{1,9})(?:\s+[A-Za-z]+)?\s*")
 _MINESWEEPR = frozenset(".x*012345678")
 
 
 def board_from_text(text: str, mines: int | None = None) -> Board:
     """A board from text pasted or opened in the page: ``.mine``, or rows and the mine total.
 
-    With a ``WxHxM`` header the text is ``.mine``; without, its rows are ``.mine``
-    characters or minesweepr's (``.`` zero, ``x`` hidden, ``*`` flag) and
-    ``mines`` is the total. Blank lines and blanks around rows are ignored. The
-    size is checked (:func:`check_size`) before anything is built.
+    With a ``WxHxM`` header (and a topology's name after it, ``9x9x10 hex``) the
+    text is ``.mine``; text that starts with ``{`` is a graph's board in JSON
+    (:meth:`Board.from_json <analyzer.board.board.Board.from_json>`); without either,
+    its rows are ``.mine`` characters or minesweepr's (``.`` zero, ``x`` hidden,
+    ``*`` flag) and ``mines`` is the total. Blank lines and blanks around rows are
+    ignored. The size is checked (:func:`check_size`) before anything is built.
 
     >>> board_from_text("  3x1x1\\n  H1H\\n").to_text()
     '3x1x1\\nH1H\\n'
+    >>> board_from_text("3x2x1 hex\\nH1H\\n001\\n").topology
+    'hex'
     >>> board_from_text("x1.\\nx1.\\n", 1).to_text()
     '3x2x1\\nH10\\nH10\\n'
     >>> board_from_text("H1H")
@@ -1637,6 +1723,10 @@ def board_from_text(text: str, mines: int | None = None) -> Board:
     rows = [line for line in lines if line]
     if not rows:
         raise BoardParseError("no board in the text: it is empty")
+    if rows[0].startswith("{"):
+        board = Board.from_json("\n".join(rows))
+        check_size(board.width, board.height)
+        return board
     header = _TEXT_HEADER.fullmatch(rows[0])
     if header is not None:
         check_size(int(header[1]), int(header[2]))
@@ -1784,28 +1874,52 @@ def _looks_like_replay(text: str) -> bool:
     return "\n" not in text and text.lower().rsplit(".", 1)[-1] in ("avf", "rmv", "evf", "mvf")
 
 
-def _size(action: dict[str, Any]) -> tuple[int, int, int]:
-    """``width``, ``height`` and ``mines`` of a new board or game, or its ``size``: a preset or ``WxHxM``."""
+def _size(action: dict[str, Any]) -> tuple[int, int, int, Topology | None]:
+    """The size of a new board or game and its topology (``None``: the one shown).
+
+    ``size`` is a preset or ``WxHxM``, either followed by a topology's name as in a
+    ``.mine`` header (``9x9x10 hex``, ``expert torus``), or ``width``, ``height``
+    and ``mines``; a ``topology`` field names one too (``""`` or ``"graph"``: the one shown).
+    """
     size = action.get("size")
+    topology: Topology | None = None
     if size not in (None, ""):
         text = str(size).strip().lower()
+        words = text.split()
+        if len(words) == 2 and not words[1][0].isdigit():
+            text, topology = words[0], _topology(words[1])
         if text in PRESETS:
             width, height, mines = PRESETS[text]
         else:
             parts = text.replace("×", "x").replace("/", "x").split("x")
             if len(parts) != 3 or not all(part.strip().isdigit() for part in parts):
                 raise OptionError(
-                    f"size {_short(size)}: expected {', '.join(PRESETS)} or WxHxM, e.g. 30x16x99"
+                    f"size {_short(size)}: expected {', '.join(PRESETS)} or WxHxM, e.g. 30x16x99,"
+                    " then a topology if need be (30x16x99 hex)"
                 )
             width, height, mines = (int(part) for part in parts)
     else:
         width = _integer(action.get("width"), "width")
         height = _integer(action.get("height"), "height")
         mines = _integer(action.get("mines"), "mines")
+    if topology is None and action.get("topology") not in (None, "", "graph"):
+        topology = _topology(action.get("topology"))
     check_size(width, height)
     if mines > width * height:
         raise OptionError(f"more mines ({mines}) than cells ({width * height})")
-    return width, height, mines
+    return width, height, mines, topology
+
+
+def _topology_text(topology: Topology) -> str:
+    return "a graph" if isinstance(topology, Graph) else f"a {topology} board"
+
+
+def _topology(name: object) -> Topology:
+    """A topology named by the front end (a graph is given as a file, never named)."""
+    try:
+        return topology_name(name)
+    except BoardParseError as error:
+        raise OptionError(str(error)) from None
 
 
 def _short(value: object) -> str:

@@ -10,7 +10,9 @@
 // The board is drawn on one canvas the size of what is visible (the cells in view, the row and
 // column labels stuck to the edges), so a 1000x1000 board scrolls as fast as an expert one.
 // Keys and right clicks over the widget stop at its border: they never reach JupyterLab.
-// Tests read what is drawn through root.mz (info, rect, exact, scrollToCell).
+// Tests read what is drawn through root.mz (info, rect: a cell's box and centre, hit: the cell under a
+// point, exact, scrollToCell). Hexagonal boards, the cube (its unfolded net) and graphs are drawn as
+// analyzer.render draws them (geometryOf below).
 
 const MODE_TITLES = {
   edit: "Edit: click a cell to cycle hidden, number, flag; type 0-8, h or f over a cell",
@@ -18,6 +20,7 @@ const MODE_TITLES = {
   replay: "Replay: step through a recorded game, each click with its exact odds",
 };
 const ZOOMS = [8, 12, 16, 20, 24, 28, 34, 40];
+const TOPOLOGIES = ["square", "torus", "hex", "cube", "knight", "cross", "graph"]; // analyzer.board.topology
 const HIDDEN = 9, FLAG = 10, GUESS = 11, SAFE = 12, MINE = 13, SAFE_CPSAT = 14, MINE_CPSAT = 15;
 const LAYOUT_MINE = 16, FATAL = 17, WRONG_FLAG = 18;
 
@@ -87,6 +90,150 @@ function percentText(p) {
   if (text === "0") return "<1";
   if (text === "100") return ">99";
   return text;
+}
+
+// ---- where the cells are: one geometry per topology, in pixels of the board's area (the labels'
+// strips aside), laid out as analyzer.render.cell_centres draws the static picture. A cell size z is
+// a square's side, a hexagon's width, a graph cell's diameter. Each geometry gives the area's size,
+// a cell's centre, the cell under a point (hit testing), and the cells in a rectangle (drawing only
+// what is visible), so the drawing and the mouse agree on every topology.
+const CUBE_NET = [[0, 0], [1, 0], [1, 1], [2, 1], [2, 2], [3, 2]]; // analyzer.board.topology.CUBE_NET
+
+function squareGeometry(width, height, z) {
+  return {
+    kind: "square",
+    box: [z, z], // cells drawn as rectangles this size around their centres (no box: their shape)
+    width: width * z,
+    height: height * z,
+    centre: (r, c) => [c * z + z / 2, r * z + z / 2],
+    at(x, y) {
+      const c = Math.floor(x / z), r = Math.floor(y / z);
+      return r < 0 || c < 0 || r >= height || c >= width ? null : [r, c];
+    },
+    each(x0, y0, x1, y1, visit) {
+      const c0 = Math.max(0, Math.floor(x0 / z)), c1 = Math.min(width, Math.ceil(x1 / z));
+      const r0 = Math.max(0, Math.floor(y0 / z)), r1 = Math.min(height, Math.ceil(y1 / z));
+      for (let r = r0; r < r1; r++) for (let c = c0; c < c1; c++) visit(r, c);
+      return [r0, r1, c0, c1];
+    },
+  };
+}
+
+// Pointy-top hexagons in offset rows, as minesweepr draws them: odd rows half a cell to the left.
+// Below 14 pixels a hexagon (no text in it) is drawn as the brick of its offset row, z wide and
+// `rise` high around its centre: the bricks tile the plane with the same six neighbours, and
+// fill as fast as a grid's squares (a polygon a cell is ten times slower); hit testing follows.
+function hexGeometry(width, height, z) {
+  const rise = (z * Math.sqrt(3)) / 2;
+  const centre = (r, c) => [z * (c + (r % 2 === 0 ? 1 : 0.5)), rise * (r + 2 / 3)];
+  const bricks = z < 14;
+  return {
+    kind: "hex",
+    box: bricks ? [z, rise] : null,
+    width: z * (width + 0.5),
+    height: rise * (height + 1 / 3),
+    centre,
+    at(x, y) {
+      if (bricks) {
+        const r = Math.floor(y / rise - 1 / 6);
+        const c = Math.floor(x / z + 0.5 - (r % 2 === 0 ? 1 : 0.5));
+        return r < 0 || c < 0 || r >= height || c >= width ? null : [r, c];
+      }
+      // The hexagons of a regular tiling are the cells nearest their centres: the nearest centre
+      // among the rows and columns around the point, off-board ones included (then no cell).
+      const row = Math.round(y / rise - 2 / 3);
+      let best = null, bestDistance = Infinity;
+      for (let r = row - 1; r <= row + 1; r++) {
+        const col = Math.round(x / z - (r % 2 === 0 ? 1 : 0.5));
+        for (let c = col - 1; c <= col + 1; c++) {
+          const [cx, cy] = centre(r, c);
+          const distance = (x - cx) ** 2 + (y - cy) ** 2;
+          if (distance < bestDistance) [best, bestDistance] = [[r, c], distance];
+        }
+      }
+      const [r, c] = best;
+      return r < 0 || c < 0 || r >= height || c >= width ? null : best;
+    },
+    each(x0, y0, x1, y1, visit) {
+      const r0 = Math.max(0, Math.floor(y0 / rise - 1)), r1 = Math.min(height, Math.ceil(y1 / rise + 1));
+      const c0 = Math.max(0, Math.floor(x0 / z - 1.5)), c1 = Math.min(width, Math.ceil(x1 / z + 0.5));
+      for (let r = r0; r < r1; r++) for (let c = c0; c < c1; c++) visit(r, c);
+      return [r0, r1, c0, c1];
+    },
+  };
+}
+
+// The cube of n x n faces (a board n wide, 6n high, the faces stacked) as its unfolded net, a
+// quarter cell between the faces so that the folds show.
+function cubeGeometry(n, z) {
+  const gap = 0.25 * z;
+  const origin = CUBE_NET.map(([top, left]) => [left * (n * z + gap), top * (n * z + gap)]);
+  return {
+    kind: "cube",
+    box: [z, z],
+    faces: origin.map(([x, y]) => [x, y, n * z]), // each face's square, to draw its grid lines under it
+    width: 3 * n * z + 2 * gap,
+    height: 4 * n * z + 3 * gap,
+    centre(r, c) {
+      const face = Math.floor(r / n);
+      return [origin[face][0] + (c + 0.5) * z, origin[face][1] + ((r % n) + 0.5) * z];
+    },
+    at(x, y) {
+      for (let face = 0; face < 6; face++) {
+        const c = Math.floor((x - origin[face][0]) / z), r = Math.floor((y - origin[face][1]) / z);
+        if (r >= 0 && c >= 0 && r < n && c < n) return [face * n + r, c];
+      }
+      return null;
+    },
+    each(x0, y0, x1, y1, visit) {
+      for (let face = 0; face < 6; face++) {
+        const [ox, oy] = origin[face];
+        const c0 = Math.max(0, Math.floor((x0 - ox) / z)), c1 = Math.min(n, Math.ceil((x1 - ox) / z));
+        const r0 = Math.max(0, Math.floor((y0 - oy) / z)), r1 = Math.min(n, Math.ceil((y1 - oy) / z));
+        for (let r = r0; r < r1; r++) for (let c = c0; c < c1; c++) visit(face * n + r, c);
+      }
+      return null;
+    },
+  };
+}
+
+// A graph: its cells (circles) where the view places them (centres in cell sizes), its edges.
+function graphGeometry(picture, z) {
+  const centres = picture.centres.map(([x, y]) => [x * z, y * z]);
+  const right = Math.max(...centres.map((p) => p[0])) + z;
+  const bottom = Math.max(...centres.map((p) => p[1])) + z;
+  return {
+    kind: "graph",
+    box: null,
+    width: right,
+    height: bottom,
+    edges: picture.edges,
+    centre: (r, c) => centres[c],
+    at(x, y) {
+      let best = null, bestDistance = (0.5 * z) ** 2;
+      centres.forEach(([cx, cy], c) => {
+        const distance = (x - cx) ** 2 + (y - cy) ** 2;
+        if (distance <= bestDistance) [best, bestDistance] = [[0, c], distance];
+      });
+      return best;
+    },
+    each(x0, y0, x1, y1, visit) {
+      centres.forEach(([cx, cy], c) => {
+        if (cx + z > x0 && cx - z < x1 && cy + z > y0 && cy - z < y1) visit(0, c);
+      });
+      return null;
+    },
+  };
+}
+
+function geometryOf(view, z) {
+  const topology = (view.topology && view.topology.name) || "square";
+  if (topology === "hex") return hexGeometry(view.width, view.height, z);
+  if (topology === "cube" && view.height === 6 * view.width) return cubeGeometry(view.width, z);
+  if (topology === "graph" && view.topology.centres && view.topology.centres.length === view.width) {
+    return graphGeometry(view.topology, z);
+  }
+  return squareGeometry(view.width, view.height, z); // square, torus, knight, cross: a grid
 }
 
 // ---- the analyst's tools: open (picker, drop, paste), save, undo/redo, painting, the wheel,
@@ -350,6 +497,7 @@ function render({ model, el }) {
   let sized = false;
   let current = null;
   let zoom = 24;
+  let geo = squareGeometry(0, 0, zoom); // where the cells are (geometryOf), renewed with the view and the zoom
   let hovered = null;
   let hoverTimer = null;
   let lastVersion = null;
@@ -396,7 +544,21 @@ function render({ model, el }) {
   sizeInput.title = "A size as `analyzer web --new` takes it: beginner, intermediate, expert or WxHxM (e.g. 300x300x14400)";
   const sizeWrap = element("label", "mz-field");
   sizeWrap.append("new board ", sizeInput);
-  const newBoard = () => send({ type: "resize", size: sizeInput.value });
+  // The topology of a new board or game: the one shown unless another is chosen (or named after
+  // the size, "9x9x10 hex"); a graph comes from its file, so it is offered only while one is shown.
+  const topologyMenu = (className) => {
+    const menu = element("select", `mz-topology ${className}`);
+    menu.title = "How the cells touch: a new board or game takes this topology (a cube of n x n faces is n wide and 6n high)";
+    for (const name of TOPOLOGIES) {
+      const option = element("option", "", name);
+      option.value = name;
+      menu.append(option);
+    }
+    return menu;
+  };
+  const editTopology = topologyMenu("mz-edit-topology");
+  const playTopology = topologyMenu("mz-play-topology");
+  const newBoard = () => send({ type: "resize", size: sizeInput.value, topology: editTopology.value });
   sizeInput.addEventListener("keydown", (event) => {
     if (event.key === "Enter") newBoard();
   });
@@ -405,7 +567,8 @@ function render({ model, el }) {
     minesWrap,
     element("span", "mz-sep", "|"),
     sizeWrap,
-    button("new board", "An empty board of this size", newBoard, "mz-button mz-new-board"),
+    editTopology,
+    button("new board", "An empty board of this size and topology", newBoard, "mz-button mz-new-board"),
   );
 
   const preset = element("select", "mz-preset");
@@ -426,11 +589,12 @@ function render({ model, el }) {
   playControls.append(
     preset,
     customInput,
+    playTopology,
     firstClick,
     seedWrap,
     button("new game", "A new game of this size (the same seed gives the same layout)", () => {
       const size = customInput.value.trim() || preset.value.replaceAll(",", "x");
-      send({ type: "new_game", size, seed: seedInput.value, first_click: firstClick.value });
+      send({ type: "new_game", size, seed: seedInput.value, first_click: firstClick.value, topology: playTopology.value });
     }),
     button("play best move", "Reveal the best move", () => {
       scrollNext = "best";
@@ -523,8 +687,8 @@ function render({ model, el }) {
   function layout() {
     if (!current) return;
     const lw = labelWidth();
-    const width = lw + current.width * zoom;
-    const height = LABEL_HEIGHT + current.height * zoom;
+    const width = Math.ceil(lw + geo.width);
+    const height = Math.ceil(LABEL_HEIGHT + geo.height);
     inner.style.width = `${width}px`;
     inner.style.height = `${height}px`;
     scroll.style.width = `${width}px`;
@@ -538,30 +702,33 @@ function render({ model, el }) {
     const y = event.clientY - box.top;
     const lw = labelWidth();
     if (!current || x < lw || y < LABEL_HEIGHT) return null;
-    const c = Math.floor((x - lw + scroll.scrollLeft) / zoom);
-    const r = Math.floor((y - LABEL_HEIGHT + scroll.scrollTop) / zoom);
-    if (r < 0 || c < 0 || r >= current.height || c >= current.width) return null;
-    return [r, c];
+    return geo.at(x - lw + scroll.scrollLeft, y - LABEL_HEIGHT + scroll.scrollTop);
+  }
+
+  // The top left corner of the cell's box (zoom x zoom around its centre) on the canvas.
+  function corner(r, c) {
+    const [cx, cy] = geo.centre(r, c);
+    return [labelWidth() + cx - zoom / 2 - scroll.scrollLeft, LABEL_HEIGHT + cy - zoom / 2 - scroll.scrollTop];
   }
 
   function isVisible(r, c) {
     const lw = labelWidth();
-    const x = lw + c * zoom - scroll.scrollLeft;
-    const y = LABEL_HEIGHT + r * zoom - scroll.scrollTop;
+    const [x, y] = corner(r, c);
     return x >= lw && y >= LABEL_HEIGHT && x + zoom <= scroll.clientWidth && y + zoom <= scroll.clientHeight;
   }
 
   function scrollToCell(r, c, always) {
     if (!current) return;
+    const [cx, cy] = geo.centre(r, c);
     if (!isVisible(r, c) || always) {
       const lw = labelWidth();
-      scroll.scrollLeft = Math.max(0, c * zoom - (scroll.clientWidth - lw) / 2 + zoom / 2);
-      scroll.scrollTop = Math.max(0, r * zoom - (scroll.clientHeight - LABEL_HEIGHT) / 2 + zoom / 2);
+      scroll.scrollLeft = Math.max(0, cx - (scroll.clientWidth - lw) / 2);
+      scroll.scrollTop = Math.max(0, cy - (scroll.clientHeight - LABEL_HEIGHT) / 2);
     }
     // The page may need to scroll too (a tall board in a notebook).
     const box = scroll.getBoundingClientRect();
     if (box.top < 0 || box.bottom > window.innerHeight) {
-      const y = box.top + LABEL_HEIGHT + r * zoom - scroll.scrollTop;
+      const y = box.top + LABEL_HEIGHT + cy - zoom / 2 - scroll.scrollTop;
       if (y < 0 || y > window.innerHeight) window.scrollBy(0, y - window.innerHeight / 2);
     }
     scheduleDraw();
@@ -577,6 +744,7 @@ function render({ model, el }) {
       (scroll.scrollLeft + scroll.clientWidth / 2) / zoom,
     ];
     zoom = next;
+    if (current) geo = geometryOf(current, zoom);
     root.style.setProperty("--mz-zoom", String(zoom));
     root.dataset.zoom = String(zoom);
     layout();
@@ -606,6 +774,14 @@ function render({ model, el }) {
       default:
         return [palette.hidden, "", "#000000"];
     }
+  }
+
+  // How the hover line names a cell: (row, column), on the cube with its face, on a graph its name.
+  function cellName(r, c) {
+    const topology = current.topology || {};
+    if (topology.name === "graph" && topology.names) return `cell ${topology.names[c]}`;
+    if (topology.name === "cube") return `(${r}, ${c}) on face ${Math.floor(r / current.width)}`;
+    return `(${r}, ${c})`;
   }
 
   function describe(r, c) {
@@ -669,11 +845,49 @@ function render({ model, el }) {
     ctx.fill();
   }
 
+  // The outline of a cell whose box (zoom x zoom) has its top left corner at (x, y), drawn
+  // `inset` pixels inside: a square, a hexagon as analyzer.render draws it (or its brick when
+  // small), a circle (a graph's cell).
+  function cellPath(x, y, inset) {
+    ctx.beginPath();
+    addShape(ctx, x + zoom / 2, y + zoom / 2, inset);
+  }
+
+  const HEX_CORNERS = [0, 1, 2, 3, 4, 5].map((k) => [Math.cos((Math.PI / 180) * (30 + 60 * k)), Math.sin((Math.PI / 180) * (30 + 60 * k))]);
+
+  // The cell's shape, centred at (cx, cy), as a subpath of the context's current path.
+  function addShape(context, cx, cy, inset) {
+    if (geo.box) {
+      const [w, h] = geo.box;
+      context.rect(cx - w / 2 + inset, cy - h / 2 + inset, w - 1 - 2 * inset, h - 1 - 2 * inset);
+    } else if (geo.kind === "hex") {
+      const radius = (0.97 * zoom) / Math.sqrt(3) - inset;
+      context.moveTo(cx + radius * HEX_CORNERS[0][0], cy + radius * HEX_CORNERS[0][1]);
+      for (let k = 1; k < 6; k++) context.lineTo(cx + radius * HEX_CORNERS[k][0], cy + radius * HEX_CORNERS[k][1]);
+      context.closePath();
+    } else if (geo.kind === "graph") {
+      context.moveTo(cx + 0.48 * zoom - inset, cy);
+      context.arc(cx, cy, 0.48 * zoom - inset, 0, 2 * Math.PI);
+    }
+  }
+
+  // A cell's background (a mark's tint): on a grid a square, elsewhere the cell's shape.
+  function fillCell(x, y) {
+    if (geo.box) {
+      const [w, h] = geo.box;
+      ctx.fillRect(x + (zoom - w) / 2, y + (zoom - h) / 2, w - 1, h - 1);
+      return;
+    }
+    cellPath(x, y, 0);
+    ctx.fill();
+  }
+
   function outline(x, y, size, colour, width, dashed) {
     ctx.strokeStyle = colour;
     ctx.lineWidth = width;
     ctx.setLineDash(dashed ? [4, 3] : []);
-    ctx.strokeRect(x + width / 2, y + width / 2, size - 1 - width, size - 1 - width);
+    cellPath(x, y, width / 2);
+    ctx.stroke();
     ctx.setLineDash([]);
   }
 
@@ -693,8 +907,9 @@ function render({ model, el }) {
 
   function paint() {
     const lw = labelWidth();
-    const viewW = Math.min(scroll.clientWidth || lw + current.width * zoom, lw + current.width * zoom);
-    const viewH = Math.min(scroll.clientHeight || LABEL_HEIGHT + current.height * zoom, LABEL_HEIGHT + current.height * zoom);
+    const fullW = Math.ceil(lw + geo.width), fullH = Math.ceil(LABEL_HEIGHT + geo.height);
+    const viewW = Math.min(scroll.clientWidth || fullW, fullW);
+    const viewH = Math.min(scroll.clientHeight || fullH, fullH);
     const ratio = window.devicePixelRatio || 1;
     if (canvas.width !== Math.round(viewW * ratio) || canvas.height !== Math.round(viewH * ratio)) {
       canvas.width = Math.round(viewW * ratio);
@@ -703,48 +918,71 @@ function render({ model, el }) {
       canvas.style.height = `${viewH}px`;
     }
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-    ctx.fillStyle = current.palette.grid;
+    // A grid's lines are the background between its cells; hexagons and a graph's cells stand on
+    // white with an edge each, the cube's faces each on their own grid.
+    ctx.fillStyle = geo.box && geo.kind !== "cube" ? current.palette.grid : "#ffffff";
     ctx.fillRect(0, 0, viewW, viewH);
     const left = scroll.scrollLeft, top = scroll.scrollTop;
-    const c0 = Math.max(0, Math.floor(left / zoom));
-    const r0 = Math.max(0, Math.floor(top / zoom));
-    const c1 = Math.min(current.width, Math.ceil((left + viewW - lw) / zoom));
-    const r1 = Math.min(current.height, Math.ceil((top + viewH - LABEL_HEIGHT) / zoom));
     const showText = zoom >= 14 && codes.length === current.width * current.height;
     ctx.textAlign = "center";
     ctx.textBaseline = "middle";
     const width = current.width;
     const numberFont = `bold ${Math.round(zoom * 0.62)}px monospace`;
     const smallFont = `bold ${Math.round(zoom * 0.46)}px monospace`;
-    for (let r = r0; r < r1; r++) {
-      const y = LABEL_HEIGHT + r * zoom - top;
-      for (let c = c0; c < c1; c++) {
-        const x = lw + c * zoom - left;
-        const index = r * width + c;
-        if (index >= codes.length) continue;
-        const [background, text, ink] = look(index);
-        ctx.fillStyle = background;
-        ctx.fillRect(x, y, zoom - 1, zoom - 1);
-        const code = codes[index];
-        if (code === FLAG || code === WRONG_FLAG) {
-          drawFlag(x, y, zoom);
-          if (code === WRONG_FLAG) {
-            ctx.strokeStyle = "#d00000";
-            ctx.lineWidth = Math.max(1.5, zoom / 9);
-            ctx.beginPath();
-            ctx.moveTo(x + zoom * 0.15, y + zoom * 0.15);
-            ctx.lineTo(x + zoom * 0.85, y + zoom * 0.85);
-            ctx.moveTo(x + zoom * 0.85, y + zoom * 0.15);
-            ctx.lineTo(x + zoom * 0.15, y + zoom * 0.85);
-            ctx.stroke();
-          }
-        } else if (code === LAYOUT_MINE || code === FATAL) {
-          drawMine(x, y, zoom, code === FATAL ? "#ffffff" : current.palette.mine);
-        } else if (showText && text) {
-          ctx.font = code <= 8 || code !== GUESS ? numberFont : smallFont;
-          ctx.fillStyle = ink;
-          ctx.fillText(text, x + zoom / 2, y + zoom / 2 + 1);
+    // The area in view, in the geometry's pixels; a graph's edges first, under its cells.
+    const x0 = left, y0 = top, x1 = left + viewW - lw, y1 = top + viewH - LABEL_HEIGHT;
+    if (geo.edges) {
+      ctx.strokeStyle = "#999999";
+      ctx.lineWidth = 1;
+      ctx.beginPath();
+      for (const [i, j] of geo.edges) {
+        const [ax, ay] = geo.centre(0, i), [bx, by] = geo.centre(0, j);
+        ctx.moveTo(lw + ax - left, LABEL_HEIGHT + ay - top);
+        ctx.lineTo(lw + bx - left, LABEL_HEIGHT + by - top);
+      }
+      ctx.stroke();
+    }
+    ctx.fillStyle = current.palette.grid;
+    for (const [fx, fy, side] of geo.faces || []) ctx.fillRect(lw + fx - left - 1, LABEL_HEIGHT + fy - top - 1, side + 1, side + 1);
+    const shownRange = geo.each(x0, y0, x1, y1, (r, c) => {
+      const index = r * width + c;
+      if (index >= codes.length) return;
+      const [cx, cy] = geo.centre(r, c);
+      const x = lw + cx - zoom / 2 - left, y = LABEL_HEIGHT + cy - zoom / 2 - top;
+      const [background, text, ink] = look(index);
+      ctx.fillStyle = background;
+      if (geo.box) fillCell(x, y);
+      else {
+        cellPath(x, y, 0);
+        ctx.fill();
+        ctx.strokeStyle = current.palette.grid;
+        ctx.lineWidth = 1;
+        ctx.stroke();
+      }
+      drawContent(index, x, y, text, ink);
+    });
+
+    // What a cell holds over its background: a flag, a mine, its number or percent.
+    function drawContent(index, x, y, text, ink) {
+      const code = codes[index];
+      if (code === FLAG || code === WRONG_FLAG) {
+        drawFlag(x, y, zoom);
+        if (code === WRONG_FLAG) {
+          ctx.strokeStyle = "#d00000";
+          ctx.lineWidth = Math.max(1.5, zoom / 9);
+          ctx.beginPath();
+          ctx.moveTo(x + zoom * 0.15, y + zoom * 0.15);
+          ctx.lineTo(x + zoom * 0.85, y + zoom * 0.85);
+          ctx.moveTo(x + zoom * 0.85, y + zoom * 0.15);
+          ctx.lineTo(x + zoom * 0.15, y + zoom * 0.85);
+          ctx.stroke();
         }
+      } else if (code === LAYOUT_MINE || code === FATAL) {
+        drawMine(x, y, zoom, code === FATAL ? "#ffffff" : current.palette.mine);
+      } else if (showText && text) {
+        ctx.font = code <= 8 || code !== GUESS ? numberFont : smallFont;
+        ctx.fillStyle = ink;
+        ctx.fillText(text, x + zoom / 2, y + zoom / 2 + 1);
       }
     }
     // Marks: the clues in conflict, why's clues and cell, the replay's click, the best move.
@@ -752,12 +990,14 @@ function render({ model, el }) {
     const mark = (name, colour, lineWidth, dashed, fill) => {
       for (const index of marks[name] || []) {
         const r = Math.floor(index / width), c = index % width;
-        if (r < r0 || r >= r1 || c < c0 || c >= c1) continue;
-        const x = lw + c * zoom - left, y = LABEL_HEIGHT + r * zoom - top;
+        if (r >= current.height) continue;
+        const [cx, cy] = geo.centre(r, c);
+        if (cx + zoom < x0 || cx - zoom > x1 || cy + zoom < y0 || cy - zoom > y1) continue;
+        const x = lw + cx - zoom / 2 - left, y = LABEL_HEIGHT + cy - zoom / 2 - top;
         if (fill) {
           ctx.fillStyle = fill;
           ctx.globalAlpha = 0.45;
-          ctx.fillRect(x, y, zoom - 1, zoom - 1);
+          fillCell(x, y);
           ctx.globalAlpha = 1;
         }
         outline(x, y, zoom, colour, lineWidth, dashed);
@@ -778,14 +1018,19 @@ function render({ model, el }) {
     ctx.fillStyle = "#555555";
     ctx.font = "10px monospace";
     const every = zoom >= 20 ? 1 : zoom >= 12 ? 5 : 10;
-    for (let c = c0; c < c1; c++) {
-      if (c % every) continue;
-      ctx.fillText(String(c), lw + c * zoom - left + zoom / 2, LABEL_HEIGHT / 2);
-    }
-    ctx.textAlign = "right";
-    for (let r = r0; r < r1; r++) {
-      if (r % every) continue;
-      ctx.fillText(String(r), lw - 4, LABEL_HEIGHT + r * zoom - top + zoom / 2);
+    if (shownRange) {
+      // A grid's (and the hexagons') columns over their even rows' cells, rows at their centres;
+      // the cube's net and a graph have no rows and columns to label (hover names each cell).
+      const [r0, r1, c0, c1] = shownRange;
+      for (let c = c0; c < c1; c++) {
+        if (c % every) continue;
+        ctx.fillText(String(c), lw + geo.centre(0, c)[0] - left, LABEL_HEIGHT / 2);
+      }
+      ctx.textAlign = "right";
+      for (let r = r0; r < r1; r++) {
+        if (r % every) continue;
+        ctx.fillText(String(r), lw - 4, LABEL_HEIGHT + geo.centre(r, 0)[1] - top);
+      }
     }
     ctx.fillStyle = "#ffffff";
     ctx.fillRect(0, 0, lw, LABEL_HEIGHT);
@@ -875,7 +1120,7 @@ function render({ model, el }) {
     const [r, c] = hovered;
     const key = `${current.version}:${r},${c}`;
     const known = exactText.get(key);
-    hoverLine.textContent = `(${r}, ${c}): ${known || describe(r, c)}`;
+    hoverLine.textContent = `${cellName(r, c)}: ${known || describe(r, c)}`;
     canvas.title = hoverLine.textContent; // the tooltip beside the pointer too
     const code = codes[r * current.width + c];
     if (!known && (code === GUESS || code === SAFE || code === MINE)) {
@@ -913,8 +1158,8 @@ function render({ model, el }) {
   function update() {
     const view = model.get("view");
     if (!view || view.protocol === undefined) return;
-    const resized = !current || current.width !== view.width || current.height !== view.height;
     current = view;
+    geo = geometryOf(view, zoom);
     codes = asBytes(model.get("codes"), Uint8Array);
     probs = asBytes(model.get("probabilities"), Float32Array);
     stops = view.palette.viridis.map(hexRgb);
@@ -935,6 +1180,12 @@ function render({ model, el }) {
     playControls.hidden = view.mode !== "play";
     replayControls.hidden = view.mode !== "replay";
     if (document.activeElement !== minesInput) minesInput.value = String(view.mines);
+    const topology = (view.topology && view.topology.name) || "square";
+    root.dataset.topology = topology;
+    for (const menu of [editTopology, playTopology]) {
+      menu.querySelector("option[value=graph]").hidden = topology !== "graph";
+      if (document.activeElement !== menu) menu.value = topology;
+    }
     if (!sized) {
       sizeInput.value = `${view.width}x${view.height}x${view.mines}`;
       sized = true;
@@ -980,7 +1231,7 @@ function render({ model, el }) {
       : view.best_pending
         ? "best move: scoring…"
         : "";
-    if (resized) layout();
+    layout(); // the size of the area: the grid's, the hexagons', the net's or the graph's
     // Scroll to the cell that matters: the replay's click, the best move after "play best".
     const fresh = view.version !== lastVersion;
     lastVersion = view.version;
@@ -1026,12 +1277,14 @@ function render({ model, el }) {
       };
     },
     rect(r, c) {
+      // The cell's box on the screen (zoom x zoom around its centre: a hexagon's, a graph cell's too).
       scrollToCell(r, c, false);
       const box = canvas.getBoundingClientRect();
-      const x = box.left + labelWidth() + c * zoom - scroll.scrollLeft;
-      const y = box.top + LABEL_HEIGHT + r * zoom - scroll.scrollTop;
-      return { x, y, width: zoom, height: zoom, cx: x + zoom / 2, cy: y + zoom / 2 };
+      const [x, y] = corner(r, c);
+      return { x: box.left + x, y: box.top + y, width: zoom, height: zoom, cx: box.left + x + zoom / 2, cy: box.top + y + zoom / 2 };
     },
+    hit: (x, y) => cellAt({ clientX: x, clientY: y }), // the cell under a point of the page (null: none)
+    geometry: () => geo.kind,
     exact(r, c) {
       return new Promise((resolve) => {
         const key = `${r},${c}`;
