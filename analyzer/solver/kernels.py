@@ -362,6 +362,13 @@ MAX_ENUMERATION_CELLS = 1_000
 #: before a count could pass 64 bits.
 ENUMERATION_BUDGET, ENUMERATION_OVERFLOW = -1, -2
 
+#: :func:`board_solution` searches a component of at most :data:`MAX_COMPILED_CELLS` cells
+#: within so many nodes first (about 0.1 ms: 20 to 35 ns a node), then sweeps it with the
+#: frontier programme within so many states (0.15 to 0.7 us a state), and only then searches
+#: it within its whole node budget.
+FIRST_SEARCH_NODES = 4096
+FIRST_FRONTIER_STATES = 2048
+
 # The layouts counted so far, in floating point, must stay below this for every
 # count to fit 64 bits: a group's mines summed over layouts are at most 8 times
 # their number (2**59 * 8 = 2**62, and the float's relative error is far below 2x).
@@ -1310,37 +1317,59 @@ def _board_arrays(
     swept = 0
     for k in range(n_comps):
         groups = members[n_members[k] : n_members[k + 1]]
-        budget = min(max_nodes if cells[k] <= MAX_COMPILED_CELLS else max_large_nodes, max_board_nodes - used)
-        lay, gm = _count_arrays(sizes[groups])
-        nodes, _solutions = search_component(
-            groups,
-            sizes,
-            sig_off,
-            sig_clues,
-            live,
-            left,
-            room,
-            scratch,
-            budget,
-            BINOMIALS,
-            _OVERFLOW_GUARD,
-            lay,
-            gm,
-            no_flags,
-            no_flags,
-            no_record,
-        )
-        if nodes == ENUMERATION_BUDGET and swept < max_frontier_states:
-            # A tangled component: the frontier programme, within the states the board has left.
-            eq_off, eq_groups, rhs = component_equations(
-                eqs[n_eqs[k] : n_eqs[k + 1]], live, left, c_off, c_groups, fixed, local
+        small = cells[k] <= MAX_COMPILED_CELLS
+        budget = min(max_nodes if small else max_large_nodes, max_board_nodes - used)
+        # A small component is searched within FIRST_SEARCH_NODES first; past them, the frontier
+        # programme sweeps it within FIRST_FRONTIER_STATES; past those, it is searched within its
+        # whole budget and last swept within the states the board has left. A long chain-like
+        # component (many layouts, a narrow sweep) can take the search its whole budget where the
+        # sweep counts it in a few hundred states; a tangle of few layouts, the other way round.
+        step = min(budget, FIRST_SEARCH_NODES) if small and swept < max_frontier_states else budget
+        tried = 0
+        while True:
+            lay, gm = _count_arrays(sizes[groups])
+            nodes, _solutions = search_component(
+                groups,
+                sizes,
+                sig_off,
+                sig_clues,
+                live,
+                left,
+                room,
+                scratch,
+                step,
+                BINOMIALS,
+                _OVERFLOW_GUARD,
+                lay,
+                gm,
+                no_flags,
+                no_flags,
+                no_record,
             )
-            states, _solutions, lay, gm = frontier_component(
-                sizes[groups], eq_off, eq_groups, rhs, max_frontier_states - swept, max_frontier_coefficients
-            )
-            if states >= 0:
-                swept += states
-                nodes = 0
+            if nodes != ENUMERATION_BUDGET:
+                break
+            cap = max_frontier_states - swept
+            if step < budget:
+                cap = min(cap, FIRST_FRONTIER_STATES)
+            if cap > tried:
+                # A tangled component: the frontier programme, within the states the board has left.
+                eq_off, eq_groups, rhs = component_equations(
+                    eqs[n_eqs[k] : n_eqs[k + 1]], live, left, c_off, c_groups, fixed, local
+                )
+                states, _solutions, swept_lay, swept_gm = frontier_component(
+                    sizes[groups], eq_off, eq_groups, rhs, cap, max_frontier_coefficients
+                )
+                if states >= 0:
+                    swept += states
+                    nodes = 0
+                    lay = swept_lay
+                    gm = swept_gm
+                    break
+                # Past its budget, or (whatever the budget) a count past 64 bits.
+                tried = max_frontier_states if states == FRONTIER_OVERFLOW else cap
+            if step >= budget:
+                break
+            step = budget
         used += nodes
         if nodes < 0 or used > max_board_nodes:
             return _failed(np.int64(BOARD_TOO_LARGE))
