@@ -3,8 +3,9 @@
 ``solve``
     Times :func:`analyzer.solve` on a suite of boards (the bundled examples,
     random mid-game positions at 9x9/10, 16x16/40, 30x16/99 and 100x100/2000,
-    and hard synthetic boards) and prints, per class, our median and, when
-    ms-toollib is installed (the ``bench`` extra), the median of
+    and hard synthetic boards, among them 16x16/51 layouts showing only their
+    3s) and prints, per class, our median and, when ms-toollib is installed
+    (the ``bench`` extra), the median of
     ``ms_toollib.cal_probability_onboard`` on the same boards in the same run,
     the ratio of the medians, how many boards ours took longer on than the peer
     and the largest ratio of one board, and a check that both agree to 1e-9.
@@ -39,7 +40,7 @@ from typing import Any
 
 from analyzer.board.board import FLAG, HIDDEN, Board
 from analyzer.errors import SolverTimeoutError
-from analyzer.play.positions import chain, clue_lattice, double_chain, mid_game, wide_frontier
+from analyzer.play.positions import chain, clue_lattice, double_chain, mid_game, numbers_of, wide_frontier
 from analyzer.solver.counting import clear_cache
 from analyzer.solver.solve import solve
 
@@ -148,6 +149,7 @@ def suite(*, boards: int = 10, quick: bool = False) -> list[BoardClass]:
         BoardClass("wide frontier 30x16", tuple(wide_frontier(30, 16, seed=s) for s in range(boards)))
     )
     classes.append(BoardClass("clue lattice 7x7 (3s)", tuple(clue_lattice(3, seed=s) for s in range(boards))))
+    classes.append(BoardClass("3s of 16x16/51", tuple(numbers_of(16, 16, 51, seed=s) for s in range(boards))))
     if not quick:
         classes.append(BoardClass("clue lattice 9x9 (3s)", tuple(clue_lattice(4, seed=s) for s in range(3))))
         classes.append(

@@ -21,8 +21,13 @@ from hypothesis import strategies as st
 from analyzer.board.board import Board
 from analyzer.board.topology import neighbour_array
 from analyzer.errors import InconsistentBoardError
-from analyzer.play.positions import chain, clue_lattice, mid_game, reveal_true_numbers
-from analyzer.solver.kernels import BOARD_COUNTED, BOARD_JOINED, BOARD_TOO_LARGE, board_solution
+from analyzer.play.positions import chain, clue_lattice, mid_game, numbers_of, reveal_true_numbers
+from analyzer.solver.kernels import (
+    BOARD_COUNTED,
+    BOARD_JOINED,
+    BOARD_TOO_LARGE,
+    board_solution,
+)
 from analyzer.solver.solve import _compiled, _solve_general, count_layouts, solve
 from tests.bruteforce import brute_force
 from tests.strategies import game_boards, numbered_boards
@@ -105,6 +110,35 @@ def test_tangled_components_are_swept_by_the_compiled_frontier_programme() -> No
     status, _ = _counted(board, values, around, 1_000, 1_000_000, 20_000, 2_000_000, 10**6, 10**7)
     assert status == BOARD_COUNTED
     assert _compiled_path_takes(board)
+    _same(solve(board), _general(board))
+
+
+@pytest.mark.parametrize(
+    ("seed", "search_nodes", "states"),
+    [
+        (4, 10**6, 2_000_000),  # 279,862 search nodes, 204 frontier states: the first sweep counts it
+        (119, 0, 2_000_000),  # more than 400,000 nodes, 3,977 states: likewise
+        (75, 10**5, 1_000),  # 46,836 nodes, 2,300 states: past the board's states, the whole search
+    ],
+)
+def test_threes_are_counted_alike_by_search_and_sweep(seed: int, search_nodes: int, states: int) -> None:
+    """16x16 boards of 51 mines showing their 3s: a component of at most 59 cells (one node budget of
+    200,000) with many layouts. Whichever engine the kernel ends with (the first search, the first
+    sweep, the whole search, the last sweep), the counts are the search's and the sweep's alone."""
+    board = numbers_of(16, 16, 51, seed=seed)
+    values = np.array(board.cells, dtype=np.int8)
+    around = neighbour_array(board.topology, board.width, board.height)
+    status, raced = _counted(board, values, around, 1_000, 200_000, 20_000, 10**6, states, 4 * 10**7)
+    assert status == BOARD_COUNTED
+    # The sweep alone: one search node budget of 1 leaves every component of more than a
+    # thousand nodes to it.
+    status, swept = _counted(board, values, around, 1_000, 1, 1, 10**9, 2_000_000, 4 * 10**7)
+    assert status == BOARD_COUNTED
+    assert raced.tolist() == swept.tolist()
+    if search_nodes:  # the search alone (no frontier states)
+        status, searched = _counted(board, values, around, 1_000, search_nodes, 1, 10**9, 0, 0)
+        assert status == BOARD_COUNTED
+        assert raced.tolist() == searched.tolist()
     _same(solve(board), _general(board))
 
 

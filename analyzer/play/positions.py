@@ -14,7 +14,15 @@ import numpy as np
 
 from analyzer.board.board import FLAG, HIDDEN, Board
 
-__all__ = ["reveal_true_numbers", "mid_game", "clue_lattice", "chain", "double_chain", "wide_frontier"]
+__all__ = [
+    "reveal_true_numbers",
+    "mid_game",
+    "clue_lattice",
+    "chain",
+    "double_chain",
+    "wide_frontier",
+    "numbers_of",
+]
 
 
 def reveal_true_numbers(
@@ -153,3 +161,25 @@ def wide_frontier(width: int, height: int, *, density: float = 0.2, seed: int = 
     # A revealed cell must not claim to be a mine; islands of hidden mines inside
     # the revealed part stay hidden, like flags a player has not placed.
     return reveal_true_numbers(width, height, mines, revealed)
+
+
+def numbers_of(width: int, height: int, mines: int, value: int = 3, *, seed: int = 0) -> Board:
+    """A random layout of ``mines`` mines with every safe cell that shows ``value`` revealed, nothing else.
+
+    On 16x16 with 51 mines the 3s touch one another in chains and rings: long
+    components of many layouts whose clues each overlap only their neighbours.
+
+    >>> board = numbers_of(16, 16, 51, seed=4)
+    >>> board.mines, set(v for v in board.cells if v >= 0)
+    (51, {3})
+    """
+    rng = np.random.default_rng(seed)
+    cells = [(r, c) for r in range(height) for c in range(width)]
+    layout = {cells[i] for i in rng.choice(width * height, mines, replace=False).tolist()}
+    probe = Board(width, height, 0, (0,) * (width * height))
+    shown = [
+        cell
+        for cell in cells
+        if cell not in layout and sum(n in layout for n in probe.neighbours(*cell)) == value
+    ]
+    return reveal_true_numbers(width, height, layout, shown)
