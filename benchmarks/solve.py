@@ -238,25 +238,25 @@ def _bench_solve(
             # ("ours"), and as the exact Fractions a user reads ("exact").
             solved = partial(solve, board, time_limit=time_limit, trust_flags=FLAG not in board.cells)
             run = partial(_read_floats, solved)
+            analysis = None
             try:
                 t, analysis = _median_time(run, repeat)
                 warm.append(_median_time(run, repeat, cold=False)[0])
                 exact.append(_median_time(partial(_read_fractions, solved), repeat)[0])
-            except SolverTimeoutError:
-                ours.append(float("inf"))
-                warm.append(float("inf"))
-                exact.append(float("inf"))
+            except SolverTimeoutError:  # counted as infinitely slow, the peer still timed beside it
+                t = float("inf")
+                warm.append(t)
+                exact.append(t)
                 failures += 1
-                continue
             ours.append(t)
             if ms_toollib:
-                compare = analysis
                 grid = _ms_toollib_grid(board)
                 t2, result = _median_time(
                     partial(ms_toollib.cal_probability_onboard, grid, board.mines), repeat
                 )
                 theirs.append(t2)
-                diffs.append(_agreement(board, compare, result[0]))  # type: ignore[index]
+                if analysis is not None:
+                    diffs.append(_agreement(board, analysis, result[0]))  # type: ignore[index]
         line = (
             f"{cls.name:28} {len(cls.boards):>6} {_ms(statistics.median(ours)):>12} {_ms(max(ours)):>10}"
             f" {_ms(statistics.median(warm)):>10} {_ms(statistics.median(exact)):>11}"
@@ -266,7 +266,7 @@ def _bench_solve(
             # Board by board too: a class's medians can hide boards where the peer is faster.
             ratios = [a / b for a, b in zip(ours, theirs, strict=True)]
             slower = f"{sum(r > 1 for r in ratios)}/{len(ratios)}"
-            worst = max(diffs)
+            worst = max(diffs, default=0.0)
             worst_overall = max(worst_overall, worst)
             line += f" {_ms(peer):>11} {mine / peer:>6.2f}x {slower:>7} {max(ratios):>6.1f}x {worst:>11.1e}"
         print(line, flush=True)
