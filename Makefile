@@ -6,9 +6,10 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: setup demo test test-all lint docs bench bench-placement bench-games notebooks notebooks-run clean
 
+# The venv's own pip installs the package editable (PEP 660: any pip of Python 3.11); upgrading it
+# first cost every fresh clone about 10 s of network.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[dev,bench,replays,notebooks,distributed,progress,browser,widget,docs]"
 	$(BIN)/analyzer warmup
 	touch $(STAMP)

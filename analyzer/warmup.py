@@ -10,7 +10,10 @@ it meets in use.
 
 The stages run in processes of their own, as many at once as there are cores: each
 compiles its kernels into numba's cache, where the others (and every later run) load
-them. The players' stage, the longest, starts first.
+them. Numba compiles a kernel's callees with the kernel when they are not cached, in
+the same process; so the callees of the largest kernels (the expert player's guess,
+the players' game loop) are stages of their own, run beside the solver's, and the
+stage that calls them starts once they are cached (:data:`AFTER`), compiling only its own.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import os
 import pkgutil
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
 
 __all__ = ["STAGES", "warm_up", "uncached_kernels"]
@@ -43,26 +46,117 @@ def _solver() -> None:
     count_enumerate_compiled(ComponentProblem((1, 2), (((0, 1), 1),)), max_nodes=100)  # the general path's
 
 
-def _players() -> None:
-    from analyzer.names import PLAYER_NAMES
-    from analyzer.play.fast import fifty_fifty_patterns, sample_layouts
-    from analyzer.play.positions import mid_game
+_RULE_PLAYERS = ("random", "local", "subset")
+"""The players whose compiled game loop is :func:`analyzer.play.fast.rules.play_rules`."""
+
+
+def _simulate(players: tuple[str, ...]) -> None:
     from analyzer.play.simulation import simulate
 
-    fifty_fifty_patterns("square", 9, 9)  # an expert with pseudo-50/50 options asks for them
-    sample_layouts(mid_game(9, 9, 10, seed=0), 2, seed=0)
-
-    for player in PLAYER_NAMES:
-        if player == "optimal":
-            continue
+    for player in players:
         for rule, cell in (("safe", (0, 0)), ("opening", (3, 3))):
             simulate(9, 9, 10, player, 3, first_click=rule, first_cell=cell, seed=1)
 
 
+def _rule_players() -> None:
+    # The players' kernels but the game loop of the players with a policy (and the expert's guess
+    # it calls): the rules' game loop, the layouts drawn, and the pseq player's candidates.
+    import numpy as np
+
+    from analyzer.play.fast import kernels, sample_layouts
+    from analyzer.play.positions import mid_game
+
+    sample_layouts(mid_game(9, 9, 10, seed=0), 2, seed=0)
+    _simulate(_RULE_PLAYERS)
+    state, known, nbr, mines, prob, _ = _position()
+    out = np.empty(state.shape[0], np.int64)
+    kernels.pseq_candidates(state, known, nbr, mines, prob, kernels.DEFAULT_MAX_NODES, out)
+
+
+def _players() -> None:
+    from analyzer.names import PLAYER_NAMES
+
+    _simulate(tuple(p for p in PLAYER_NAMES if p not in _RULE_PLAYERS and p != "optimal"))
+
+
+def _position() -> tuple[Any, ...]:
+    """A 9x9 position part way through a game, as the expert's guess sees it.
+
+    Returns ``(state, known, nbr, mines, prob, log_total)``: the position (int8), the same after
+    the single-number rules, the neighbour array, the mine count, the probabilities and the
+    natural log of the number of layouts, of the types the game loop passes.
+    """
+    import numpy as np
+
+    from analyzer.play.fast import kernels, neighbours_of
+    from analyzer.play.positions import mid_game
+
+    board = mid_game(9, 9, 10, seed=0)
+    state = np.array(board.cells, dtype=np.int8)
+    nbr = neighbours_of("square", 9, 9)
+    known = state.copy()
+    kernels._closure(known, nbr)
+    prob = np.empty(state.shape[0])
+    info = np.zeros(1)
+    kernels.probabilities(known, nbr, board.mines, prob, kernels.DEFAULT_MAX_NODES, info)
+    return state, known, nbr, board.mines, prob, float(info[0])
+
+
+def _probabilities() -> None:
+    # The players' probabilities (and the solver's enumerator they share), which most of the
+    # expert's kernels call: compiled first, so that the stages after it load them.
+    _position()
+
+
+def _end_game() -> None:
+    from analyzer.play.fast import kernels
+    from analyzer.play.fast.endgame import endgame_move
+
+    state, _, nbr, mines, prob, _ = _position()
+    endgame_move(state, nbr, mines, kernels.EXPERT_ENDGAME_LAYOUTS, kernels.EXPERT_ENDGAME_NODES)
+    kernels.isolated_move(state, nbr, mines, prob, kernels.EXPERT_ENDGAME_LAYOUTS, 1000)
+
+
+def _outlooks() -> None:
+    # What each guess would show: the expert's scores, the longest chain of kernels under its guess.
+    import numpy as np
+
+    from analyzer.play.fast import kernels
+
+    state, known, nbr, mines, prob, _ = _position()
+    cells = np.flatnonzero(known < 0).astype(np.int64)
+    nodes = kernels.DEFAULT_MAX_NODES
+    kernels._living_least_likely(state, known, nbr, mines, prob, cells, 2, nodes)
+    kernels._tertiary(known, nbr, mines, int(cells[0]), kernels.EXPERT_MARGIN, 2, nodes)
+
+
+def _patterns() -> None:
+    # The expert's candidates and its 50/50 patterns.
+    import numpy as np
+
+    from analyzer.play.fast import fifty_fifty_patterns, kernels
+
+    state, known, nbr, mines, prob, log_total = _position()
+    n = state.shape[0]
+    nodes = kernels.DEFAULT_MAX_NODES
+    patterns = fifty_fifty_patterns("square", 9, 9)
+    kernels.no_patterns()
+    cands = np.flatnonzero(known == kernels.HIDDEN)[:3]  # the outlooks' stage compiles _guess_candidates
+    kernels._split_candidates(state, nbr, prob, kernels.EXPERT_MARGIN, 3, 1)
+    pseudo, more = np.empty(n, np.int64), np.empty(n, np.int64)
+    found = kernels.pseudo_fifty_fifties(known, nbr, mines, prob, log_total, nodes, patterns, pseudo)
+    extra = kernels.pseudo_fifty_fifties(
+        known, nbr, mines, prob, log_total, nodes, kernels.chain_patterns(known, nbr, prob), more
+    )
+    kernels._union(pseudo, max(found, 0), more, max(extra, 0))
+    influence = np.zeros(n)
+    kernels.fifty_influence(known, nbr, mines, prob, log_total, nodes, patterns, cands, len(cands), influence)
+
+
 def _expert_guess() -> None:
     # The expert player's guess, the largest kernel the game loop calls, compiled on its own
-    # (called as the game loop calls it) so that it can be built beside the solver's kernels,
-    # and the players' stage, started after it, loads it from the cache.
+    # (called as the game loop calls it) once the stages before it have cached its callees, so
+    # that it compiles only itself; the players' stage, started after it, loads it from the cache.
     import numpy as np
 
     from analyzer.play.fast import guess_in, kernels, neighbours_of
@@ -89,20 +183,50 @@ def _optimal() -> None:
 
 STAGES: dict[str, Callable[[], None]] = {
     "solver": _solver,
+    "probabilities": _probabilities,
+    "outlooks": _outlooks,
+    "patterns": _patterns,
+    "end game": _end_game,
     "expert guess": _expert_guess,
+    "rule players": _rule_players,
     "players": _players,
     "metrics": _metrics,
     "optimal play": _optimal,
 }
 """Each compiled stage and a small workload that calls all of its kernels."""
 
+AFTER: dict[str, tuple[str, ...]] = {
+    "outlooks": ("probabilities",),
+    "patterns": ("probabilities",),
+    "rule players": ("outlooks",),
+    "expert guess": ("outlooks", "patterns", "end game"),
+    "players": ("expert guess", "rule players"),
+}
+"""Stages that start only once others are done: a kernel calls kernels of those stages, which it
+then loads from the cache instead of compiling them again (numba compiles a kernel's callees in
+the caller's process when they are not cached)."""
 
-LONGEST_FIRST = ("expert guess", "solver", "players", "optimal play", "metrics")
-"""The stages, longest compile first (on one core: the expert's guess about 35 s, the solver 30 s,
-the rest of the players' kernels 20 s once the expert's guess is cached)."""
+SECONDS = {
+    "solver": 25.0,
+    "probabilities": 11.0,
+    "outlooks": 13.0,
+    "patterns": 9.0,
+    "end game": 7.0,
+    "expert guess": 4.5,
+    "rule players": 6.5,
+    "players": 4.5,
+    "metrics": 0.5,
+    "optimal play": 4.5,
+}
+"""Each stage's compile time on an empty cache, about (CPU seconds on the 2-core machine): the
+stages ready to start go longest chain first, so the longest chain (the probabilities, the
+outlooks, the expert's guess, the players) is never kept waiting."""
 
-AFTER = {"players": "expert guess"}
-"""Stages that start only once another is done (its kernels cached, not compiled twice)."""
+
+def _chain(name: str) -> float:
+    """The seconds from ``name``'s start to the end of the longest chain of stages waiting on it."""
+    after = [later for later, before in AFTER.items() if name in before]
+    return SECONDS[name] + max((_chain(later) for later in after), default=0.0)
 
 
 def uncached_kernels() -> list[str]:
@@ -117,24 +241,30 @@ def uncached_kernels() -> list[str]:
     return jit.uncached_kernels()
 
 
-def _run_stage(name: str) -> float:
-    begun = time.perf_counter()
+def _run_stage(name: str) -> tuple[float, float]:
+    """Run one stage; returns its wall and CPU seconds (the CPU time of this process)."""
+    begun, cpu = time.perf_counter(), time.process_time()
     STAGES[name]()
-    return time.perf_counter() - begun
+    return time.perf_counter() - begun, time.process_time() - cpu
+
+
+def _line(name: str, seconds: tuple[float, float]) -> str:
+    return f"  {name}: {seconds[0]:.1f} s ({seconds[1]:.1f} s CPU)"
 
 
 def warm_up(report: Callable[[str], None] = print, *, workers: int | None = None) -> float:
     """Run every stage's workload (compiling what is not cached yet); returns the seconds spent.
 
     ``workers`` processes run the stages at once (default: the cores there are, at most one a
-    stage); ``workers=1`` runs them one after the other in this process. ``report`` gets one
-    line a stage, in the order of :data:`STAGES`.
+    stage), each stage once the stages it waits on (:data:`AFTER`) are done; ``workers=1`` runs
+    them one after the other in this process. ``report`` gets one line a stage, as it ends:
+    its wall and CPU seconds.
     """
     start = time.perf_counter()
     workers = min(len(STAGES), os.cpu_count() or 1) if workers is None else workers
     if workers <= 1:
         for name in STAGES:
-            report(f"  {name}: {_run_stage(name):.1f} s")
+            report(_line(name, _run_stage(name)))
         return time.perf_counter() - start
     # Fresh interpreters (spawn): numba is not inherited half-initialised, and each process
     # writes the kernels it compiles into the cache the others read.
@@ -142,14 +272,22 @@ def warm_up(report: Callable[[str], None] = print, *, workers: int | None = None
 
     purge_stale_caches()  # once, here: never by one worker while another writes its kernels
     context = multiprocessing.get_context("spawn")
+    waiting = sorted(STAGES, key=_chain, reverse=True)
+    running: dict[Future[tuple[float, float]], str] = {}
+    done: set[str] = set()
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        order = [name for name in LONGEST_FIRST if name in STAGES]
-        order += [name for name in STAGES if name not in order]
-        futures: dict[str, Any] = {}
-        for name in order:
-            if name in AFTER:
-                futures[AFTER[name]].result()  # the pool's other processes keep compiling meanwhile
-            futures[name] = pool.submit(_run_stage, name)
-        for name in STAGES:
-            report(f"  {name}: {futures[name].result():.1f} s")
+        while waiting or running:
+            # Only as many stages as workers are handed to the pool: the next free worker takes
+            # the ready stage of the longest chain then, not the one queued first.
+            ready = [name for name in waiting if done.issuperset(AFTER.get(name, ()))]
+            for name in ready[: workers - len(running)]:
+                waiting.remove(name)
+                running[pool.submit(_run_stage, name)] = name
+            if not running:
+                raise RuntimeError(f"stages waiting on stages that never run: {waiting}")
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                name = running.pop(future)
+                report(_line(name, future.result()))
+                done.add(name)
     return time.perf_counter() - start
