@@ -35,9 +35,11 @@ def rule_sets(pairs: bool = True) -> list[str]:
     if pairs:
         for a, b in itertools.combinations(RULES, 2):
             try:
-                found.append(str(parse_rules(a + b)))
+                name = str(parse_rules(a + b))
             except RuleError:
                 continue
+            if name not in found:  # V with another rule is that rule
+                found.append(name)
     return found
 
 

@@ -80,3 +80,33 @@ def test_bad_requests_get_one_clear_line() -> None:
         random_position("V", 3, 3, seed=0, reveal=1.5)
     with pytest.raises(RuleError, match="unknown rule 'Z'"):
         random_position("Z", 3, 3, seed=0)
+
+
+@pytest.mark.parametrize(
+    ("of_mines", "border", "root"),
+    [(True, False, None), (False, False, None), (True, True, None), (False, False, 4)],
+)
+def test_the_flow_formulation_accepts_exactly_the_connected_layouts(
+    of_mines: bool, border: bool, root
+) -> None:
+    # Every layout of a 3x3 grid (orthogonal edges): feasible under add_flow iff is_connected
+    # (with a root: among the layouts where the root is a member).
+    from ortools.sat.python import cp_model
+
+    from analyzer.models.variants import Connectivity, add_flow, is_connected
+
+    edges = tuple((r * 3 + c, r * 3 + c + 1) for r in range(3) for c in range(2))
+    edges += tuple((r * 3 + c, (r + 1) * 3 + c) for r in range(2) for c in range(3))
+    conn = Connectivity(edges, of_mines=of_mines, border=(0, 1, 2, 3, 5, 6, 7, 8) if border else ())
+    for bits in itertools.product((0, 1), repeat=9):
+        if root is not None and bits[root] != of_mines:
+            continue
+        model = cp_model.CpModel()
+        x = [model.new_bool_var(f"x{i}") for i in range(9)]
+        lit = model.new_bool_var("on")
+        add_flow(model, x, conn, lit, root)
+        model.add(lit == 1)
+        for xi, b in zip(x, bits, strict=True):
+            model.add(xi == b)
+        status = cp_model.CpSolver().solve(model)
+        assert (status == cp_model.OPTIMAL) == is_connected(list(bits), conn), bits

@@ -23,7 +23,7 @@ from ortools.sat.python import cp_model
 
 from analyzer.board.board import FLAG, HIDDEN, Cell
 from analyzer.errors import InconsistentBoardError, OptionError
-from analyzer.models.variants import Connectivity, VariantModel, is_connected
+from analyzer.models.variants import VariantModel, add_flow, is_connected
 from analyzer.variants.constraints import build_spec, clue_value
 from analyzer.variants.position import NO_CLUE, Position
 from analyzer.variants.rules import RuleSet, parse_rules
@@ -119,7 +119,7 @@ def random_layout(
             model.model.add(lit == 1)
         for rule in spec.rules:
             for conn in rule.connected:
-                _add_flow(model, conn, total if conn.of_mines else cells - total)
+                add_flow(model.model, model.x, conn, None)
         chosen = _hint(ruleset, width, height, total, rng)
         if not ruleset.board:
             return frozenset(divmod(i, width) for i in chosen)  # any layout: a uniform one
@@ -131,40 +131,6 @@ def random_layout(
         if layout is not None:
             return frozenset(divmod(i, width) for i, v in enumerate(layout) if v)
     raise InconsistentBoardError(f"no mine layout of {width}x{height} meets the rules {str(ruleset)!r}")
-
-
-def _add_flow(model: VariantModel, conn: Connectivity, members: int) -> None:
-    """Connectivity as a flow (fast to satisfy, unlike the lazy cuts): every member takes one
-    unit from a source at the border members, or at one root member when there is no border."""
-    if members == 0:
-        return
-    m = model.model
-    n = len(model.x)
-    is_member = [xi if conn.of_mines else si for xi, si in zip(model.x, model.safe, strict=True)]
-    not_member = [si if conn.of_mines else xi for xi, si in zip(model.x, model.safe, strict=True)]
-    inflow: list[list[cp_model.IntVar]] = [[] for _ in range(n)]
-    outflow: list[list[cp_model.IntVar]] = [[] for _ in range(n)]
-    for a, b in conn.edges:
-        for u, v in ((a, b), (b, a)):
-            f = m.new_int_var(0, n, f"flow{u}_{v}")
-            m.add(f == 0).only_enforce_if(not_member[u])
-            m.add(f == 0).only_enforce_if(not_member[v])
-            outflow[u].append(f)
-            inflow[v].append(f)
-    if conn.border:
-        sources = conn.border
-    else:
-        sources = tuple(range(n))
-        roots = [m.new_bool_var(f"root{i}") for i in sources]
-        m.add_exactly_one(roots)
-        for i, root in zip(sources, roots, strict=True):
-            m.add_implication(root, is_member[i])
-    for k, i in enumerate(sources):
-        s = m.new_int_var(0, n, f"source{i}")
-        m.add(s == 0).only_enforce_if(not_member[i] if conn.border else roots[k].Not())
-        inflow[i].append(s)
-    for i in range(n):
-        m.add(cp_model.LinearExpr.sum(inflow[i]) - cp_model.LinearExpr.sum(outflow[i]) == is_member[i])
 
 
 def _hint(rules: RuleSet, width: int, height: int, total: int, rng: random.Random) -> set[int]:
