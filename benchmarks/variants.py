@@ -1,80 +1,88 @@
-"""Variant positions on 8x8: certain cells and a hint, medians (``python -m benchmarks.variants``).
+"""Variant positions on 8x8: certain cells and a hint (``python -m benchmarks.variants``).
 
-For each rule set, positions are made from a random layout meeting its board rules
-(seeded), with a share of the safe cells revealed; the time is one
-``solve_variant(..., probabilities=False)`` plus one ``hint`` on it (CP-SAT).
+Every rule of :data:`~analyzer.variants.RULES` alone and every pair of them that can
+hold together (a rule added there joins automatically). For each rule set,
+``--positions`` start positions from :func:`analyzer.variants.generate.random_position`
+(seeded: a layout meeting the board rules with the game's mine total, 26 on 8x8, 24
+under B; a quarter, a half or three quarters of the safe cells revealed, in turn).
+The time of a position is one ``solve_variant(..., probabilities=False)`` (every certain
+cell, CP-SAT) plus one ``hint`` on its answer: wall and CPU time of this process (CP-SAT
+runs single-threaded in it), the median and the max per rule set, and the overall max.
+The machine's load average is printed before and after: on a shared machine the CPU
+time is the steadier figure.
 """
 
 from __future__ import annotations
 
 import argparse
-import random
+import itertools
+import os
 import statistics
-import sys
 import time
-from pathlib import Path
 
-from analyzer.errors import InconsistentBoardError
-from analyzer.variants import Position, hint, parse_rules, solve_variant
+from analyzer.errors import RuleError
+from analyzer.variants import RULES, hint, parse_rules, solve_variant
+from analyzer.variants.generate import random_position
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-import variant_oracle as oracle  # noqa: E402
+__all__ = ["rule_sets", "main"]
 
-RULE_SETS = [
-    "V",
-    "M",
-    "L",
-    "N",
-    "X",
-    "X'",
-    "K",
-    "Q",
-    "C",
-    "T",
-    "O",
-    "D",
-    "B",
-    "A",
-    "QX",
-    "CX'",
-    "TK",
-    "LM",
-    "OL",
-]
+REVEALS = (0.25, 0.5, 0.75)
+
+
+def rule_sets(pairs: bool = True) -> list[str]:
+    """Every rule alone, then every pair that parses (two clue regions or M with N do not)."""
+    found = list(RULES)
+    if pairs:
+        for a, b in itertools.combinations(RULES, 2):
+            try:
+                name = str(parse_rules(a + b))
+            except RuleError:
+                continue
+            if name not in found:  # V with another rule is that rule
+                found.append(name)
+    return found
+
+
+def _load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg()) + f" ({os.cpu_count()} CPUs)"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--positions", type=int, default=5, help="positions a rule set")
+    parser.add_argument("--positions", type=int, default=3, help="positions a rule set")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--size", type=int, default=8, help="board side")
+    parser.add_argument("--rules", default=None, help="comma-separated rule sets (default: all)")
+    parser.add_argument("--singles", action="store_true", help="every rule alone, no pairs")
     args = parser.parse_args(argv)
-    rng = random.Random(args.seed)
-    worst = 0.0
-    print(f"{'rules':6s} {'median s':>9s} {'max s':>7s}  positions")
-    for rules in RULE_SETS:
-        times = []
-        canonical = str(parse_rules(rules))
-        tries = 0
-        while len(times) < args.positions and tries < 20 * args.positions:
-            tries += 1
-            cells, mines, _ = oracle.random_position(
-                canonical, 8, 8, rng.randrange(10**9), fill=0.3, reveal=0.5
-            )
-            position = Position(8, 8, mines, cells)
-            start = time.perf_counter()
-            try:
-                analysis = solve_variant(position, rules, probabilities=False)
-            except InconsistentBoardError:
-                continue  # no layout met the board rules quickly: not a position of the game
-            hint(analysis)
-            times.append(time.perf_counter() - start)
-        if not times:
-            print(f"{rules:6s} no consistent position made in {tries} tries")
-            continue
-        median = statistics.median(times)
-        worst = max(worst, median)
-        print(f"{rules:6s} {median:9.3f} {max(times):7.3f}  {len(times)}")
-    print(f"largest median: {worst:.3f} s")
+    sets = args.rules.split(",") if args.rules else rule_sets(pairs=not args.singles)
+    n = args.size
+    print(f"load average before: {_load()}")
+    print(f"{n}x{n}, {args.positions} positions a rule set, seed {args.seed}")
+    print(f"{'rules':6s} {'mines':>5s} {'median s':>9s} {'max s':>7s} {'cpu med':>8s} {'cpu max':>8s}")
+    worst_wall = worst_cpu = (0.0, "")
+    for s, rules in enumerate(sets):
+        walls, cpus, totals = [], [], set()
+        for k in range(args.positions):
+            seed = args.seed * 1_000_003 + s * 1009 + k
+            position, _ = random_position(rules, n, n, seed=seed, reveal=REVEALS[k % len(REVEALS)])
+            totals.add(position.mines)
+            wall, cpu = time.perf_counter(), time.process_time()
+            hint(solve_variant(position, rules, probabilities=False))
+            walls.append(time.perf_counter() - wall)
+            cpus.append(time.process_time() - cpu)
+        worst_wall = max(worst_wall, (max(walls), rules))
+        worst_cpu = max(worst_cpu, (max(cpus), rules))
+        mines = "/".join(map(str, sorted(totals)))
+        print(
+            f"{rules:6s} {mines:>5s} {statistics.median(walls):9.3f} {max(walls):7.3f} "
+            f"{statistics.median(cpus):8.3f} {max(cpus):8.3f}",
+            flush=True,
+        )
+    print(
+        f"max wall: {worst_wall[0]:.3f} s ({worst_wall[1]}); max CPU: {worst_cpu[0]:.3f} s ({worst_cpu[1]})"
+    )
+    print(f"load average after: {_load()}")
     return 0
 
 

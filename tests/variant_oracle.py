@@ -152,20 +152,26 @@ def probabilities(found: list[set[Cell]], hidden: list[Cell]) -> dict[Cell, Frac
 def random_position(
     rules: str, width: int, height: int, seed: int, *, fill: float = 0.35, reveal: float = 0.5
 ) -> tuple[tuple[int, ...], int, set[Cell]]:
-    """A position from a layout meeting the board rules when one is found quickly.
+    """A position on a layout from the package's seeded generator, read with this module's clues.
 
-    Returns the cells, the mine total and the layout. Safe cells are revealed at
-    random, each showing one of the numbers its clue may show (a random lie under L),
-    some as ``?``; a few mines are flagged.
+    Returns the cells, the mine total and the layout. The total is drawn as ``fill`` of
+    the cells (the generator takes the nearest total its board rules allow). Safe cells
+    are revealed at random, each showing one of the numbers :func:`shows` allows (a
+    random lie under L), some as ``?``; a few mines are flagged. One position in eight
+    has a clue raised by one, which may leave no layout, as does a board no layout of
+    the board rules fits (the tests then expect the error that names the conflict).
     """
+    from analyzer.errors import InconsistentBoardError
+    from analyzer.variants.generate import random_layout
+
     rng = random.Random(seed)
     clue_rules, board = split(rules)
     cells_all = [(r, c) for r in range(height) for c in range(width)]
-    mines: set[Cell] = set()
-    for _ in range(300):
-        mines = {c for c in cells_all if rng.random() < fill}
-        if all(board_rule_holds(letter, mines, width, height) for letter in board):
-            break
+    wanted = sum(rng.random() < fill for _ in cells_all)
+    try:
+        mines = set(random_layout(rules, width, height, seed=seed, mines=wanted))
+    except InconsistentBoardError:  # no layout meets the board rules (QB off the square): any will do
+        mines = set(rng.sample(cells_all, wanted))
     values = []
     for cell in cells_all:
         if cell in mines:
@@ -175,4 +181,7 @@ def random_position(
             values.append(NO_CLUE if rng.random() < 0.1 else rng.choice(options))
         else:
             values.append(HIDDEN)
+    clued = [k for k, v in enumerate(values) if v >= 0]
+    if clued and rng.random() < 1 / 8:
+        values[rng.choice(clued)] += 1
     return tuple(values), len(mines), mines
