@@ -23,7 +23,7 @@ that :func:`is_connected` accepts.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
@@ -493,15 +493,23 @@ class _Layouts(cp_model.CpSolverSolutionCallback):
 
 
 def enumerate_layouts(
-    spec: VariantSpec, *, limit: int, deadline: float | None = None
+    spec: VariantSpec,
+    *,
+    limit: int,
+    deadline: float | None = None,
+    certain: Mapping[int, int] | None = None,
 ) -> list[list[int]] | None:
     """Every layout meeting all the members (cells of ``spec.unknown``), or ``None`` past ``limit``.
 
-    Connectivity is checked on each layout found.
+    Connectivity is checked on each layout found. ``certain`` gives cells already known to
+    hold the same value in every layout (:meth:`VariantModel.certain`): fixing them loses no
+    layout, and spares the enumeration the partial layouts a connectivity check would reject.
     """
     model = cp_model.CpModel()
     x = [model.new_bool_var(f"x{i}") for i in range(spec.size)]
     for i, value in spec.fixed:
+        model.add(x[i] == value)
+    for i, value in (certain or {}).items():
         model.add(x[i] == value)
     on = model.new_constant(1)
     for clue in spec.clues:

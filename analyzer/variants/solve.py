@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from analyzer.board.board import FLAG, HIDDEN, Board, Cell
-from analyzer.errors import InconsistentBoardError, InvalidCellError
+from analyzer.errors import InconsistentBoardError, InvalidCellError, SolverTimeoutError
 from analyzer.limits import positive_seconds
 from analyzer.variants.constraints import Members, build_spec, clue_value
 from analyzer.variants.position import Position
@@ -239,7 +239,7 @@ def solve_variant(
     layouts: int | None = None
     how = "not asked for"
     if probabilities:
-        probs, layouts, how = _probabilities(position, ruleset, spec, limit, deadline)
+        probs, layouts, how = _probabilities(position, ruleset, spec, limit, deadline, certain)
     return VariantAnalysis(
         position=position,
         rules=ruleset,
@@ -275,14 +275,22 @@ def _inconsistent(model: object, members: Members, deadline: float | None) -> In
 
 
 def _probabilities(
-    position: Position, rules: RuleSet, spec: object, limit: int, deadline: float | None
+    position: Position,
+    rules: RuleSet,
+    spec: object,
+    limit: int,
+    deadline: float | None,
+    certain: dict[int, int],
 ) -> tuple[dict[Cell, Fraction] | None, int | None, str]:
     from analyzer.models.variants import enumerate_layouts
 
     width = position.width
     if rules.is_local:
         return _local_probabilities(position, rules, deadline)
-    found = enumerate_layouts(spec, limit=limit, deadline=deadline)  # type: ignore[arg-type]
+    try:
+        found = enumerate_layouts(spec, limit=limit, deadline=deadline, certain=certain)  # type: ignore[arg-type]
+    except SolverTimeoutError:  # the certain cells stand: they were found before the count began
+        return None, None, "the time limit came while counting the layouts under the board rules: not counted"
     if found is None:
         return None, None, f"more than {limit:,} layouts under the board rules: not counted"
     unknown = spec.unknown  # type: ignore[attr-defined]
