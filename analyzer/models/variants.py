@@ -6,12 +6,17 @@ The problem is given as plain data (:class:`VariantSpec`), built from the rules 
 their literal is on, so that an explanation can switch them off one by one:
 
 * a clue: ``sum(coef * x) in allowed`` (a Liar clue allows two values, a
-  Negation clue a value and its opposite);
+  Negation clue a value and its opposite), or, for the clues that are not counts
+  (W, P, E), one of a list of *cubes* (cells with their values) holds: one Boolean a
+  cube, equal to the conjunction of its literals;
 * a board rule: sums within bounds (Q, T, A), sums within bounds when a cell is a
   mine (D, H), sums that are all equal (B: one more integer variable), and
   connectivity (C, O), added lazily: a layout CP-SAT finds that breaks it adds the
   cuts it violates (a group of members and another member, or a group away from the
   border: some cell around the group is a member), and the model is solved again;
+  a path (S): the mine contacts along some edges, one Boolean each, number one less
+  than the mines (with connectivity and at most two contacts a mine, the mines form
+  a single path);
 * the mine total.
 
 Counting enumerates the layouts of the model without connectivity and keeps those
@@ -39,16 +44,22 @@ __all__ = [
     "is_connected",
     "enumerate_layouts",
     "count_groups",
+    "count_cubes",
 ]
 
 
 @dataclass(frozen=True, slots=True)
 class ClueSpec:
-    """A clue: ``sum(coef * x[i] for i, coef in terms)`` is one of ``allowed``."""
+    """A clue: ``sum(coef * x[i] for i, coef in terms)`` is one of ``allowed``.
+
+    With ``cubes`` (W, P, E) the clue is instead: one of the cubes holds, a cube being
+    ``(cell, value)`` pairs that must all hold (no cube: the clue cannot hold).
+    """
 
     cell: int
     terms: tuple[tuple[int, int], ...]
     allowed: tuple[int, ...]
+    cubes: tuple[tuple[tuple[int, int], ...], ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +82,7 @@ class BoardRuleSpec:
     ``sums``: ``(cells, low, high)``, each sum within bounds. ``implied``:
     ``(cell, cells, low, high)``, the sum within bounds when ``cell`` is a mine.
     ``equal``: groups of cells whose sums are all equal. ``connected``: connectivity (lazy cuts).
+    ``path``: edges whose both ends are mines number one less than the mines (none if no mine).
     """
 
     letter: str
@@ -78,6 +90,7 @@ class BoardRuleSpec:
     implied: tuple[tuple[int, tuple[int, ...], int, int], ...] = ()
     equal: tuple[tuple[int, ...], ...] = ()
     connected: tuple[Connectivity, ...] = ()
+    path: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,17 +190,55 @@ def _add_rule(
         k = model.new_int_var(0, max(len(g) for g in rule.equal), f"equal_{rule.letter}")
         for group in rule.equal:
             model.add(sum(x[i] for i in group) == k).only_enforce_if(lit)
+    if rule.path:
+        contacts = []
+        for a, b in rule.path:
+            both = model.new_bool_var(f"contact_{a}_{b}")
+            model.add_multiplication_equality(both, [x[a], x[b]])
+            contacts.append(both)
+        some = model.new_bool_var(f"some_mine_{rule.letter}")
+        model.add_max_equality(some, x)
+        model.add(sum(contacts) == sum(x) - some).only_enforce_if(lit)
 
 
 def _add_clue(
     model: cp_model.CpModel, x: list[cp_model.IntVar], clue: ClueSpec, lit: cp_model.IntVar
 ) -> None:
+    if clue.cubes is not None:
+        _add_cubes(model, x, clue.cubes, lit)
+        return
     expr = sum(coef * x[i] for i, coef in clue.terms)
     if len(clue.allowed) == 1:
         model.add(expr == clue.allowed[0]).only_enforce_if(lit)
     else:
         domain = cp_model.Domain.from_values(list(clue.allowed))
         model.add_linear_expression_in_domain(expr, domain).only_enforce_if(lit)
+
+
+def _add_cubes(
+    model: cp_model.CpModel,
+    x: list[cp_model.IntVar],
+    cubes: tuple[tuple[tuple[int, int], ...], ...],
+    lit: cp_model.IntVar,
+) -> None:
+    """One of the cubes holds when ``lit`` is on; each cube's Boolean is its conjunction."""
+    if any(not cube for cube in cubes):
+        return  # a cube with nothing left to hold: the clue already holds
+    if not cubes:
+        model.add(lit == 0)  # no way for the clue to hold
+        return
+    held = []
+    for cube in cubes:
+        literals = [x[i] if value else x[i].Not() for i, value in cube]
+        if len(literals) == 1:
+            held.append(literals[0])
+            continue
+        b = model.new_bool_var("cube")
+        for term in literals:
+            model.add_implication(b, term)
+        model.add_bool_or([b, *(term.Not() for term in literals)])
+        held.append(b)
+    model.add_bool_or(held).only_enforce_if(lit)
 
 
 class VariantModel:
@@ -444,3 +495,36 @@ def count_groups(
     if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
         return acc.result("cpsat-groups")
     raise SolverTimeoutError("time limit reached while counting a variant component")
+
+
+def count_cubes(
+    size: int,
+    clues: Sequence[tuple[tuple[tuple[int, int], ...], ...]],
+    *,
+    limit: int,
+    deadline: float | None = None,
+) -> ComponentCounts | None:
+    """Count a component of ``size`` cells under W, P or E clues (each its cubes), by mine count.
+
+    Every layout of the component is enumerated (one cell a group); ``None`` past ``limit``.
+
+    >>> count_cubes(2, [(((0, 1), (1, 0)), ((0, 0), (1, 1)))], limit=10).layouts
+    (0, 2, 0)
+    """
+    model = cp_model.CpModel()
+    x = [model.new_bool_var(f"x{i}") for i in range(size)]
+    on = model.new_constant(1)
+    for cubes in clues:
+        _add_cubes(model, x, cubes, on)  # type: ignore[arg-type]
+    acc = Accumulator((1,) * size)
+    found = _Layouts(x, limit, lambda v: True)
+    solver = _solver(deadline)
+    solver.parameters.enumerate_all_solutions = True
+    status = solver.solve(model, found)
+    if found.overflow:
+        return None
+    if status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+        raise SolverTimeoutError("time limit reached while counting a variant component")
+    for layout in found.found:
+        acc.add(layout)
+    return acc.result("cpsat-cubes")
