@@ -13,7 +13,14 @@ from dataclasses import dataclass
 
 from analyzer.board.board import FLAG, HIDDEN, Cell
 from analyzer.errors import RuleError
-from analyzer.models.variants import BoardRuleSpec, ClueSpec, Connectivity, VariantSpec
+from analyzer.models.variants import (
+    KNOWN_MINE,
+    KNOWN_SAFE,
+    BoardRuleSpec,
+    ClueSpec,
+    Connectivity,
+    VariantSpec,
+)
 from analyzer.variants.position import Position
 from analyzer.variants.rules import RuleSet, is_coloured
 
@@ -134,6 +141,12 @@ def _runs(bits: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(sorted(lengths))
 
 
+#: Every ring of 8 cells (1: a mine) with its runs.
+_RING_PATTERNS = tuple(
+    (bits, _runs(bits)) for bits in (tuple((code >> k) & 1 for k in range(8)) for code in range(256))
+)
+
+
 def ring_runs(mines: set[Cell], cell: Cell, width: int, height: int) -> tuple[int, ...]:
     """The Wall clue at ``cell``: lengths of the runs of mines around it (cells off the board are safe).
 
@@ -198,11 +211,9 @@ def pattern_cubes(
     inside = [0 <= r < height and 0 <= c < width for r, c in around]
     wanted = set(allowed_values(rules, shown)) if kind == "P" else None
     cubes = []
-    for code in range(256):
-        bits = tuple((code >> k) & 1 for k in range(8))
+    for bits, found in _RING_PATTERNS:
         if any(b and not ok for b, ok in zip(bits, inside, strict=True)):
             continue
-        found = _runs(bits)
         if (len(found) in wanted) if wanted is not None else found == runs:
             cubes.append(tuple((c, b) for c, b, ok in zip(around, bits, inside, strict=True) if ok))
     return tuple(cubes)
@@ -311,21 +322,50 @@ def _rule_spec(letter: str, width: int, height: int) -> BoardRuleSpec:
 
 
 def _pattern_spec(position: Position, rules: RuleSet, cell: Cell) -> ClueSpec:
-    """A W, P or E clue as its cubes over the hidden cells (the known cells already checked)."""
-    width = position.width
+    """A W, P or E clue over the hidden cells (known cells folded in).
+
+    W: its cubes (the ring patterns with these runs). P: the ring, one entry a cell
+    (its index if hidden, :data:`KNOWN_SAFE` off the board or revealed, :data:`KNOWN_MINE`
+    flagged). E: the four lines of sight, each up to its first flag (hidden cells by index,
+    revealed ones :data:`KNOWN_SAFE`).
+    """
+    width, height = position.width, position.height
+    index = cell[0] * width + cell[1]
+
+    def code(other: Cell) -> int:
+        r, c = other
+        if not (0 <= r < height and 0 <= c < width):
+            return KNOWN_SAFE
+        value = position[other]
+        if value == HIDDEN:
+            return r * width + c
+        return KNOWN_MINE if value == FLAG else KNOWN_SAFE
+
+    allowed = allowed_values(rules, position[cell])
+    if rules.pattern == "P":
+        return ClueSpec(index, (), allowed, ring=tuple(code(other) for other in ring(cell)))
+    if rules.pattern == "E":
+        rays = []
+        for ray in _rays(cell, width, height):
+            codes = []
+            for other in ray:
+                if code(other) == KNOWN_MINE:
+                    break
+                codes.append(code(other))
+            rays.append(tuple(codes))
+        return ClueSpec(index, (), allowed, rays=tuple(rays))
     runs = position.runs_at(cell) or ()
     cubes = []
-    for cube in pattern_cubes(rules, position[cell], runs, cell, width, position.height):
+    for cube in pattern_cubes(rules, position[cell], runs, cell, width, height):
         kept = []
         for other, bit in cube:
-            value = position[other]
-            if value == HIDDEN:
-                kept.append((other[0] * width + other[1], bit))
-            elif (value == FLAG) != bool(bit):
+            known = code(other)
+            if known >= 0:
+                kept.append((known, bit))
+            elif (known == KNOWN_MINE) != bool(bit):
                 break  # the cube contradicts a revealed cell or a flag
         else:
             cubes.append(tuple(kept))
-    index = cell[0] * width + cell[1]
     return ClueSpec(index, (), (), cubes=tuple(cubes))
 
 

@@ -307,8 +307,8 @@ def _pattern_probabilities(
     from analyzer.solver.combination import combine
 
     width = position.width
-    clues = [c.cubes for c in spec.clues if c.cubes]  # type: ignore[attr-defined]
-    scopes = [sorted({i for cube in cubes for i, _ in cube}) for cubes in clues]
+    clues = [c for c in spec.clues if c.scope()]  # type: ignore[attr-defined]
+    scopes = [c.scope() for c in clues]
     parent: dict[int, int] = {}
 
     def find(a: int) -> int:
@@ -320,22 +320,18 @@ def _pattern_probabilities(
     for scope in scopes:
         for i in scope[1:]:
             parent[find(i)] = find(scope[0])
-        if scope:
-            find(scope[0])
+        find(scope[0])
     comps: dict[int, list[int]] = {}
     for i in sorted(parent):
         comps.setdefault(find(i), []).append(i)
     by_comp: dict[int, list[int]] = {root: [] for root in comps}
     for k, scope in enumerate(scopes):
-        if scope:
-            by_comp[find(scope[0])].append(k)
+        by_comp[find(scope[0])].append(k)
     counted = []
     members = []
     for root, cells in comps.items():
         local = {i: n for n, i in enumerate(cells)}
-        comp_clues = [
-            tuple(tuple((local[i], v) for i, v in cube) for cube in clues[k]) for k in by_comp[root]
-        ]
+        comp_clues = [clues[k].renumbered(local) for k in by_comp[root]]
         counts = count_cubes(len(cells), comp_clues, limit=limit, deadline=deadline)
         if counts is None:
             return None, None, f"a component with more than {limit:,} layouts: not counted"
