@@ -6,9 +6,11 @@ The problem is given as plain data (:class:`VariantSpec`), built from the rules 
 their literal is on, so that an explanation can switch them off one by one:
 
 * a clue: ``sum(coef * x) in allowed`` (a Liar clue allows two values, a
-  Negation clue a value and its opposite), or, for the clues that are not counts
-  (W, P, E), one of a list of *cubes* (cells with their values) holds: one Boolean a
-  cube, equal to the conjunction of its literals;
+  Negation clue a value and its opposite); the clues that are not counts: W, one of
+  its ring patterns (*cubes*: cells with their values; a table constraint), P, the
+  number of run starts around the ring (a mine after a cell that is not; one Boolean
+  a start) in ``allowed``, E, one plus the cells of each line of sight with no mine
+  before them (one Boolean a cell) in ``allowed``;
 * a board rule: sums within bounds (Q, T, A), sums within bounds when a cell is a
   mine (D, H), sums that are all equal (B: one more integer variable), and
   connectivity (C, O), added lazily: a layout CP-SAT finds that breaks it adds the
