@@ -146,6 +146,7 @@ def test_the_clues_read_as_the_game_shows_them() -> None:
     assert sight({(0, 2)}, (0, 0), 3, 3) == 1 + 1 + 2
     exact = solve_variant("3x3x4\nH H H\nH 1,3 H\nH H H\n", "W")
     assert exact.layouts == 8 * 3  # the run of 3 anywhere around, the lone mine in one of 3 gaps
+    assert str(exact).splitlines()[1].split() == ["50", "1,3", "50"]
     assert solve_variant("3x3x2\nHHH\nH2H\nHHH\n", "P").layouts == 28 - 8  # two mines, not adjacent
     assert solve_variant("3x3x3\nHHH\nHHH\nHHH\n", "S").layouts == 6 + 16  # lines and L shapes
 

@@ -151,7 +151,7 @@ class VariantAnalysis:
 
     def __str__(self) -> str:
         p = self.position
-        rows = []
+        rows: list[list[str]] = []
         for r in range(p.height):
             words = []
             for c in range(p.width):
@@ -168,9 +168,12 @@ class VariantAnalysis:
                 elif v == FLAG:
                     words.append("  F")
                 else:
-                    words.append("  ." if v < 0 else f"{v:>3}")
-            rows.append("".join(words))
-        return "\n".join(rows)
+                    runs = dict(p.runs).get(r * p.width + c)
+                    shown = ",".join(map(str, runs)) if runs else str(v)
+                    words.append("  ." if v < 0 else f"{shown:>3}")
+            rows.append(words)
+        width = max(len(w) for row in rows for w in row) + (1 if p.runs else 0)
+        return "\n".join("".join(w.rjust(width) for w in row) for row in rows)
 
 
 def _deadline(time_limit: float | None) -> float | None:
