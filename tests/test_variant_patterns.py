@@ -235,3 +235,12 @@ def test_the_cli_reads_wall_clues_and_snakes(tmp_path, capsys) -> None:
     path.write_text("3x2x3\nHHH\nH?H\n")
     assert main(["solve", "--rules", "S", "--json", str(path)]) == 0
     assert '"layouts": 3' in capsys.readouterr().out
+
+
+def test_a_time_limit_under_a_board_rule_is_a_timeout_not_a_crash() -> None:
+    # CP-SAT stopped by its time limit a little before our clock reads the deadline was a RuntimeError.
+    from analyzer.errors import SolverTimeoutError
+
+    empty = "8x8x12\n" + "HHHHHHHH\n" * 8
+    with pytest.raises(SolverTimeoutError, match="time limit reached"):
+        solve_variant(empty, "CP", time_limit=0.5)
