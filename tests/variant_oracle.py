@@ -102,10 +102,73 @@ def board_rule_holds(letter: str, mines: set[Cell], width: int, height: int) -> 
         return not any((r + dr, c + dc) in mines for r, c in mines for dr, dc in KNIGHT)
     if letter == "H":
         return all((r, c - 1) in mines or (r, c + 1) in mines for r, c in mines)
+    if letter == "S":
+        return is_snake(mines)
     raise ValueError(letter)
 
 
-BOARD_LETTERS = "QCTODBAH"
+def is_snake(mines: set[Cell]) -> bool:
+    """One orthogonal path: connected, at most two orthogonal contacts a mine, no loop."""
+    if not mines:
+        return True
+    degrees = [sum((r + dr, c + dc) in mines for dr, dc in ORTH) for r, c in mines]
+    if max(degrees) > 2 or not _connected(mines, ORTH, {min(mines)}):
+        return False
+    return sum(degrees) // 2 == len(mines) - 1  # a tree of degree at most 2 is a path
+
+
+# The 8 cells around a clue, walked around (each step to an orthogonal neighbour of the last).
+AROUND = [(-1, -1), (-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1)]
+
+
+def ring_mines(mines: set[Cell], cell: Cell, width: int, height: int) -> list[bool]:
+    out = []
+    for dr, dc in AROUND:
+        r, c = cell[0] + dr, cell[1] + dc
+        out.append(0 <= r < height and 0 <= c < width and (r, c) in mines)
+    return out
+
+
+def wall(mines: set[Cell], cell: Cell, width: int, height: int) -> tuple[int, ...]:
+    """Run lengths around the ring: each run starts where a mine follows a non-mine."""
+    ring = ring_mines(mines, cell, width, height)
+    if all(ring):
+        return (8,)
+    lengths = []
+    for k in range(8):
+        if ring[k] and not ring[k - 1]:
+            n = 0
+            while ring[(k + n) % 8]:
+                n += 1
+            lengths.append(n)
+    return tuple(sorted(lengths))
+
+
+def eyesight(mines: set[Cell], cell: Cell, width: int, height: int) -> int:
+    seen = 1
+    for dr, dc in ORTH:
+        r, c = cell[0] + dr, cell[1] + dc
+        while 0 <= r < height and 0 <= c < width and (r, c) not in mines:
+            seen += 1
+            r, c = r + dr, c + dc
+    return seen
+
+
+def pattern_shows(rules: str, mines: set[Cell], cell: Cell, width: int, height: int) -> set:
+    """What a W, P or E clue may show: a tuple of runs under W, a number under P and E."""
+    if "W" in rules:
+        return {wall(mines, cell, width, height)}
+    true = len(wall(mines, cell, width, height)) if "P" in rules else eyesight(mines, cell, width, height)
+    if "L" in rules:
+        return {v for v in (true - 1, true + 1) if v >= 0}
+    return {true}
+
+
+def is_pattern(rules: str) -> bool:
+    return any(ch in rules for ch in "WPE")
+
+
+BOARD_LETTERS = "QCTODBAHS"
 
 
 def split(rules: str) -> tuple[str, list[str]]:
@@ -125,22 +188,39 @@ def layouts(
     clues: Iterable[Cell] | None = None,
     board_rules: Iterable[str] | None = None,
     total: bool = True,
+    runs: dict[Cell, tuple[int, ...]] | None = None,
 ) -> list[set[Cell]]:
-    """Every set of mines meeting the chosen members (all of them by default)."""
+    """Every set of mines meeting the chosen members (all of them by default).
+
+    ``runs``: the Wall clues of several runs (the others read as one run of their value).
+    """
     clue_rules, all_board = split(rules)
     board_rules = all_board if board_rules is None else list(board_rules)
     grid = {divmod(i, width): v for i, v in enumerate(cells)}
     hidden = [c for c, v in grid.items() if v == HIDDEN]
     flags = {c for c, v in grid.items() if v == FLAG}
     use = [c for c, v in grid.items() if v >= 0] if clues is None else list(clues)
+    if is_pattern(clue_rules):
+        shown = {}
+        for c in use:
+            if "W" in clue_rules:
+                shown[c] = (runs or {}).get(c) or ((grid[c],) if grid[c] else ())
+            else:
+                shown[c] = grid[c]
+
+        def meets(placed: set[Cell]) -> bool:
+            return all(shown[c] in pattern_shows(clue_rules, placed, c, width, height) for c in use)
+    else:
+
+        def meets(placed: set[Cell]) -> bool:
+            return all(grid[c] in shows(clue_rules, placed, c, width, height) for c in use)
+
     found = []
     for bits in itertools.product((0, 1), repeat=len(hidden)):
         placed = flags | {c for c, b in zip(hidden, bits, strict=True) if b}
         if total and len(placed) != mines:
             continue
-        if all(grid[c] in shows(clue_rules, placed, c, width, height) for c in use) and all(
-            board_rule_holds(letter, placed, width, height) for letter in board_rules
-        ):
+        if meets(placed) and all(board_rule_holds(letter, placed, width, height) for letter in board_rules):
             found.append(placed)
     return found
 
@@ -176,3 +256,62 @@ def random_position(
         else:
             values.append(HIDDEN)
     return tuple(values), len(mines), mines
+
+
+def random_snake(width: int, height: int, rng: random.Random, length: int) -> set[Cell]:
+    """A random snake (:func:`is_snake`) of at most ``length`` mines: a walk that never touches itself."""
+    head = (rng.randrange(height), rng.randrange(width))
+    body = [head]
+    while len(body) < length:
+        steps = []
+        for dr, dc in ORTH:
+            n = (head[0] + dr, head[1] + dc)
+            if not (0 <= n[0] < height and 0 <= n[1] < width) or n in body:
+                continue
+            if sum((n[0] + a, n[1] + b) in body for a, b in ORTH) == 1:
+                steps.append(n)
+        if not steps:
+            break
+        head = rng.choice(steps)
+        body.append(head)
+    return set(body)
+
+
+def random_pattern_position(
+    rules: str, width: int, height: int, seed: int, *, fill: float = 0.35, reveal: float = 0.5
+) -> tuple[tuple[int, ...], int, dict[Cell, tuple[int, ...]], set[Cell]]:
+    """A position under rules with W, P, E or S (cells, mine total, Wall clues of several runs, layout).
+
+    Under S the layout is a random snake; otherwise as :func:`random_position`.
+    """
+    rng = random.Random(seed)
+    clue_rules, board = split(rules)
+    cells_all = [(r, c) for r in range(height) for c in range(width)]
+    mines: set[Cell] = set()
+    for _ in range(300):
+        if "S" in board:
+            mines = random_snake(width, height, rng, rng.randint(1, max(1, int(fill * width * height))))
+        else:
+            mines = {c for c in cells_all if rng.random() < fill}
+        if all(board_rule_holds(letter, mines, width, height) for letter in board):
+            break
+    values = []
+    runs: dict[Cell, tuple[int, ...]] = {}
+    for cell in cells_all:
+        if cell in mines:
+            values.append(FLAG if rng.random() < 0.1 else HIDDEN)
+        elif rng.random() < reveal:
+            if rng.random() < 0.1:
+                values.append(NO_CLUE)
+            elif "W" in clue_rules:
+                lengths = wall(mines, cell, width, height)
+                values.append(sum(lengths))
+                if len(lengths) > 1:
+                    runs[cell] = lengths
+            elif is_pattern(clue_rules):
+                values.append(rng.choice(sorted(pattern_shows(clue_rules, mines, cell, width, height))))
+            else:
+                values.append(rng.choice(sorted(shows(clue_rules, mines, cell, width, height))))
+        else:
+            values.append(HIDDEN)
+    return tuple(values), len(mines), runs, mines

@@ -6,12 +6,19 @@ The problem is given as plain data (:class:`VariantSpec`), built from the rules 
 their literal is on, so that an explanation can switch them off one by one:
 
 * a clue: ``sum(coef * x) in allowed`` (a Liar clue allows two values, a
-  Negation clue a value and its opposite);
+  Negation clue a value and its opposite); the clues that are not counts: W, one of
+  its ring patterns (*cubes*: cells with their values; a table constraint), P, the
+  number of run starts around the ring (a mine after a cell that is not; one Boolean
+  a start) in ``allowed``, E, one plus the cells of each line of sight with no mine
+  before them (one Boolean a cell) in ``allowed``;
 * a board rule: sums within bounds (Q, T, A), sums within bounds when a cell is a
   mine (D, H), sums that are all equal (B: one more integer variable), and
   connectivity (C, O), added lazily: a layout CP-SAT finds that breaks it adds the
   cuts it violates (a group of members and another member, or a group away from the
   border: some cell around the group is a member), and the model is solved again;
+  a path (S): the mine contacts along some edges, one Boolean each, number one less
+  than the mines (with connectivity and at most two contacts a mine, the mines form
+  a single path);
 * the mine total.
 
 Counting enumerates the layouts of the model without connectivity and keeps those
@@ -23,6 +30,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ortools.sat.python import cp_model
 
@@ -39,16 +47,58 @@ __all__ = [
     "is_connected",
     "enumerate_layouts",
     "count_groups",
+    "count_cubes",
+    "KNOWN_SAFE",
+    "KNOWN_MINE",
 ]
+
+#: In a ring or a line of sight (P, E): a cell known safe (or off the board), a cell known a mine.
+KNOWN_SAFE = -1
+KNOWN_MINE = -2
 
 
 @dataclass(frozen=True, slots=True)
 class ClueSpec:
-    """A clue: ``sum(coef * x[i] for i, coef in terms)`` is one of ``allowed``."""
+    """A clue: ``sum(coef * x[i] for i, coef in terms)`` is one of ``allowed``.
+
+    With ``cubes`` (W) the clue is instead: one of the cubes holds, a cube being
+    ``(cell, value)`` pairs that must all hold (no cube: the clue cannot hold). With
+    ``ring`` (P: the 8 cells around, in ring order) the number of runs of mines is one of
+    ``allowed``; with ``rays`` (E: the lines of sight, nearest first) one plus the safe
+    cells seen before a mine. Their entries are cells, :data:`KNOWN_SAFE` or :data:`KNOWN_MINE`.
+    """
 
     cell: int
     terms: tuple[tuple[int, int], ...]
     allowed: tuple[int, ...]
+    cubes: tuple[tuple[tuple[int, int], ...], ...] | None = None
+    ring: tuple[int, ...] | None = None
+    rays: tuple[tuple[int, ...], ...] | None = None
+
+    def scope(self) -> tuple[int, ...]:
+        """The cells the clue reads (hidden ones, by index)."""
+        found: set[int] = {i for i, _ in self.terms}
+        found.update(i for cube in self.cubes or () for i, _ in cube)
+        found.update(i for i in self.ring or () if i >= 0)
+        found.update(i for ray in self.rays or () for i in ray if i >= 0)
+        return tuple(sorted(found))
+
+    def renumbered(self, index: dict[int, int]) -> ClueSpec:
+        """The clue with its cells renumbered (known entries kept)."""
+
+        def one(i: int) -> int:
+            return index[i] if i >= 0 else i
+
+        return ClueSpec(
+            self.cell,
+            tuple((index[i], c) for i, c in self.terms),
+            self.allowed,
+            None
+            if self.cubes is None
+            else tuple(tuple((index[i], v) for i, v in cube) for cube in self.cubes),
+            None if self.ring is None else tuple(one(i) for i in self.ring),
+            None if self.rays is None else tuple(tuple(one(i) for i in ray) for ray in self.rays),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +121,7 @@ class BoardRuleSpec:
     ``sums``: ``(cells, low, high)``, each sum within bounds. ``implied``:
     ``(cell, cells, low, high)``, the sum within bounds when ``cell`` is a mine.
     ``equal``: groups of cells whose sums are all equal. ``connected``: connectivity (lazy cuts).
+    ``path``: edges whose both ends are mines number one less than the mines (none if no mine).
     """
 
     letter: str
@@ -78,6 +129,7 @@ class BoardRuleSpec:
     implied: tuple[tuple[int, tuple[int, ...], int, int], ...] = ()
     equal: tuple[tuple[int, ...], ...] = ()
     connected: tuple[Connectivity, ...] = ()
+    path: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,17 +229,127 @@ def _add_rule(
         k = model.new_int_var(0, max(len(g) for g in rule.equal), f"equal_{rule.letter}")
         for group in rule.equal:
             model.add(sum(x[i] for i in group) == k).only_enforce_if(lit)
+    if rule.path:
+        contacts = []
+        for a, b in rule.path:
+            both = model.new_bool_var(f"contact_{a}_{b}")
+            model.add_multiplication_equality(both, [x[a], x[b]])
+            contacts.append(both)
+        some = model.new_bool_var(f"some_mine_{rule.letter}")
+        model.add_max_equality(some, x)
+        model.add(sum(contacts) == sum(x) - some).only_enforce_if(lit)
 
 
 def _add_clue(
     model: cp_model.CpModel, x: list[cp_model.IntVar], clue: ClueSpec, lit: cp_model.IntVar
 ) -> None:
+    if clue.cubes is not None:
+        _add_cubes(model, x, clue.cubes, lit)
+        return
+    if clue.ring is not None:
+        _add_partition(model, x, clue, lit)
+        return
+    if clue.rays is not None:
+        _add_sight(model, x, clue, lit)
+        return
     expr = sum(coef * x[i] for i, coef in clue.terms)
     if len(clue.allowed) == 1:
         model.add(expr == clue.allowed[0]).only_enforce_if(lit)
     else:
         domain = cp_model.Domain.from_values(list(clue.allowed))
         model.add_linear_expression_in_domain(expr, domain).only_enforce_if(lit)
+
+
+def _in_domain(model: cp_model.CpModel, expr: Any, allowed: tuple[int, ...], lit: cp_model.IntVar) -> None:
+    if not allowed:
+        model.add(lit == 0)
+        return
+    domain = cp_model.Domain.from_values(list(allowed))
+    model.add_linear_expression_in_domain(expr, domain).only_enforce_if(lit)
+
+
+def _add_partition(
+    model: cp_model.CpModel, x: list[cp_model.IntVar], clue: ClueSpec, lit: cp_model.IntVar
+) -> None:
+    """P: a run starts where a mine follows a cell that is not; all 8 mines are one run."""
+    ring = clue.ring or ()
+
+    def mine(k: int) -> Any:
+        i = ring[k % len(ring)]
+        return x[i] if i >= 0 else int(i == KNOWN_MINE)
+
+    starts: list[Any] = []
+    for k in range(len(ring)):
+        here, before = mine(k), mine(k - 1)
+        if isinstance(here, int) and isinstance(before, int):
+            starts.append(int(here == 1 and before == 0))
+        elif isinstance(here, int):
+            starts.append(before.Not() if here else 0)
+        elif isinstance(before, int):
+            starts.append(0 if before else here)
+        else:
+            start = model.new_bool_var("run_start")
+            model.add_bool_and([here, before.Not()]).only_enforce_if(start)
+            model.add_bool_or([here.Not(), before, start])
+            starts.append(start)
+    whole: Any = 0
+    if all(i == KNOWN_MINE or i >= 0 for i in ring):
+        cells = [x[i] for i in ring if i >= 0]
+        whole = model.new_bool_var("ring_full")
+        model.add_min_equality(whole, cells) if cells else model.add(whole == 1)
+    _in_domain(model, sum(starts) + whole, clue.allowed, lit)
+
+
+def _add_sight(
+    model: cp_model.CpModel, x: list[cp_model.IntVar], clue: ClueSpec, lit: cp_model.IntVar
+) -> None:
+    """E: one plus, on each line of sight, the cells whose way from the clue has no mine."""
+    seen: list[Any] = [1]
+    for ray in clue.rays or ():
+        clear: Any = 1  # every cell so far safe
+        for i in ray:
+            if i >= 0:
+                step = model.new_bool_var("in_sight")
+                if isinstance(clear, int):
+                    model.add(step + x[i] == 1)
+                else:
+                    model.add_bool_and([clear, x[i].Not()]).only_enforce_if(step)
+                    model.add_bool_or([clear.Not(), x[i], step])
+                clear = step
+            seen.append(clear)
+    _in_domain(model, sum(seen), clue.allowed, lit)
+
+
+def _add_cubes(
+    model: cp_model.CpModel,
+    x: list[cp_model.IntVar],
+    cubes: tuple[tuple[tuple[int, int], ...], ...],
+    lit: cp_model.IntVar,
+) -> None:
+    """One of the cubes holds when ``lit`` is on; each cube's Boolean is its conjunction."""
+    if any(not cube for cube in cubes):
+        return  # a cube with nothing left to hold: the clue already holds
+    if not cubes:
+        model.add(lit == 0)  # no way for the clue to hold
+        return
+    scope = [i for i, _ in cubes[0]]
+    if all([i for i, _ in cube] == scope for cube in cubes):
+        # One scope (W, P): a table constraint, no variable a cube.
+        table = [[value for _, value in cube] for cube in cubes]
+        model.add_allowed_assignments([x[i] for i in scope], table).only_enforce_if(lit)
+        return
+    held = []
+    for cube in cubes:
+        literals = [x[i] if value else x[i].Not() for i, value in cube]
+        if len(literals) == 1:
+            held.append(literals[0])
+            continue
+        b = model.new_bool_var("cube")
+        for term in literals:
+            model.add_implication(b, term)
+        model.add_bool_or([b, *(term.Not() for term in literals)])
+        held.append(b)
+    model.add_bool_or(held).only_enforce_if(lit)
 
 
 class VariantModel:
@@ -444,3 +606,37 @@ def count_groups(
     if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
         return acc.result("cpsat-groups")
     raise SolverTimeoutError("time limit reached while counting a variant component")
+
+
+def count_cubes(
+    size: int,
+    clues: Sequence[ClueSpec],
+    *,
+    limit: int,
+    deadline: float | None = None,
+) -> ComponentCounts | None:
+    """Count a component of ``size`` cells under W, P or E clues (renumbered 0..size-1), by mine count.
+
+    Every layout of the component is enumerated (one cell a group); ``None`` past ``limit``.
+
+    >>> wall = ClueSpec(0, (), (), cubes=(((0, 1), (1, 0)), ((0, 0), (1, 1))))
+    >>> count_cubes(2, [wall], limit=10).layouts
+    (0, 2, 0)
+    """
+    model = cp_model.CpModel()
+    x = [model.new_bool_var(f"x{i}") for i in range(size)]
+    on = model.new_constant(1)
+    for clue in clues:
+        _add_clue(model, x, clue, on)  # type: ignore[arg-type]
+    acc = Accumulator((1,) * size)
+    found = _Layouts(x, limit, lambda v: True)
+    solver = _solver(deadline)
+    solver.parameters.enumerate_all_solutions = True
+    status = solver.solve(model, found)
+    if found.overflow:
+        return None
+    if status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+        raise SolverTimeoutError("time limit reached while counting a variant component")
+    for layout in found.found:
+        acc.add(layout)
+    return acc.result("cpsat-cubes")

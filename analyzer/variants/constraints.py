@@ -8,21 +8,42 @@ independent reading used to reveal cells and to check answers).
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 from analyzer.board.board import FLAG, HIDDEN, Cell
 from analyzer.errors import RuleError
-from analyzer.models.variants import BoardRuleSpec, ClueSpec, Connectivity, VariantSpec
+from analyzer.models.variants import (
+    KNOWN_MINE,
+    KNOWN_SAFE,
+    BoardRuleSpec,
+    ClueSpec,
+    Connectivity,
+    VariantSpec,
+)
 from analyzer.variants.position import Position
 from analyzer.variants.rules import RuleSet, is_coloured
 
-__all__ = ["region", "weight", "allowed_values", "clue_value", "build_spec", "Members"]
+__all__ = [
+    "region",
+    "weight",
+    "allowed_values",
+    "clue_value",
+    "build_spec",
+    "Members",
+    "ring",
+    "ring_runs",
+    "sight",
+    "pattern_cubes",
+]
 
 _KING = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
 _ORTHOGONAL = ((-1, 0), (0, -1), (0, 1), (1, 0))
 _CROSS = ((-2, 0), (-1, 0), (0, -2), (0, -1), (0, 1), (0, 2), (1, 0), (2, 0))
 _KNIGHT = ((-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1))
 _OFFSETS = {"V": _KING, "X": _CROSS, "X'": _ORTHOGONAL, "K": _KNIGHT}
+#: The 8 cells around a cell in ring order (clockwise from the top-left), for W and P.
+_RING = ((-1, -1), (-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1))
 
 
 def region(rules: RuleSet, cell: Cell, width: int, height: int) -> tuple[Cell, ...]:
@@ -71,7 +92,23 @@ def clue_value(rules: RuleSet, mines: set[Cell], cell: Cell, width: int, height:
     >>> from analyzer.variants.rules import parse_rules
     >>> clue_value(parse_rules("M"), {(0, 0), (0, 1)}, (1, 1), 3, 3)
     3
+
+    Under W it is the number of mines around the cell (:func:`ring_runs` gives the runs);
+    under P the number of runs; under E the safe cells in sight.
+
+    >>> clue_value(parse_rules("P"), {(0, 0), (0, 2)}, (1, 1), 3, 3)
+    2
     """
+    if rules.pattern is not None:
+        runs = ring_runs(mines, cell, width, height)
+        if rules.pattern == "W":
+            return sum(runs)
+        true = len(runs) if rules.pattern == "P" else sight(mines, cell, width, height)
+        if rules.liar:
+            true += lie
+            if true < 0:
+                true = 1
+        return true
     total = sum(weight(rules, c) for c in region(rules, cell, width, height) if c in mines)
     if rules.colour == "N":
         total = abs(total)
@@ -80,6 +117,124 @@ def clue_value(rules: RuleSet, mines: set[Cell], cell: Cell, width: int, height:
         if total < 0:
             total = 1  # a count of 0 can only be shown as 1
     return total
+
+
+def ring(cell: Cell) -> tuple[Cell, ...]:
+    """The 8 cells around ``cell`` in ring order (clockwise from the top-left), on or off the board."""
+    row, col = cell
+    return tuple((row + dr, col + dc) for dr, dc in _RING)
+
+
+def _runs(bits: tuple[int, ...]) -> tuple[int, ...]:
+    """The lengths of the runs of 1s of a closed ring, in increasing order."""
+    if all(bits):
+        return (len(bits),)
+    start = bits.index(0)  # read from a 0 so that no run wraps around
+    lengths = []
+    run = 0
+    for k in range(1, len(bits) + 1):
+        if bits[(start + k) % len(bits)]:
+            run += 1
+        elif run:
+            lengths.append(run)
+            run = 0
+    return tuple(sorted(lengths))
+
+
+#: Every ring of 8 cells (1: a mine) with its runs.
+_RING_PATTERNS = tuple(
+    (bits, _runs(bits)) for bits in (tuple((code >> k) & 1 for k in range(8)) for code in range(256))
+)
+
+
+def ring_runs(mines: set[Cell], cell: Cell, width: int, height: int) -> tuple[int, ...]:
+    """The Wall clue at ``cell``: lengths of the runs of mines around it (cells off the board are safe).
+
+    >>> ring_runs({(0, 0), (0, 1), (2, 2), (1, 0)}, (1, 1), 3, 3)
+    (1, 3)
+    >>> ring_runs(set(), (0, 0), 2, 2), ring_runs({(0, 1), (1, 0), (1, 1)}, (0, 0), 2, 2)
+    ((), (3,))
+    """
+    bits = tuple(int(0 <= r < height and 0 <= c < width and (r, c) in mines) for r, c in ring(cell))
+    return _runs(bits)
+
+
+def _rays(cell: Cell, width: int, height: int) -> tuple[tuple[Cell, ...], ...]:
+    """The cells seen from ``cell`` up, down, left and right, nearest first, up to the border."""
+    row, col = cell
+    return (
+        tuple((r, col) for r in range(row - 1, -1, -1)),
+        tuple((r, col) for r in range(row + 1, height)),
+        tuple((row, c) for c in range(col - 1, -1, -1)),
+        tuple((row, c) for c in range(col + 1, width)),
+    )
+
+
+def sight(mines: set[Cell], cell: Cell, width: int, height: int) -> int:
+    """The Eyesight clue at ``cell``: itself and the safe cells it sees before a mine or the border.
+
+    >>> sight({(0, 1)}, (0, 0), 3, 2), sight(set(), (1, 1), 3, 3)
+    (2, 5)
+    """
+    seen = 1
+    for ray in _rays(cell, width, height):
+        for other in ray:
+            if other in mines:
+                break
+            seen += 1
+    return seen
+
+
+Cube = tuple[tuple[Cell, int], ...]
+
+
+def pattern_cubes(
+    rules: RuleSet, shown: int, runs: tuple[int, ...], cell: Cell, width: int, height: int
+) -> tuple[Cube, ...]:
+    """The ways a W, P or E clue can hold: each a set of cells with their values (1: a mine).
+
+    The clue holds exactly when one of them matches; they exclude each other (each fixes
+    every cell the clue reads, or for E each line of sight up to its blocking mine).
+
+    >>> from analyzer.variants.rules import parse_rules
+    >>> len(pattern_cubes(parse_rules("W"), 4, (1, 3), (1, 1), 3, 3))
+    24
+    >>> len(pattern_cubes(parse_rules("P"), 1, (), (0, 0), 2, 2))
+    6
+    >>> pattern_cubes(parse_rules("E"), 2, (), (0, 0), 2, 1)
+    ((((0, 1), 0),),)
+    """
+    kind = rules.pattern
+    if kind == "E":
+        return _sight_cubes(rules, shown, cell, width, height)
+    around = ring(cell)
+    inside = [0 <= r < height and 0 <= c < width for r, c in around]
+    wanted = set(allowed_values(rules, shown)) if kind == "P" else None
+    cubes = []
+    for bits, found in _RING_PATTERNS:
+        if any(b and not ok for b, ok in zip(bits, inside, strict=True)):
+            continue
+        if (len(found) in wanted) if wanted is not None else found == runs:
+            cubes.append(tuple((c, b) for c, b, ok in zip(around, bits, inside, strict=True) if ok))
+    return tuple(cubes)
+
+
+def _sight_cubes(rules: RuleSet, shown: int, cell: Cell, width: int, height: int) -> tuple[Cube, ...]:
+    rays = _rays(cell, width, height)
+    # For each direction, (cells seen, the cube): k safe cells, then a mine unless the border.
+    options = [
+        [
+            (k, tuple((c, 0) for c in ray[:k]) + (((ray[k], 1),) if k < len(ray) else ()))
+            for k in range(len(ray) + 1)
+        ]
+        for ray in rays
+    ]
+    wanted = set(allowed_values(rules, shown))
+    cubes = []
+    for choice in itertools.product(*options):
+        if 1 + sum(k for k, _ in choice) in wanted:
+            cubes.append(tuple(sorted(pair for _, cube in choice for pair in cube)))
+    return tuple(cubes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +297,18 @@ def _rule_spec(letter: str, width: int, height: int) -> BoardRuleSpec:
         return BoardRuleSpec("B", equal=rows + cols)
     if letter == "C":
         return BoardRuleSpec("C", connected=(Connectivity(pairs(_KING), of_mines=True),))
+    if letter == "S":
+        orthogonal = pairs(_ORTHOGONAL)
+        at_most_two = []
+        for r, c in cells:
+            around = tuple(idx(r + dr, c + dc) for dr, dc in _ORTHOGONAL if inside(r + dr, c + dc))
+            at_most_two.append((idx(r, c), around, 0, 2))
+        return BoardRuleSpec(
+            "S",
+            implied=tuple(at_most_two),
+            connected=(Connectivity(orthogonal, of_mines=True),),
+            path=orthogonal,
+        )
     if letter == "O":
         border = tuple(idx(r, c) for r, c in cells if r in (0, height - 1) or c in (0, width - 1))
         return BoardRuleSpec(
@@ -152,6 +319,54 @@ def _rule_spec(letter: str, width: int, height: int) -> BoardRuleSpec:
             ),
         )
     raise RuleError(f"rule {letter!r} is not a board rule")  # pragma: no cover - parse_rules checks
+
+
+def _pattern_spec(position: Position, rules: RuleSet, cell: Cell) -> ClueSpec:
+    """A W, P or E clue over the hidden cells (known cells folded in).
+
+    W: its cubes (the ring patterns with these runs). P: the ring, one entry a cell
+    (its index if hidden, :data:`KNOWN_SAFE` off the board or revealed, :data:`KNOWN_MINE`
+    flagged). E: the four lines of sight, each up to its first flag (hidden cells by index,
+    revealed ones :data:`KNOWN_SAFE`).
+    """
+    width, height = position.width, position.height
+    index = cell[0] * width + cell[1]
+
+    def code(other: Cell) -> int:
+        r, c = other
+        if not (0 <= r < height and 0 <= c < width):
+            return KNOWN_SAFE
+        value = position[other]
+        if value == HIDDEN:
+            return r * width + c
+        return KNOWN_MINE if value == FLAG else KNOWN_SAFE
+
+    allowed = allowed_values(rules, position[cell])
+    if rules.pattern == "P":
+        return ClueSpec(index, (), allowed, ring=tuple(code(other) for other in ring(cell)))
+    if rules.pattern == "E":
+        rays = []
+        for ray in _rays(cell, width, height):
+            codes = []
+            for other in ray:
+                if code(other) == KNOWN_MINE:
+                    break
+                codes.append(code(other))
+            rays.append(tuple(codes))
+        return ClueSpec(index, (), allowed, rays=tuple(rays))
+    runs = position.runs_at(cell) or ()
+    cubes = []
+    for cube in pattern_cubes(rules, position[cell], runs, cell, width, height):
+        kept = []
+        for other, bit in cube:
+            known = code(other)
+            if known >= 0:
+                kept.append((known, bit))
+            elif (known == KNOWN_MINE) != bool(bit):
+                break  # the cube contradicts a revealed cell or a flag
+        else:
+            cubes.append(tuple(kept))
+    return ClueSpec(index, (), (), cubes=tuple(cubes))
 
 
 def check_topology(position: Position, rules: RuleSet) -> None:
@@ -174,14 +389,25 @@ def build_spec(position: Position, rules: RuleSet) -> tuple[VariantSpec, Members
             unknown.append(i)
         else:
             fixed.append((i, 1 if value == FLAG else 0))
+    if position.runs and rules.pattern != "W":
+        index, lengths = position.runs[0]
+        shown = ",".join(map(str, lengths))
+        raise RuleError(
+            f"clue {shown!r} at {divmod(index, width)} lists runs of mines: only rule W reads such clues"
+        )
     clues = []
     clue_cells = []
     for i, value in enumerate(position.cells):
         if value < 0:
             continue
         cell = divmod(i, width)
-        terms = tuple((r * width + c, weight(rules, (r, c))) for r, c in region(rules, cell, width, height))
-        clues.append(ClueSpec(i, terms, allowed_values(rules, value)))
+        if rules.pattern is not None:
+            clues.append(_pattern_spec(position, rules, cell))
+        else:
+            terms = tuple(
+                (r * width + c, weight(rules, (r, c))) for r, c in region(rules, cell, width, height)
+            )
+            clues.append(ClueSpec(i, terms, allowed_values(rules, value)))
         clue_cells.append(cell)
     board_rules = tuple(_rule_spec(letter, width, height) for letter in rules.board)
     spec = VariantSpec(

@@ -8,7 +8,9 @@ no clue, as the game shows some cells and as the puzzles of its solvers use).
 Text format: the ``.mine`` format (header ``WIDTHxHEIGHTxMINES``, then one row a
 line: ``H`` hidden, ``F`` flagged mine, a digit a clue), with ``?`` for a revealed
 cell without a clue; a row whose cells are separated by spaces may hold clues of
-several digits (``10 H 3``).
+several digits (``10 H 3``). A Wall clue (rule W) of several runs of mines is its run
+lengths joined by commas (``1,3``: a run of one mine and a run of three; any order is
+read, the lengths are written in increasing order); a Wall clue of one run is its length.
 """
 
 from __future__ import annotations
@@ -44,6 +46,9 @@ class Position:
         :data:`~analyzer.board.board.FLAG` or :data:`NO_CLUE`.
     topology : str
         The topology of the board it came from (the variant rules need ``"square"``).
+    runs : tuple of (int, tuple of int)
+        The Wall clues of several runs: ``(index, lengths)``, row-major index, lengths in
+        increasing order; the cell's value is then their total (the mines around it).
 
     Examples
     --------
@@ -61,6 +66,7 @@ class Position:
     mines: int
     cells: tuple[int, ...]
     topology: str = "square"
+    runs: tuple[tuple[int, tuple[int, ...]], ...] = ()
 
     def __post_init__(self) -> None:
         if self.width < 1 or self.height < 1:
@@ -78,6 +84,17 @@ class Position:
             raise BoardParseError(f"fewer mines ({self.mines}) than flags ({flags})")
         if self.mines > flags + self.cells.count(HIDDEN):
             raise BoardParseError(f"more mines ({self.mines}) than unrevealed cells")
+        seen = set()
+        for index, lengths in self.runs:
+            if not (isinstance(index, int) and 0 <= index < len(self.cells)) or index in seen:
+                raise BoardParseError(f"bad Wall clue index {index!r}")
+            seen.add(index)
+            check_runs(lengths)
+            if self.cells[index] != sum(lengths) or tuple(sorted(lengths)) != tuple(lengths):
+                raise BoardParseError(
+                    f"Wall clue {lengths!r} at index {index}: lengths must be in increasing order and "
+                    f"the cell's value their total {sum(lengths)}, got {self.cells[index]}"
+                )
 
     def __getitem__(self, cell: Cell) -> int:
         row, col = cell
@@ -98,13 +115,37 @@ class Position:
         """Revealed cells showing a number."""
         return tuple(divmod(i, self.width) for i, v in enumerate(self.cells) if v >= 0)
 
-    def replace(self, changes: dict[Cell, int]) -> Position:
-        """A new position with some cells changed."""
+    def runs_at(self, cell: Cell) -> tuple[int, ...] | None:
+        """The run lengths of a clue read as a Wall clue (``None`` if the cell shows no clue).
+
+        >>> p = Position.from_text("3x1x0\\n1,3 0 2\\n")
+        >>> p.runs_at((0, 0)), p.runs_at((0, 1)), p.runs_at((0, 2))
+        ((1, 3), (), (2,))
+        """
+        value = self[cell]
+        if value < 0:
+            return None
+        index = cell[0] * self.width + cell[1]
+        listed = dict(self.runs).get(index)
+        if listed is not None:
+            return listed
+        return (value,) if value else ()
+
+    def replace(self, changes: dict[Cell, int], runs: dict[Cell, tuple[int, ...]] | None = None) -> Position:
+        """A new position with some cells changed (``runs``: Wall clues of several runs among them)."""
         cells = list(self.cells)
+        changed = set()
         for (row, col), value in changes.items():
             self[row, col]  # bounds check
             cells[row * self.width + col] = value
-        return Position(self.width, self.height, self.mines, tuple(cells), self.topology)
+            changed.add(row * self.width + col)
+        kept = {i: r for i, r in self.runs if i not in changed}
+        for (row, col), lengths in (runs or {}).items():
+            if len(lengths) > 1:
+                kept[row * self.width + col] = tuple(sorted(lengths))
+        return Position(
+            self.width, self.height, self.mines, tuple(cells), self.topology, tuple(sorted(kept.items()))
+        )
 
     @classmethod
     def of(cls, board: Board | Position | str) -> Position:
@@ -138,6 +179,7 @@ class Position:
         if len(rows) != height:
             raise BoardParseError(f"expected {height} rows, got {len(rows)}", line=len(lines))
         cells: list[int] = []
+        runs: list[tuple[int, tuple[int, ...]]] = []
         for r, row in enumerate(rows):
             tokens = row.split() if " " in row.strip() else list(row.strip())
             if len(tokens) != width:
@@ -147,15 +189,21 @@ class Position:
                     cells.append(_TOKENS[token.upper()])
                 elif token.isdigit() and int(token) <= MAX_CLUE:
                     cells.append(int(token))
+                elif "," in token:
+                    lengths = _read_runs(token, line=r + 2, column=c + 1)
+                    runs.append((len(cells), lengths))
+                    cells.append(sum(lengths))
                 else:
                     raise BoardParseError(
                         f"{token!r} is not a clue, 'H', 'F' or '?'", line=r + 2, column=c + 1
                     )
-        return cls(width, height, mines, tuple(cells))
+        return cls(width, height, mines, tuple(cells), runs=tuple(runs))
 
     def to_text(self) -> str:
-        """The text format; rows are spaced only when a clue has two digits."""
+        """The text format; rows are spaced only when a clue has two digits or several runs."""
         words = [_CHARS.get(v, str(v)) for v in self.cells]
+        for index, lengths in self.runs:
+            words[index] = ",".join(map(str, lengths))
         sep = " " if any(len(w) > 1 for w in words) else ""
         w = self.width
         rows = [sep.join(words[r * w : (r + 1) * w]) for r in range(self.height)]
@@ -163,3 +211,42 @@ class Position:
 
     def __str__(self) -> str:
         return self.to_text().split("\n", 1)[1].rstrip("\n")
+
+
+def check_runs(lengths: tuple[int, ...]) -> None:
+    """Raise :class:`BoardParseError` unless ``lengths`` can be the runs of mines around a cell.
+
+    Several runs of 1-8 mines each, their total plus their number at most 8 (a safe cell
+    between each run and the next, around the ring of 8 cells).
+    """
+    if (
+        not isinstance(lengths, tuple)
+        or len(lengths) < 2
+        or not all(isinstance(n, int) and 1 <= n <= 8 for n in lengths)
+        or sum(lengths) + len(lengths) > 8
+    ):
+        raise BoardParseError(
+            f"Wall clue {lengths!r} is not the runs of mines around a cell: "
+            "two or more runs of 1-8 mines, their total plus their number at most 8"
+        )
+
+
+def _read_runs(token: str, *, line: int, column: int) -> tuple[int, ...]:
+    parts = token.split(",")
+    if not all(len(p) == 1 and p in "12345678" for p in parts):
+        raise BoardParseError(
+            f"{token!r} is not a Wall clue: run lengths 1-8 joined by commas, such as '1,3'",
+            line=line,
+            column=column,
+        )
+    lengths = tuple(sorted(int(p) for p in parts))
+    try:
+        check_runs(lengths)
+    except BoardParseError:
+        raise BoardParseError(
+            f"{token!r} is not a Wall clue: two or more runs of 1-8 mines around a cell need a safe "
+            "cell between each run and the next (total plus number of runs at most 8)",
+            line=line,
+            column=column,
+        ) from None
+    return lengths

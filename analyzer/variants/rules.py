@@ -4,8 +4,10 @@ A rule set is a string of letters, one per rule, read greedily with the primes
 (``"QX'"`` is Q and X'). Two kinds:
 
 *clue rules* change what a revealed number means (its region of cells, the
-weights of the cells in it, the way the count is shown): V, M, L, N, X, X', K;
-*board rules* constrain the whole layout of mines: Q, C, T, O, D, B, A, H.
+weights of the cells in it, the way the count is shown): V, M, L, N, X, X', K,
+and W, P, E, whose clues are not counts (runs of mines around the cell, the number
+of those runs, the safe cells in view);
+*board rules* constrain the whole layout of mines: Q, C, T, O, D, B, A, H, S.
 
 Every rule of a set holds at once, as in the game's combined levels ("QX" is
 Quad with Cross clues, "LM" Liar with Multiple). In every variant a revealed cell
@@ -15,6 +17,11 @@ cards, transcribed at https://gamicus.fandom.com/wiki/14_Minesweeper_Variants);
 where a card is terse, the regions and formulas follow the MIP formulation of
 ikumyn1or0/14msv-solver's README (V, M, L, N, X, X', K, Q, T, D, B, A) and, for H,
 the rule list of a public 14 Minesweeper Variants 2 solver (found through the
+``code`` corpus). For W, P, E and S, whose cards are the tersest, the details
+(the ring read around the cell, cells off the board counting as safe, the clue
+cell seen by itself under E, a snake's turns touching diagonally) follow the game's
+cards as transcribed on that wiki and the fan-made re-implementation of the game,
+Minesweepervariants-Fanmade/rule (its rules 1W, 1P, 1E and 1S, read through the
 ``code`` corpus). Each rule's docstring below gives its exact definition here.
 
 The rules need the square grid: their regions (2x2 windows, knight moves, rows
@@ -28,7 +35,7 @@ from dataclasses import dataclass
 
 from analyzer.errors import RuleError
 
-__all__ = ["Rule", "RuleSet", "RULES", "parse_rules", "is_coloured"]
+__all__ = ["Rule", "RuleSet", "RULES", "PATTERN_RULES", "parse_rules", "is_coloured"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +103,31 @@ RULES: dict[str, Rule] = {
             """A clue counts the mines a chess knight's move away from it (up to 8 cells).""",
         ),
         _rule(
+            "W",
+            "wall",
+            "clue",
+            """A clue lists the lengths of the runs of consecutive mines in the ring of the 8 cells
+            around it (read around the ring, which closes on itself; a cell off the board is not a
+            mine and breaks a run). The list is unordered: ``1,3`` is a run of one mine and a run of
+            three; ``0`` no mine; ``8`` all eight cells.""",
+        ),
+        _rule(
+            "P",
+            "partition",
+            "clue",
+            """A clue is the number of runs of consecutive mines in the ring of the 8 cells around it
+            (the ring of W: read around, closing on itself, cells off the board not mines); all eight
+            cells mines make one run.""",
+        ),
+        _rule(
+            "E",
+            "eyesight",
+            "clue",
+            """A clue is the number of safe cells it sees, itself included: looking up, down, left
+            and right, each line of sight runs over safe cells (revealed or not) and stops at the
+            first mine or at the border.""",
+        ),
+        _rule(
             "Q",
             "quad",
             "board",
@@ -146,11 +178,23 @@ RULES: dict[str, Rule] = {
             "board",
             """(14 Minesweeper Variants 2) Every mine has a mine horizontally next to it.""",
         ),
+        _rule(
+            "S",
+            "snake",
+            "board",
+            """The mines form one snake: a path of width 1 through orthogonally adjacent cells, with
+            no branch and no loop, that does not touch itself orthogonally (each mine has at most two
+            mines orthogonally next to it, and the mines with their orthogonal contacts form a
+            single path; where the snake turns, its body touches itself diagonally, as it must). A
+            lone mine is a snake of length 1.""",
+        ),
     )
 }
 
 _REGION_RULES = ("X", "X'", "K")
 _COLOUR_RULES = ("M", "N")
+#: Clue rules whose clue is not a count of a region: each sets its own reading.
+PATTERN_RULES = ("W", "P", "E")
 
 
 def is_coloured(row: int, col: int) -> bool:
@@ -195,17 +239,28 @@ class RuleSet:
         return next((r for r in self.clue if r in _COLOUR_RULES), None)
 
     @property
+    def pattern(self) -> str | None:
+        """``"W"``, ``"P"``, ``"E"`` or ``None``: a clue rule whose clue is not a count of a region."""
+        return next((r for r in self.clue if r in PATTERN_RULES), None)
+
+    @property
     def liar(self) -> bool:
         return "L" in self.clue
 
     @property
     def is_vanilla(self) -> bool:
-        return not self.board and self.region == "V" and self.colour is None and not self.liar
+        return (
+            not self.board
+            and self.region == "V"
+            and self.colour is None
+            and not self.liar
+            and self.pattern is None
+        )
 
     @property
     def is_linear(self) -> bool:
-        """Whether every clue is a plain count over its region (V, X, X', K: no M, N or L)."""
-        return self.colour is None and not self.liar
+        """Whether every clue is a plain count over its region (V, X, X', K: no M, N, L, W, P or E)."""
+        return self.colour is None and not self.liar and self.pattern is None
 
     @property
     def is_local(self) -> bool:
@@ -220,7 +275,7 @@ def parse_rules(text: str | RuleSet) -> RuleSet:
     ------
     RuleError
         An unknown letter, a letter given twice, or rules that cannot hold together
-        (two clue regions, M with N).
+        (two clue regions, M with N, W, P or E with another reading of the clues, L with W).
 
     Examples
     --------
@@ -229,7 +284,7 @@ def parse_rules(text: str | RuleSet) -> RuleSet:
     >>> parse_rules("QZ")
     Traceback (most recent call last):
     ...
-    analyzer.errors.RuleError: unknown rule 'Z' in 'QZ'; known rules: V M L N X X' K Q C T O D B A H
+    analyzer.errors.RuleError: unknown rule 'Z' in 'QZ'; known rules: V M L N X X' K W P E Q C T O D B A H S
     >>> parse_rules("XK")
     Traceback (most recent call last):
     ...
@@ -259,6 +314,20 @@ def parse_rules(text: str | RuleSet) -> RuleSet:
         raise RuleError(f"rules {regions[0]!r} and {regions[1]!r} both set the clue region: use one")
     if "M" in found and "N" in found:
         raise RuleError("rules 'M' and 'N' both recolour the clues: use one")
+    _check_patterns(found)
     board = tuple(r for r in found if RULES[r].kind == "board")
     clue = tuple(r for r in found if RULES[r].kind == "clue" and r != "V")
     return RuleSet(board, clue)
+
+
+def _check_patterns(found: list[str]) -> None:
+    """W, P and E each set what a clue reads: none goes with another reading (a region, colours)."""
+    patterns = [r for r in found if r in PATTERN_RULES]
+    if not patterns:
+        return
+    others = [r for r in found if r in _REGION_RULES or r in _COLOUR_RULES or r in PATTERN_RULES]
+    other = next((r for r in others if r != patterns[0]), None)
+    if other is not None:
+        raise RuleError(f"rules {patterns[0]!r} and {other!r} both set what a clue reads: use one")
+    if "W" in found and "L" in found:
+        raise RuleError("rule 'L' does not combine with 'W': a Wall clue is a list of runs, not one number")

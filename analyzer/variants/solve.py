@@ -13,6 +13,10 @@ Methods (each answer says which gave it):
   weighted sums in a set of values and each component's group counts are enumerated by
   CP-SAT. The components and the cells in no clue are joined under the mine total by
   :func:`~analyzer.solver.combination.combine`: exact, whatever the number of layouts;
+* probabilities under W, P or E clues (not counts) and no board rule: the hidden cells
+  the clues read form independent components (cells in shared clues); each component's
+  layouts are enumerated by CP-SAT (at most ``limit`` a component) and joined with the
+  cells in no clue under the mine total by the same DP: exact;
 * probabilities with board rules: the layouts of the whole board enumerated (CP-SAT,
   connectivity checked on each), exact when there are at most ``limit`` of them.
 """
@@ -47,6 +51,7 @@ CERTAIN_METHOD = "CP-SAT (one solve a cell, infeasible cores)"
 PIPELINE_METHOD = "exact pipeline (groups, components, counting engines, DP over mine counts)"
 GROUPS_METHOD = "exact pipeline (groups, components, CP-SAT group enumeration, DP over mine counts)"
 ENUMERATION_METHOD = "CP-SAT enumeration of every layout"
+CUBES_METHOD = "exact pipeline (components, CP-SAT enumeration of each, DP over mine counts)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +151,7 @@ class VariantAnalysis:
 
     def __str__(self) -> str:
         p = self.position
-        rows = []
+        rows: list[list[str]] = []
         for r in range(p.height):
             words = []
             for c in range(p.width):
@@ -163,9 +168,12 @@ class VariantAnalysis:
                 elif v == FLAG:
                     words.append("  F")
                 else:
-                    words.append("  ." if v < 0 else f"{v:>3}")
-            rows.append("".join(words))
-        return "\n".join(rows)
+                    runs = dict(p.runs).get(r * p.width + c)
+                    shown = ",".join(map(str, runs)) if runs else str(v)
+                    words.append("  ." if v < 0 else f"{shown:>3}")
+            rows.append(words)
+        width = max(len(w) for row in rows for w in row) + (1 if p.runs else 0)
+        return "\n".join("".join(w.rjust(width) for w in row) for row in rows)
 
 
 def _deadline(time_limit: float | None) -> float | None:
@@ -280,6 +288,8 @@ def _probabilities(
     from analyzer.models.variants import enumerate_layouts
 
     width = position.width
+    if rules.is_local and rules.pattern is not None:
+        return _pattern_probabilities(position, spec, limit, deadline)
     if rules.is_local:
         return _local_probabilities(position, rules, deadline)
     found = enumerate_layouts(spec, limit=limit, deadline=deadline)  # type: ignore[arg-type]
@@ -290,6 +300,57 @@ def _probabilities(
     sums = [sum(col) for col in zip(*found, strict=True)] if found else [0] * len(unknown)
     probs = {_layout_key(i, width): Fraction(s, total) for i, s in zip(unknown, sums, strict=True)}
     return probs, total, ENUMERATION_METHOD
+
+
+def _pattern_probabilities(
+    position: Position, spec: object, limit: int, deadline: float | None
+) -> tuple[dict[Cell, Fraction] | None, int | None, str]:
+    """W, P or E clues and no board rule: components of the clues' cells, each enumerated, then the DP."""
+    from analyzer.models.variants import count_cubes
+    from analyzer.solver.combination import combine
+
+    width = position.width
+    clues = [c for c in spec.clues if c.scope()]  # type: ignore[attr-defined]
+    scopes = [c.scope() for c in clues]
+    parent: dict[int, int] = {}
+
+    def find(a: int) -> int:
+        while parent.setdefault(a, a) != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    for scope in scopes:
+        for i in scope[1:]:
+            parent[find(i)] = find(scope[0])
+        find(scope[0])
+    comps: dict[int, list[int]] = {}
+    for i in sorted(parent):
+        comps.setdefault(find(i), []).append(i)
+    by_comp: dict[int, list[int]] = {root: [] for root in comps}
+    for k, scope in enumerate(scopes):
+        by_comp[find(scope[0])].append(k)
+    counted = []
+    members = []
+    for root, cells in comps.items():
+        local = {i: n for n, i in enumerate(cells)}
+        comp_clues = [clues[k].renumbered(local) for k in by_comp[root]]
+        counts = count_cubes(len(cells), comp_clues, limit=limit, deadline=deadline)
+        if counts is None:
+            return None, None, f"a component with more than {limit:,} layouts: not counted"
+        counted.append(counts)
+        members.append(cells)
+    background = [i for i in spec.unknown if i not in parent]  # type: ignore[attr-defined]
+    mines_left = position.mines - position.cells.count(FLAG)
+    combined = combine(counted, len(background), mines_left, deadline=deadline)
+    total = combined.total
+    probs: dict[Cell, Fraction] = {}
+    for cells, numerators in zip(members, combined.group_numerators, strict=True):
+        for i, numerator in zip(cells, numerators, strict=True):
+            probs[divmod(i, width)] = Fraction(numerator, total)
+    for i in background:
+        probs[divmod(i, width)] = Fraction(combined.background_numerator, total)
+    return dict(sorted(probs.items())), total, CUBES_METHOD
 
 
 def _local_probabilities(
@@ -500,11 +561,16 @@ def reveal(
     lies: dict[Cell, int] | None = None,
 ) -> Position:
     """The position after revealing ``cells``: safe ones show their clue, mines are flagged."""
+    from analyzer.variants.constraints import ring_runs
+
     changes = {}
+    runs = {}
     for cell in cells:
         if cell in mines:
             changes[cell] = FLAG
         else:
             lie = (lies or {}).get(cell, 1)
             changes[cell] = clue_value(rules, mines, cell, position.width, position.height, lie)
-    return position.replace(changes)
+            if rules.pattern == "W":
+                runs[cell] = ring_runs(mines, cell, position.width, position.height)
+    return position.replace(changes, runs)

@@ -1,0 +1,237 @@
+"""The rules W (wall), P (partition), E (eyesight) and S (snake): alone and in pairs against
+enumeration (tests/variant_oracle.py), the Wall clue's text, errors and the CLI."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+import variant_oracle as oracle
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from analyzer.board.board import Board
+from analyzer.errors import BoardParseError, InconsistentBoardError, RuleError
+from analyzer.variants import Position, explain_variant, hint, parse_rules, solve_variant
+from analyzer.variants.constraints import build_spec, ring_runs, sight
+from analyzer.variants.rules import RULES
+
+NEW = ["W", "P", "E", "S"]
+PAIRS = []
+for a in NEW:
+    for b in RULES:
+        if b == a or (b in NEW and NEW.index(b) < NEW.index(a)):
+            continue
+        try:
+            parse_rules(a + b)
+        except RuleError:
+            continue
+        PAIRS.append(a + b)
+RULE_SETS = NEW + PAIRS
+
+
+def _check(rules: str, width: int, height: int, seed: int) -> None:
+    cells, mines, runs, _ = oracle.random_pattern_position(rules, width, height, seed)
+    position = Position(
+        width, height, mines, cells, runs=tuple(sorted((r * width + c, v) for (r, c), v in runs.items()))
+    )
+    canonical = str(parse_rules(rules))
+    found = oracle.layouts(cells, width, height, mines, canonical, runs=runs)
+    if not found:
+        with pytest.raises(InconsistentBoardError, match="no mine layout meets"):
+            solve_variant(position, rules)
+        return
+    analysis = solve_variant(position, rules)
+    hidden = list(position.hidden_cells())
+    expected = oracle.probabilities(found, hidden)
+    assert analysis.probabilities == expected, (rules, position.to_text())
+    assert analysis.layouts == len(found)
+    assert set(analysis.safe) == {c for c in hidden if expected[c] == 0}
+    assert set(analysis.mines) == {c for c in hidden if expected[c] == 1}
+    certain = [(c, False) for c in analysis.safe] + [(c, True) for c in analysis.mines]
+
+    def minimal(e) -> None:
+        _assert_minimal_runs(position, canonical, runs, e)
+
+    for cell, is_mine in certain[:3]:
+        e = explain_variant(position, rules, cell)
+        assert e.is_mine == is_mine
+        minimal(e)
+    h = hint(analysis)
+    if certain:
+        assert h is not None and (h.cell, h.is_mine) in certain
+        minimal(h)
+    else:
+        assert h is None
+
+
+def _forces(position, rules, runs, cell, is_mine, clues, board_rules, total) -> bool:
+    found = oracle.layouts(
+        position.cells,
+        position.width,
+        position.height,
+        position.mines,
+        rules,
+        clues=clues,
+        board_rules=board_rules,
+        total=total,
+        runs=runs,
+    )
+    return all((cell in m) == is_mine for m in found)
+
+
+def _assert_minimal_runs(position, rules, runs, e) -> None:
+    args = (position, rules, runs, e.cell, e.is_mine)
+    assert _forces(*args, e.clues, e.rules, e.uses_total)
+    for k in range(len(e.clues)):
+        assert not _forces(*args, e.clues[:k] + e.clues[k + 1 :], e.rules, e.uses_total), e.clues[k]
+    for k in range(len(e.rules)):
+        assert not _forces(*args, e.clues, e.rules[:k] + e.rules[k + 1 :], e.uses_total), e.rules[k]
+    if e.uses_total:
+        assert not _forces(*args, e.clues, e.rules, False), "total"
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_each_new_rule_alone_and_in_pairs_matches_enumeration(rules: str) -> None:
+    for seed in range(2):
+        _check(rules, 4, 3 + seed, seed)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    rules=st.sampled_from(RULE_SETS),
+    width=st.integers(2, 4),
+    height=st.integers(2, 4),
+    seed=st.integers(0, 10**6),
+)
+def test_random_positions_under_the_new_rules_match_enumeration(
+    rules: str, width: int, height: int, seed: int
+) -> None:
+    _check(rules, width, height, seed)
+
+
+@pytest.mark.parametrize("rules", ["W", "P", "E", "LP", "LE"])
+def test_the_component_pipeline_equals_the_enumeration_of_every_layout(rules: str) -> None:
+    # Two formulations: components enumerated apart and joined by the DP, against every layout at once.
+    from analyzer.models.variants import enumerate_layouts
+
+    checked = 0
+    for seed in range(8):
+        cells, mines, runs, _ = oracle.random_pattern_position(rules, 5, 5, seed, reveal=0.35)
+        position = Position(
+            5, 5, mines, cells, runs=tuple(sorted((r * 5 + c, v) for (r, c), v in runs.items()))
+        )
+        try:
+            analysis = solve_variant(position, rules)
+        except InconsistentBoardError:
+            continue
+        assert analysis.probability_method.startswith("exact pipeline (components")
+        spec, _ = build_spec(position, parse_rules(rules))
+        found = enumerate_layouts(spec, limit=10**6)
+        assert found is not None and len(found) == analysis.layouts
+        sums = [sum(col) for col in zip(*found, strict=True)]
+        for i, s in zip(spec.unknown, sums, strict=True):
+            assert analysis.probabilities[divmod(i, 5)] == Fraction(s, len(found))
+        checked += 1
+    assert checked >= 3
+
+
+def test_the_clues_read_as_the_game_shows_them() -> None:
+    # A ring closes on itself: mines top-left, top and left of (1, 1) are one run of 3.
+    assert ring_runs({(0, 0), (0, 1), (1, 0), (2, 2)}, (1, 1), 3, 3) == (1, 3)
+    assert ring_runs({(0, 0), (0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2)}, (1, 1), 3, 3) == (8,)
+    # Off the board breaks a run: around a corner, two mines on either side are two runs.
+    assert ring_runs({(0, 1), (1, 0)}, (0, 0), 3, 3) == (1, 1)
+    # Eyesight: itself, then safe cells until a mine or the border.
+    assert sight({(0, 2)}, (0, 0), 3, 3) == 1 + 1 + 2
+    exact = solve_variant("3x3x4\nH H H\nH 1,3 H\nH H H\n", "W")
+    assert exact.layouts == 8 * 3  # the run of 3 anywhere around, the lone mine in one of 3 gaps
+    assert str(exact).splitlines()[1].split() == ["50", "1,3", "50"]
+    assert solve_variant("3x3x2\nHHH\nH2H\nHHH\n", "P").layouts == 28 - 8  # two mines, not adjacent
+    assert solve_variant("3x3x3\nHHH\nHHH\nHHH\n", "S").layouts == 6 + 16  # lines and L shapes
+
+
+def test_a_snake_turns_but_does_not_touch_itself_orthogonally() -> None:
+    assert oracle.is_snake({(0, 0), (0, 1), (1, 1), (1, 2)})  # a turn touches diagonally
+    assert not oracle.is_snake({(0, 0), (0, 1), (1, 0), (1, 1)})  # a loop
+    # Four mines in a 2x2 board: the only orthogonally connected layout is the loop.
+    with pytest.raises(InconsistentBoardError, match="rules S"):
+        solve_variant("2x2x4\nHH\nHH\n", "S")
+    a = solve_variant("3x2x3\nHHH\nH?H\n", "S")
+    assert a.layouts == 3 and a.mines == ((0, 1),)  # the top row and two L shapes
+
+
+def test_wall_clues_round_trip_in_the_text_format() -> None:
+    text = "3x2x3\nH 1,2 H\nH ? H\n"
+    position = Position.from_text(text)
+    assert position.to_text() == text and position.runs_at((0, 1)) == (1, 2)
+    assert Position.from_text("3x2x3\nH 2,1 H\nH ? H\n").to_text() == text  # any order, written sorted
+    assert Position.from_text(text).replace({(0, 1): 2}).runs == ()
+    assert solve_variant(text, "W").probability_method.startswith("exact pipeline")
+
+
+@pytest.mark.parametrize(
+    ("row", "message"),
+    [
+        ("H 1, H", r"line 2, column 2: '1,' is not a Wall clue: run lengths 1-8 joined by commas"),
+        ("H 1,9 H", r"'1,9' is not a Wall clue: run lengths 1-8"),
+        ("H 0,2 H", r"'0,2' is not a Wall clue: run lengths 1-8"),
+        ("H 3,5 H", r"'3,5' is not a Wall clue: two or more runs .* need a safe cell between"),
+        ("H 1,1,1,1,1 H", r"'1,1,1,1,1' is not a Wall clue"),
+        ("H 12,1 H", r"'12,1' is not a Wall clue"),
+    ],
+)
+def test_malformed_wall_clues_get_one_clear_line(row: str, message: str) -> None:
+    with pytest.raises(BoardParseError, match=message):
+        Position.from_text(f"3x1x1\n{row}\n")
+
+
+def test_a_wall_clue_under_another_rule_and_bad_runs_are_refused() -> None:
+    with pytest.raises(RuleError, match=r"clue '1,2' at \(0, 1\) lists runs of mines: only rule W"):
+        solve_variant("3x2x3\nH 1,2 F\n? 0 H\n", "P")
+    with pytest.raises(BoardParseError, match="lengths must be in increasing order"):
+        Position(3, 1, 0, (0, 3, 0), runs=((1, (2, 1)),))
+    with pytest.raises(BoardParseError, match="not the runs of mines around a cell"):
+        Position(3, 1, 0, (0, 4, 0), runs=((1, (4,)),))
+
+
+@pytest.mark.parametrize(
+    ("rules", "message"),
+    [
+        ("WX", r"rules 'W' and 'X' both set what a clue reads"),
+        ("PE", r"rules 'P' and 'E' both set what a clue reads"),
+        ("MW", r"rules 'W' and 'M' both set what a clue reads"),
+        ("KE", r"rules 'E' and 'K' both set what a clue reads"),
+        ("LW", r"rule 'L' does not combine with 'W'"),
+        ("SS", r"rule 'S' given twice"),
+    ],
+)
+def test_new_rules_that_cannot_hold_together_are_refused(rules: str, message: str) -> None:
+    with pytest.raises(RuleError, match=message):
+        parse_rules(rules)
+
+
+@pytest.mark.parametrize("rules", ["W", "S"])
+def test_the_new_rules_need_the_square_grid(rules: str) -> None:
+    board = Board.from_text("3x3x1\nHHH\nH1H\nHHH\n").__class__(
+        3, 3, 1, (-1,) * 4 + (1,) + (-1,) * 4, "torus"
+    )
+    with pytest.raises(
+        RuleError, match=f"rule '{rules}' needs the square grid; this board's topology is 'torus'"
+    ):
+        solve_variant(board, rules)
+
+
+def test_the_cli_reads_wall_clues_and_snakes(tmp_path, capsys) -> None:
+    from analyzer.cli import main
+
+    path = tmp_path / "w.mine"
+    path.write_text("3x3x4\nH H H\nH 1,3 H\n? ? ?\n")
+    assert main(["solve", "--rules", "W", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "rules W" in out and "exact pipeline (components" in out
+    assert main(["explain", "--rules", "W", str(path)]) == 0
+    assert "clues (1, 1)" in capsys.readouterr().out
+    path.write_text("3x2x3\nHHH\nH?H\n")
+    assert main(["solve", "--rules", "S", "--json", str(path)]) == 0
+    assert '"layouts": 3' in capsys.readouterr().out
