@@ -432,6 +432,16 @@ def test_probabilities_and_certain_cells_equal_the_brute_force_on_every_topology
     assert all(cell in position.layout for cell in oracle.mines)
 
 
+def test_a_zero_around_cells_already_known_safe_is_no_progress():
+    """Found by the test below: cell 1 can only show 0, and its one hidden neighbour is known safe."""
+    around = ((1, 4, 5), (0, 3), (3, 4, 5, 6), (1, 2, 4, 5, 6), (0, 2, 3, 6), (0, 2, 3, 6), (2, 3, 4, 5))
+    graph = Graph(around)
+    analysis = solve(Board(7, 1, 1, (HIDDEN, HIDDEN, HIDDEN, 1, HIDDEN, HIDDEN, HIDDEN), graph))
+    assert analysis.safe == ((0, 0),) and analysis.number_distribution(0, 1) == {0: Fraction(4, 5)}
+    progress = {move.cell: move.progress_probability for move in analysis.best_moves(7)}
+    assert progress[(0, 1)] == 0 and progress[(0, 2)] == Fraction(4, 5)
+
+
 @pytest.mark.parametrize("topology", ALL_TOPOLOGIES)
 @settings(max_examples=12, deadline=None)
 @given(data=st.data())

@@ -207,8 +207,8 @@ def _progress(
     ]
     total = Fraction(0)
     for k, p in shows.items():
-        if k == 0 and hidden_around:
-            total += p  # a 0 opens its neighbours
+        if k == 0 and set(hidden_around) - before:
+            total += p  # a 0 makes its hidden neighbours safe, one of them not known to be before
             continue
         try:
             after = _certain(board.replace({cell: k}), trust_flags, solver)
