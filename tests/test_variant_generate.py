@@ -110,3 +110,25 @@ def test_the_flow_formulation_accepts_exactly_the_connected_layouts(
             model.add(xi == b)
         status = cp_model.CpSolver().solve(model)
         assert (status == cp_model.OPTIMAL) == is_connected(list(bits), conn), bits
+
+
+@pytest.mark.parametrize("rules", ["W", "SW", "QW", "P", "E", "SP"])
+def test_pattern_positions_read_the_layout_and_hold_together(rules: str) -> None:
+    """A Wall clue of several runs is carried as its runs (it was once written as their sum)."""
+    from analyzer.variants import solve_variant
+
+    position, layout = random_position(rules, 7, 7, seed=3, reveal=0.7)
+    letter = parse_rules(rules).pattern
+    several = 0
+    for cell in position.clue_cells():
+        if letter == "W":
+            runs = oracle.wall(set(layout), cell, 7, 7)
+            assert (position.runs_at(cell) or (position[cell],)) == (runs or (0,)), cell
+            several += len(runs) > 1
+        elif letter == "P":
+            assert position[cell] == len(oracle.wall(set(layout), cell, 7, 7)), cell
+        else:
+            assert position[cell] == oracle.eyesight(set(layout), cell, 7, 7), cell
+    assert several or letter != "W"
+    analysis = solve_variant(position, rules, probabilities=False)  # the layout meets every clue
+    assert all(cell in layout for cell in analysis.mines) and not set(analysis.safe) & layout

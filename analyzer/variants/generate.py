@@ -24,7 +24,7 @@ from ortools.sat.python import cp_model
 from analyzer.board.board import FLAG, HIDDEN, Cell
 from analyzer.errors import InconsistentBoardError, OptionError
 from analyzer.models.variants import VariantModel, add_flow, is_connected
-from analyzer.variants.constraints import build_spec, clue_value
+from analyzer.variants.constraints import build_spec, clue_value, ring_runs
 from analyzer.variants.position import NO_CLUE, Position
 from analyzer.variants.rules import RuleSet, parse_rules
 
@@ -222,6 +222,7 @@ def random_position(
     layout = random_layout(ruleset, width, height, seed=seed, mines=mines)
     rng = random.Random(f"position {seed}")
     values = []
+    runs: list[tuple[int, tuple[int, ...]]] = []  # Wall clues of several runs
     for r in range(height):
         for c in range(width):
             if (r, c) in layout:
@@ -229,7 +230,13 @@ def random_position(
             elif rng.random() < reveal:
                 lie = rng.choice((-1, 1))
                 shown = clue_value(ruleset, set(layout), (r, c), width, height, lie)
-                values.append(NO_CLUE if rng.random() < unclued else shown)
+                if rng.random() < unclued:
+                    shown = NO_CLUE
+                elif ruleset.pattern == "W":
+                    lengths = ring_runs(set(layout), (r, c), width, height)
+                    if len(lengths) > 1:
+                        runs.append((len(values), lengths))
+                values.append(shown)
             else:
                 values.append(HIDDEN)
-    return Position(width, height, len(layout), tuple(values)), layout
+    return Position(width, height, len(layout), tuple(values), runs=tuple(runs)), layout
