@@ -27,7 +27,7 @@ from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
 
-__all__ = ["STAGES", "warm_up", "uncached_kernels"]
+__all__ = ["STAGES", "AFTER", "warm_up", "uncached_kernels"]
 
 
 def _solver() -> None:

@@ -52,6 +52,11 @@ __all__ = [
     "count_cubes",
     "KNOWN_SAFE",
     "KNOWN_MINE",
+    "add_flow",
+    "path_cycles",
+    "FLOW_AFTER",
+    "FLOW_EFFORT",
+    "ASSUMPTION_EFFORT",
 ]
 
 #: In a ring or a line of sight (P, E): a cell known safe (or off the board), a cell known a mine.

@@ -82,6 +82,7 @@ __all__ = [
     "wilson_interval",
     "play",
     "game_seed",
+    "game_streams",
     "play_indexed",
     "play_indexed_fast",
     "has_fast_form",
