@@ -9,10 +9,11 @@ import pytest
 import variant_oracle as oracle
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_variants import check_position
 
 from analyzer.board.board import Board
 from analyzer.errors import BoardParseError, InconsistentBoardError, RuleError
-from analyzer.variants import Position, explain_variant, hint, parse_rules, solve_variant
+from analyzer.variants import Position, parse_rules, solve_variant
 from analyzer.variants.constraints import build_spec, ring_runs, sight
 from analyzer.variants.rules import RULES
 
@@ -35,60 +36,7 @@ def _check(rules: str, width: int, height: int, seed: int) -> None:
     position = Position(
         width, height, mines, cells, runs=tuple(sorted((r * width + c, v) for (r, c), v in runs.items()))
     )
-    canonical = str(parse_rules(rules))
-    found = oracle.layouts(cells, width, height, mines, canonical, runs=runs)
-    if not found:
-        with pytest.raises(InconsistentBoardError, match="no mine layout meets"):
-            solve_variant(position, rules)
-        return
-    analysis = solve_variant(position, rules)
-    hidden = list(position.hidden_cells())
-    expected = oracle.probabilities(found, hidden)
-    assert analysis.probabilities == expected, (rules, position.to_text())
-    assert analysis.layouts == len(found)
-    assert set(analysis.safe) == {c for c in hidden if expected[c] == 0}
-    assert set(analysis.mines) == {c for c in hidden if expected[c] == 1}
-    certain = [(c, False) for c in analysis.safe] + [(c, True) for c in analysis.mines]
-
-    def minimal(e) -> None:
-        _assert_minimal_runs(position, canonical, runs, e)
-
-    for cell, is_mine in certain[:3]:
-        e = explain_variant(position, rules, cell)
-        assert e.is_mine == is_mine
-        minimal(e)
-    h = hint(analysis)
-    if certain:
-        assert h is not None and (h.cell, h.is_mine) in certain
-        minimal(h)
-    else:
-        assert h is None
-
-
-def _forces(position, rules, runs, cell, is_mine, clues, board_rules, total) -> bool:
-    found = oracle.layouts(
-        position.cells,
-        position.width,
-        position.height,
-        position.mines,
-        rules,
-        clues=clues,
-        board_rules=board_rules,
-        total=total,
-        runs=runs,
-    )
-    return all((cell in m) == is_mine for m in found)
-
-
-def _assert_minimal_runs(position, rules, runs, e) -> None:
-    args = (position, rules, runs, e.cell, e.is_mine)
-    assert _forces(*args, e.clues, e.rules, e.uses_total)
-    for k in range(len(e.clues)):
-        assert not _forces(*args, e.clues[:k] + e.clues[k + 1 :], e.rules, e.uses_total), e.clues[k]
-    for k in range(len(e.rules)):
-        assert not _forces(*args, e.clues, e.rules[:k] + e.rules[k + 1 :], e.uses_total), e.rules[k]
-    if e.uses_total:
-        assert not _forces(*args, e.clues, e.rules, False), "total"
+    check_position(position, rules, runs)
 
 
 @pytest.mark.parametrize("rules", RULE_SETS)

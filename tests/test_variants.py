@@ -10,7 +10,7 @@ import variant_oracle as oracle
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analyzer.board.board import Board
+from analyzer.board.board import Board, Cell
 from analyzer.errors import BoardParseError, InconsistentBoardError, InvalidCellError, RuleError
 from analyzer.variants import (
     Position,
@@ -34,12 +34,20 @@ RULE_SETS = SINGLES + PAIRS
 
 
 def _check(rules: str, width: int, height: int, seed: int, *, explain: bool = True) -> None:
-    """solve_variant's certain cells, probabilities and explanations against the oracle."""
     cells, mines, _ = oracle.random_position(rules, width, height, seed)
-    position = Position(width, height, mines, cells)
-    ruleset = parse_rules(rules)
-    canonical = str(ruleset)
-    found = oracle.layouts(cells, width, height, mines, canonical)
+    check_position(Position(width, height, mines, cells), rules, explain=explain)
+
+
+def check_position(
+    position: Position, rules: str, runs: dict[Cell, tuple[int, ...]] | None = None, *, explain: bool = True
+) -> None:
+    """solve_variant's certain cells, probabilities and explanations against the oracle.
+
+    ``runs``: the Wall clues of several runs, as the oracle reads them (tests/test_variant_patterns.py).
+    """
+    canonical = str(parse_rules(rules))
+    width, height = position.width, position.height
+    found = oracle.layouts(position.cells, width, height, position.mines, canonical, runs=runs)
     if not found:
         with pytest.raises(InconsistentBoardError, match="no mine layout meets"):
             solve_variant(position, rules)
@@ -57,16 +65,16 @@ def _check(rules: str, width: int, height: int, seed: int, *, explain: bool = Tr
     for cell, is_mine in certain[:3]:
         e = explain_variant(position, rules, cell)
         assert e.is_mine == is_mine
-        _assert_minimal(position, canonical, e.cell, e.is_mine, e.clues, e.rules, e.uses_total)
+        _assert_minimal(position, canonical, runs, e)
     h = hint(analysis)
     if certain:
         assert h is not None and (h.cell, h.is_mine) in certain
-        _assert_minimal(position, canonical, h.cell, h.is_mine, h.clues, h.rules, h.uses_total)
+        _assert_minimal(position, canonical, runs, h)
     else:
         assert h is None
 
 
-def _forces(position: Position, rules: str, cell, is_mine, clues, board_rules, total) -> bool:
+def _forces(position: Position, rules: str, runs, cell, is_mine, clues, board_rules, total) -> bool:
     found = oracle.layouts(
         position.cells,
         position.width,
@@ -76,20 +84,21 @@ def _forces(position: Position, rules: str, cell, is_mine, clues, board_rules, t
         clues=clues,
         board_rules=board_rules,
         total=total,
+        runs=runs,
     )
     return all((cell in m) == is_mine for m in found)
 
 
-def _assert_minimal(position, rules, cell, is_mine, clues, board_rules, total) -> None:
-    assert _forces(position, rules, cell, is_mine, clues, board_rules, total)
-    for k in range(len(clues)):
-        fewer = clues[:k] + clues[k + 1 :]
-        assert not _forces(position, rules, cell, is_mine, fewer, board_rules, total), ("clue", clues[k])
-    for k in range(len(board_rules)):
-        fewer_rules = board_rules[:k] + board_rules[k + 1 :]
-        assert not _forces(position, rules, cell, is_mine, clues, fewer_rules, total), board_rules[k]
-    if total:
-        assert not _forces(position, rules, cell, is_mine, clues, board_rules, False), "total"
+def _assert_minimal(position: Position, rules: str, runs, e) -> None:
+    """The explanation ``e`` forces its cell, and forces it no longer without any one of its members."""
+    args = (position, rules, runs, e.cell, e.is_mine)
+    assert _forces(*args, e.clues, e.rules, e.uses_total)
+    for k in range(len(e.clues)):
+        assert not _forces(*args, e.clues[:k] + e.clues[k + 1 :], e.rules, e.uses_total), ("clue", e.clues[k])
+    for k in range(len(e.rules)):
+        assert not _forces(*args, e.clues, e.rules[:k] + e.rules[k + 1 :], e.uses_total), e.rules[k]
+    if e.uses_total:
+        assert not _forces(*args, e.clues, e.rules, False), "total"
 
 
 @pytest.mark.parametrize("rules", RULE_SETS)
