@@ -217,3 +217,19 @@ def test_the_cli_solves_and_explains_under_rules(tmp_path, capsys) -> None:
     assert capsys.readouterr().out.strip() == "(0, 1) is a mine: clues (1, 1); rules Q"
     assert main(["solve", "--rules", "QZ", str(path)]) == 2  # a usage error
     assert "unknown rule 'Z'" in capsys.readouterr().err
+
+
+def test_a_count_the_time_limit_stops_keeps_the_certain_cells(monkeypatch) -> None:
+    from analyzer.errors import SolverTimeoutError
+    from analyzer.models import variants as models
+
+    def stopped(*args, **kwargs):
+        raise SolverTimeoutError("time limit reached while counting the layouts of a variant position")
+
+    whole = solve_variant("3x2x1\nHHH\n?1?\n", "Q")
+    monkeypatch.setattr(models, "enumerate_layouts", stopped)
+    cut = solve_variant("3x2x1\nHHH\n?1?\n", "Q")
+    assert (cut.safe, cut.mines) == (whole.safe, whole.mines) == (((0, 0), (0, 2)), ((0, 1),))
+    assert cut.probabilities is None and cut.probability_method.endswith("not counted")
+    with pytest.raises(InvalidCellError, match="no probabilities for this position: the time limit came"):
+        cut.probability(0, 0)
