@@ -22,11 +22,11 @@ ascending) with the clues they sit in.
 The stages a solve runs one after another (:func:`constraint_arrays`,
 :func:`closure`, :func:`transpose`, :func:`split_components`, :func:`_board_arrays`,
 :func:`_count_arrays`, and the join's :func:`products_of_others`, :func:`mul_counts`
-and :func:`mine_count_weights`) are inlined into their callers (``inline="always"``):
-every array a compiled call takes or hands back costs atomic reference counts, which on
-a tiny board took more time than its work (``python -m benchmarks.solve solve --classes
-tiny``). The kernels take about ten seconds longer to compile, once (``analyzer warmup``:
-63 s before, 73 s after, on the 2-core machine).
+and :func:`mine_count_weights`) are kernels of their own, called by their callers, not
+inlined into them: inlining them saved the atomic reference counts of the arrays they
+pass (about 0.3 us a tiny board inside numba, nothing a whole ``solve`` call shows:
+``python -m benchmarks.solve solve --quick``) and cost about 4 s of every warm-up's
+compiling (``analyzer warmup``), since numba then compiled each one again in every caller.
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ __all__ = [
 ]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def constraint_arrays(values: np.ndarray, around: np.ndarray, trust_flags: bool) -> tuple:  # type: ignore[type-arg]
     """The clue equations and groups of a board, as arrays (see the module's docstring).
 
@@ -203,7 +203,7 @@ def constraint_arrays(values: np.ndarray, around: np.ndarray, trust_flags: bool)
     )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def closure(
     sizes: np.ndarray,
     group_off: np.ndarray,
@@ -384,7 +384,7 @@ BINOMIALS = np.array([[math.comb(a, b) for b in range(9)] for a in range(9)], dt
 FLOAT_BINOMIALS = BINOMIALS.astype(np.float64)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _count_arrays(sizes: np.ndarray) -> tuple:  # type: ignore[type-arg]
     """A component's empty ``layouts[m]`` and ``group_mines[g, m]`` (one layout of no mines when it has
     no group), ``m`` up to its cells."""  # pragma: no cover - compiled
@@ -617,7 +617,7 @@ def _undo(
             room[e] += sizes[g]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def transpose(n: int, off: np.ndarray, items: np.ndarray) -> tuple:  # type: ignore[type-arg]
     """Rows of items (row ``r``: ``items[off[r]:off[r + 1]]``, items below ``n``) turned into
     each item's rows, in row order, as offsets and a flat array."""  # pragma: no cover - compiled
@@ -965,7 +965,7 @@ def frontier_component(
     return states, solutions[n][0], layouts, group_mines
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def split_components(
     sizes: np.ndarray, fixed: np.ndarray, live: np.ndarray, sig_off: np.ndarray, sig_clues: np.ndarray
 ) -> tuple:  # type: ignore[type-arg]
@@ -1084,7 +1084,7 @@ def component_equations(
     return eq_off, eq_groups, rhs
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def products_of_others(
     lay: np.ndarray, possible: np.ndarray, n_comps: int, comp_top: np.ndarray, limit: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
@@ -1157,7 +1157,7 @@ def products_of_others(
     return prefix[n_comps], others, prefix_ok[n_comps], others_ok, others_deg
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def mul_counts(
     a: np.ndarray,
     a_ok: np.ndarray,
@@ -1179,7 +1179,7 @@ def mul_counts(
                 out_ok[i + j] = True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def mine_count_weights(
     others: np.ndarray,
     others_ok: np.ndarray,
@@ -1223,7 +1223,7 @@ def _failed(status: int) -> tuple:  # type: ignore[type-arg]
     return status, np.int64(0), np.int64(0), none, none, none, none, none, none, none, none, none
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _board_arrays(
     values: np.ndarray,
     around: np.ndarray,
