@@ -13,8 +13,8 @@ each one:
   a safe cell becomes ``?`` (known safe; a paper puzzle shows no new number), until no
   cell is hidden;
 * each step's certain cells are checked with a second formulation: the exact pipeline's
-  probabilities (clue rules only), the enumeration of every layout (Q, T, D, B; C and O
-  once at most 30 cells are hidden), and the brute-force oracle once at most 12 are; each
+  probabilities (clue rules only), the enumeration of every layout (Q, T, D, B; C, O and
+  S once at most 30 cells are hidden), and the brute-force oracle once at most 12 are; each
   explanation that needs neither a board rule nor the mine total is checked by the oracle
   over the cells of its clues (under E, their rows and columns).
 """
@@ -35,15 +35,17 @@ from analyzer.variants.position import NO_CLUE
 PUZZLES = Path(__file__).parent / "variants"
 ORACLE_HIDDEN = 12  # the oracle enumerates 2**hidden layouts
 LOCAL_CELLS = 12  # the most cells an explanation's clues cover for the oracle's local check
-# Board rules whose layouts CP-SAT enumerates at every step; under C and O (whose
+# Board rules whose layouts CP-SAT enumerates at every step; under C, O and S (whose
 # enumeration filters layouts by connectivity: minutes on a fresh 8x8 board) from
 # CONNECTED_ENUMERATION hidden cells on (under a second then).
 ENUMERATED = set("QTDB")
 CONNECTED_ENUMERATION = 30
 # Each puzzle takes 4-60 s on the shared 2-core machine (one CP-SAT solve a hidden cell a
-# step): nine run by default (PKU V twice, Q, M, L, W, E; Gecode 0 and 8), the rest with -m slow.
+# step; the snake, MV07, 212 s): nine run by default (PKU V twice, Q, M, L, W, E; Gecode 0
+# and 8), the rest with -m slow.
 SLOW = {
     "pku-mv03-c",
+    "pku-mv07-s",
     "pku-mv04-t",
     "pku-mv05-o",
     "pku-mv06-d",
