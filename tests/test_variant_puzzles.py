@@ -47,6 +47,7 @@ SLOW = {
     "pku-mv04-t",
     "pku-mv05-o",
     "pku-mv06-d",
+    "pku-mv07-s",
     "pku-2mv04-n",
     "pku-2mv05-x",
     "pku-2mv06-p",
