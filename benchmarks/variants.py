@@ -4,7 +4,9 @@ Every rule of :data:`~analyzer.variants.RULES` alone and every pair of them that
 hold together (a rule added there joins automatically). For each rule set,
 ``--positions`` start positions from :func:`analyzer.variants.generate.random_position`
 (seeded: a layout meeting the board rules with the game's mine total, 26 on 8x8, 24
-under B; a quarter, a half or three quarters of the safe cells revealed, in turn).
+under B; a quarter, a half or three quarters of the safe cells revealed, in turn). A rule
+set's seeds follow from its place in the full list, so ``--rules`` picks the same positions
+as the full run.
 The time of a position is one ``solve_variant(..., probabilities=False)`` (every certain
 cell, CP-SAT) plus one ``hint`` on its answer: wall and CPU time of this process (CP-SAT
 runs single-threaded in it), the median and the max per rule set, and the overall max.
@@ -61,7 +63,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{n}x{n}, {args.positions} positions a rule set, seed {args.seed}")
     print(f"{'rules':6s} {'mines':>5s} {'median s':>9s} {'max s':>7s} {'cpu med':>8s} {'cpu max':>8s}")
     worst_wall = worst_cpu = (0.0, "")
-    for s, rules in enumerate(sets):
+    places = {name: k for k, name in enumerate(rule_sets())}
+    for rules in sets:
+        s = places.get(str(parse_rules(rules)), len(places))
         walls, cpus, totals = [], [], set()
         for k in range(args.positions):
             seed = args.seed * 1_000_003 + s * 1009 + k

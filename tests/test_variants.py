@@ -233,3 +233,25 @@ def test_a_count_the_time_limit_stops_keeps_the_certain_cells(monkeypatch) -> No
     assert cut.probabilities is None and cut.probability_method.endswith("not counted")
     with pytest.raises(InvalidCellError, match="no probabilities for this position: the time limit came"):
         cut.probability(0, 0)
+
+
+@pytest.mark.parametrize("rules", ["V", "Q", "C", "O", "T", "CO", "QX"])
+def test_cells_put_aside_are_proved_together_and_agree_with_enumeration(rules: str, monkeypatch) -> None:
+    """With no effort for a solve under assumptions, every cell is put aside and proved together."""
+    from analyzer.models import variants as model
+
+    monkeypatch.setattr(model, "ASSUMPTION_EFFORT", 0.0)
+    aside = []
+    solve = model.VariantModel.solve
+
+    def spy(self, assumptions, deadline, *, patient=True):  # type: ignore[no-untyped-def]
+        try:
+            return solve(self, assumptions, deadline, patient=patient)
+        except model._Deferred:
+            aside.append(assumptions[-1])
+            raise
+
+    monkeypatch.setattr(model.VariantModel, "solve", spy)
+    for seed in range(3):
+        _check(rules, 4, 4, seed)
+    assert aside, "no cell was put aside"

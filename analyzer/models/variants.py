@@ -17,7 +17,8 @@ their literal is on, so that an explanation can switch them off one by one:
   cuts it violates (a group of members and another member, or a group away from the
   border: some cell around the group is a member), and the model is solved again;
   from the second round a copy with connectivity as a flow (:func:`add_flow`) is asked
-  once, briefly, for a layout (cuts alone took thousands of rounds on open O boards);
+  briefly, for a layout or its proof that there is none, and again, longer, as the rounds
+  double (cuts alone took thousands of rounds on open O boards);
   a path (S): the mine contacts along some edges, one Boolean each, number one less
   than the mines (with connectivity and at most two contacts a mine, the mines form
   a single path);
@@ -57,6 +58,7 @@ __all__ = [
     "FLOW_AFTER",
     "FLOW_EFFORT",
     "ASSUMPTION_EFFORT",
+    "DEFER_AFTER",
 ]
 
 #: In a ring or a line of sight (P, E): a cell known safe (or off the board), a cell known a mine.
@@ -202,8 +204,15 @@ def connectivity_cuts(layout: Sequence[int], conn: Connectivity) -> list[tuple[t
     """Cuts a layout that breaks ``conn`` violates, each valid for every layout that meets it.
 
     A cut ``(boundary, s, v)`` says: if ``s`` (and ``v``, when ``v >= 0``) are members, a
-    member lies on ``boundary``, the cells around the group of ``s`` (a path from ``s`` to
-    ``v``, or to the border, leaves that group through one of them).
+    member lies on ``boundary``: a set of non-members of the layout that every path from
+    ``s`` to ``v`` (or to the border) crosses. For each group of members cut off (from the
+    border, or from the next group), two such walls when they differ: the cells around the
+    group (its inner side) and the cells of its side that touch the rest, or the border (its
+    outer side); a layout that opens one wall from inside is then still cut by the other.
+
+    >>> line = Connectivity(((0, 1), (1, 2), (2, 3)), of_mines=True)
+    >>> connectivity_cuts([1, 0, 0, 1], line)
+    [((1,), 0, 3), ((2,), 3, 0), ((2,), 0, 3), ((1,), 3, 0)]
     """
     want = 1 if conn.of_mines else 0
     members = {i for i, v in enumerate(layout) if v == want}
@@ -212,17 +221,35 @@ def connectivity_cuts(layout: Sequence[int], conn: Connectivity) -> list[tuple[t
         adjacency.setdefault(a, []).append(b)
         adjacency.setdefault(b, []).append(a)
     groups = _components(members, adjacency)
-    cuts = []
     border = set(conn.border)
-    for k, group in enumerate(groups):
+    if border:
+        outside = {i for group in groups if group & border for i in group}
+        cut_off = [(group, outside) for group in groups if not group & border]
+    elif len(groups) > 1:
+        cut_off = [(group, groups[(k + 1) % len(groups)]) for k, group in enumerate(groups)]
+    else:
+        cut_off = []
+    inner: list[tuple[tuple[int, ...], int, int]] = []
+    outer: list[tuple[tuple[int, ...], int, int]] = []
+    for group, rest in cut_off:
+        v = min(rest) if not border else -1
         boundary = tuple(sorted({j for i in group for j in adjacency.get(i, ()) if j not in group}))
-        if border:
-            if not group & border:
-                cuts.append((boundary, min(group), -1))
-        elif len(groups) > 1:
-            other = groups[(k + 1) % len(groups)]
-            cuts.append((boundary, min(group), min(other)))
-    return cuts
+        inner.append((boundary, min(group), v))
+        # The group's side: the cells reached from it without entering the rest. Its cells
+        # next to the rest (or on the border, under a border) are a wall too.
+        side = set(group)
+        stack = list(group)
+        while stack:
+            for j in adjacency.get(stack.pop(), ()):
+                if j not in side and j not in rest:
+                    side.add(j)
+                    stack.append(j)
+        wall = tuple(
+            sorted(i for i in side - group if i in border or any(j in rest for j in adjacency.get(i, ())))
+        )
+        if wall != boundary:
+            outer.append((wall, min(group), v))
+    return inner + outer
 
 
 def _add_rule(
@@ -353,12 +380,20 @@ def _add_clue(
         model.add_linear_expression_in_domain(expr, domain).only_enforce_if(lit)
 
 
-#: Rounds of lazy cuts after which :meth:`VariantModel.solve` tries the flow formulation once.
+#: Rounds of lazy cuts after which :meth:`VariantModel.solve` first tries the flow formulation
+#: (then again at twice as many rounds, and so on).
 FLOW_AFTER = 2
-#: CP-SAT's deterministic time (about seconds) for that try.
+#: CP-SAT's deterministic time (about seconds) for the first try (twice as much each next one).
 FLOW_EFFORT = 0.5
 #: CP-SAT's deterministic time for a solve under assumptions before the members are fixed instead.
 ASSUMPTION_EFFORT = 0.1
+#: Cells in a row that :data:`ASSUMPTION_EFFORT` does not settle after which
+#: :meth:`VariantModel.certain` puts every cell left aside, to be proved together.
+DEFER_AFTER = 3
+
+
+class _Deferred(Exception):
+    """A solve the assumptions alone did not settle within :data:`ASSUMPTION_EFFORT`."""
 
 
 def _in_domain(model: cp_model.CpModel, expr: Any, allowed: tuple[int, ...], lit: cp_model.IntVar) -> None:
@@ -509,17 +544,24 @@ class VariantModel:
         self.model.add(lhs >= rhs).only_enforce_if(lit)
 
     def solve(
-        self, assumptions: Sequence[cp_model.IntVar], deadline: float | None
+        self, assumptions: Sequence[cp_model.IntVar], deadline: float | None, *, patient: bool = True
     ) -> tuple[list[int] | None, list[int]]:
         """A layout under the assumptions, or ``None`` and the members in CP-SAT's core.
+
+        With ``patient`` false, a solve that the assumptions alone do not settle within
+        :data:`ASSUMPTION_EFFORT` raises :class:`_Deferred` instead of going on with the
+        members fixed (:meth:`_solve_once`).
 
         Connectivity is added lazily: a layout that breaks an assumed connectivity rule
         adds the cuts it violates (valid consequences of the rule, switched by its
         literal) and the model is solved again. At round :data:`FLOW_AFTER` a copy with
-        connectivity as flows is asked for a layout near the last one (:meth:`_solve_flow`).
+        connectivity as flows is asked for a layout near the last one (:meth:`_solve_flow`),
+        and again whenever the rounds double, with twice the effort each time (an open 8x8
+        OL position went through thousands of rounds of cuts after one try ran out).
         """
         model = self.model
         rounds = 0
+        flow_at, effort = FLOW_AFTER, FLOW_EFFORT
         layout: list[int] = []
         assumed = {lit.index for lit in assumptions}
         first = len(self.spec.clues)
@@ -531,11 +573,12 @@ class VariantModel:
         ]
         while True:
             rounds += 1
-            if rounds == FLOW_AFTER and checked and layout:
-                found = self._solve_flow(assumptions, layout, deadline)
+            if rounds == flow_at and checked and layout:
+                found = self._solve_flow(assumptions, layout, deadline, effort)
                 if found is not None:
                     return found
-            solver, status, solved = self._solve_once(assumptions, deadline)
+                flow_at, effort = 2 * flow_at, 2 * effort
+            solver, status, solved = self._solve_once(assumptions, deadline, patient)
             if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                 layout = [int(solver.boolean_value(v)) for v in solved]
                 broken = False
@@ -564,7 +607,7 @@ class VariantModel:
             raise SolverTimeoutError("time limit reached while solving a variant position")
 
     def _solve_once(
-        self, assumptions: Sequence[cp_model.IntVar], deadline: float | None
+        self, assumptions: Sequence[cp_model.IntVar], deadline: float | None, patient: bool = True
     ) -> tuple[cp_model.CpSolver, cp_model.CpSolverStatus, Sequence[cp_model.IntVar]]:
         """One CP-SAT solve under the assumptions: the solver, its status and the cell variables.
 
@@ -581,6 +624,8 @@ class VariantModel:
         model.clear_assumptions()
         if status != cp_model.UNKNOWN:
             return solver, status, self.x
+        if not patient:
+            raise _Deferred
         fixed = model.clone()
         for v in assumptions:
             fixed.add(fixed.get_bool_var_from_proto_index(v.index) == 1)
@@ -588,13 +633,20 @@ class VariantModel:
         return solver, solver.solve(fixed), [fixed.get_bool_var_from_proto_index(v.index) for v in self.x]
 
     def _solve_flow(
-        self, assumptions: Sequence[cp_model.IntVar], near: Sequence[int], deadline: float | None
+        self,
+        assumptions: Sequence[cp_model.IntVar],
+        near: Sequence[int],
+        deadline: float | None,
+        effort: float = FLOW_EFFORT,
     ) -> tuple[list[int] | None, list[int]] | None:
-        """A layout of :meth:`solve` from a copy with connectivity as flows, within :data:`FLOW_EFFORT`,
-        starting from the layout ``near`` (the last one the cuts rejected).
+        """A layout of :meth:`solve` from a copy with connectivity as flows, within ``effort``
+        (CP-SAT's deterministic time), starting from the layout ``near`` (the last one the
+        cuts rejected).
 
-        ``None`` when there is none or CP-SAT ran out of that effort: the cuts carry on then
-        (they prove there is none, and give the core).
+        ``None`` when CP-SAT ran out of that effort: the cuts carry on then. When the copy
+        has no layout, that is a proof (the flows are exact), with every assumed member as
+        its core: shrinking one to an explanation costs more solves, but proving it with
+        cuts took hundreds of rounds on open O boards (an 8x8 ON position: 190 s to 2 s).
         """
         flow = self.model.clone()
         first = len(self.spec.clues)
@@ -615,12 +667,15 @@ class VariantModel:
         for v, value in zip(x, near, strict=True):
             flow.add_hint(v, value)
         solver = self._new_solver(deadline)
-        solver.parameters.max_deterministic_time = FLOW_EFFORT
+        solver.parameters.max_deterministic_time = effort
         status = solver.solve(flow)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             layout = [int(solver.boolean_value(v)) for v in x]
             if all(is_connected(layout, conn) for conn in conns):
                 return layout, []
+        if status == cp_model.INFEASIBLE:  # a proof too (the flows are exact): every member assumed
+            index = {lit.index: k for k, lit in enumerate(self.lits)}
+            return None, sorted({index[v.index] for v in assumptions if v.index in index})
         if deadline is not None and time.monotonic() >= deadline:
             raise SolverTimeoutError("time limit reached while solving a variant position")
         return None
@@ -632,7 +687,13 @@ class VariantModel:
 
         The layout is ``None`` when no layout meets every member (nothing is certain then).
         One solve finds a layout; then each cell not yet seen both ways is asked the
-        other way: a layout found so marks every cell it differs on as uncertain.
+        other way: a layout found so marks every cell it differs on as uncertain, an
+        infeasible answer gives the cell's core. A cell the assumptions do not settle
+        within :data:`ASSUMPTION_EFFORT` is put aside (and, after :data:`DEFER_AFTER` such
+        cells in a row, every cell left): the cells put aside are then asked together, some
+        one of them the other way, until no layout does that; each layout found marks cells
+        uncertain, and the last, infeasible, answer proves the cells still left certain (its
+        core theirs). Under S a unique 8x8 puzzle's 52 cells took one proof each (25 s).
         """
         layout, _ = self.solve(self.lits, deadline)
         if layout is None:
@@ -640,18 +701,44 @@ class VariantModel:
         seen = {i: {layout[i]} for i in self.spec.unknown}
         certain: dict[int, int] = {}
         cores: dict[int, list[int]] = {}
+        aside: list[int] = []
+        streak = 0  # cells put aside in a row
         for i in self.spec.unknown:
             if len(seen[i]) > 1:
                 continue
             value = next(iter(seen[i]))
-            other, core = self.solve([*self.lits, self.target(i, mine=not value)], deadline)
+            if streak >= DEFER_AFTER:
+                aside.append(i)
+                continue
+            try:
+                ask = [*self.lits, self.target(i, mine=not value)]
+                other, core = self.solve(ask, deadline, patient=False)
+            except _Deferred:
+                aside.append(i)
+                streak += 1
+                continue
+            streak = 0
             if other is None:
                 certain[i] = value
                 cores[i] = core
                 continue
             for j in self.spec.unknown:
                 seen[j].add(other[j])
-        return certain, cores, layout
+        left = [i for i in aside if len(seen[i]) == 1]
+        while left:
+            some = self.model.new_bool_var("some_other_way")
+            others = [self.target(i, mine=not next(iter(seen[i]))) for i in left]
+            self.model.add_bool_or(others).only_enforce_if(some)
+            other, core = self.solve([*self.lits, some], deadline)
+            if other is None:
+                for i in left:
+                    certain[i] = next(iter(seen[i]))
+                    cores[i] = core
+                break
+            for j in self.spec.unknown:
+                seen[j].add(other[j])
+            left = [i for i in left if len(seen[i]) == 1]
+        return dict(sorted(certain.items())), cores, layout
 
     def _shrink(
         self,
