@@ -35,6 +35,10 @@ With ``--backends N``: N of the analyzer's own expert games written as EVF (as `
 without the cursor), then analysed on ``--workers`` local processes and on a Dask LocalCluster of
 ``--workers`` processes (:func:`analyzer.replays.batch.analyse_files`): wall time and games per
 second on each, and whether the two tables are equal.
+
+Both ``--generated`` and ``--backends`` write their games on ``--workers`` processes
+(:func:`write_games`, timed apart from the analysis), each file's clock fixed so that the files
+are the same bytes whatever the number of workers.
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ import statistics
 import sys
 import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -165,10 +170,8 @@ def _timed(path: Any, repeat: int) -> tuple[Any, Any, float, float]:
 def _generated(count: int, workers: int, repeat: int) -> int:
     from tqdm import tqdm
 
-    from analyzer import Game
-    from analyzer.play.replay import replay
     from analyzer.replays.batch import analyse_files
-    from analyzer.replays.write import game_actions, write_evf
+    from analyzer.replays.write import write_evf
 
     with tempfile.TemporaryDirectory() as folder:
         big, actions = _oracle_actions(60, 36, 540, 0, (18, 30))
@@ -183,24 +186,12 @@ def _generated(count: int, workers: int, repeat: int) -> int:
         )
 
         start = time.perf_counter()
-        files = []
-        won = 0
-        for seed in tqdm(range(count), desc="writing", unit="game", file=sys.stderr):
-            game = Game.new(30, 16, 99, seed=seed, first_click="safe")
-            moves = list(replay(game, "expert", seed=seed, first_cell=(8, 15)))
-            won += game.status == "won"
-            files.append(
-                write_evf(
-                    Path(folder) / f"expert{seed:05d}",
-                    30,
-                    16,
-                    game.mines or (),
-                    game_actions(moves),
-                    cursor_step=8,
-                )
-            )
+        files, won = write_games(folder, count, workers=workers, cursor_step=8)
+        written = time.perf_counter() - start
         print(
-            f"\n{count} expert games written in {time.perf_counter() - start:.1f} s ({won} won)", flush=True
+            f"\n{count} expert games written in {written:.1f} s on {_processes(workers)}"
+            f" ({count / written:.2f} games/s, {won} won)",
+            flush=True,
         )
         for processes in sorted({1, workers}):
             bar = tqdm(
@@ -302,21 +293,77 @@ def _chords(count: int) -> int:
     return 0
 
 
+def write_games(
+    folder: str | os.PathLike[str], count: int, *, workers: int = 1, cursor_step: int = 0
+) -> tuple[list[Path], int]:
+    """``count`` expert games written as EVF in ``folder``, on ``workers`` processes; the files and the wins.
+
+    Game ``i`` (30x16/99, first click (8, 15) safe, player ``expert``, seed ``i``) is the file
+    ``expert{i:05d}.evf`` (more digits past 99,999 games), its clock fixed
+    (:func:`~analyzer.replays.write.write_evf` with ``timed=False``): the same bytes whatever
+    the number of workers. A progress bar on standard error.
+    """
+    from tqdm import tqdm
+
+    digits = max(5, len(str(count - 1)))
+    paths = [Path(folder) / f"expert{seed:0{digits}d}" for seed in range(count)]
+    files: list[Path] = []
+    won = 0
+    with tqdm(total=count, desc="writing", unit="game", file=sys.stderr) as bar:
+        if workers == 1 or count < 2:
+            for seed, path in enumerate(paths):
+                file, is_won = _write_game(path, seed, cursor_step)
+                files.append(file)
+                won += is_won
+                bar.update()
+        else:
+            with ProcessPoolExecutor(max_workers=min(workers, count)) as pool:
+                done = pool.map(
+                    _write_game,
+                    paths,
+                    range(count),
+                    [cursor_step] * count,
+                    chunksize=max(1, min(16, count // (8 * workers))),
+                )
+                for file, is_won in done:
+                    files.append(file)
+                    won += is_won
+                    bar.update()
+    return files, won
+
+
+def _write_game(path: Path, seed: int, cursor_step: int) -> tuple[Path, bool]:
+    """Expert game ``seed`` played and written at ``path``: the file, and whether the game was won."""
+    from analyzer import Game
+    from analyzer.play.replay import replay
+    from analyzer.replays.write import game_actions, write_evf
+
+    game = Game.new(30, 16, 99, seed=seed, first_click="safe")
+    moves = list(replay(game, "expert", seed=seed, first_cell=(8, 15)))
+    written = write_evf(
+        path, 30, 16, game.mines or (), game_actions(moves), cursor_step=cursor_step, timed=False
+    )
+    return written, game.status == "won"
+
+
+def _processes(workers: int) -> str:
+    return f"{workers} process{'es' if workers > 1 else ''}"
+
+
 def _backends(count: int, workers: int) -> int:
     from tqdm import tqdm
 
-    from analyzer import Game
-    from analyzer.play.replay import replay
     from analyzer.replays.batch import analyse_files
-    from analyzer.replays.write import game_actions, write_evf
 
     with tempfile.TemporaryDirectory() as folder:
         start = time.perf_counter()
-        for seed in tqdm(range(count), desc="writing", unit="game", file=sys.stderr):
-            game = Game.new(30, 16, 99, seed=seed, first_click="safe")
-            moves = list(replay(game, "expert", seed=seed, first_cell=(8, 15)))
-            write_evf(Path(folder) / f"expert{seed:05d}", 30, 16, game.mines or (), game_actions(moves))
-        print(f"{count} expert games written in {time.perf_counter() - start:.1f} s", flush=True)
+        _, won = write_games(folder, count, workers=workers)
+        written = time.perf_counter() - start
+        print(
+            f"{count} expert games written in {written:.1f} s on {_processes(workers)}"
+            f" ({count / written:.2f} games/s, {won} won)",
+            flush=True,
+        )
         tables = {}
         for backend in ("local", "dask"):
             bar = tqdm(total=count, desc=backend, unit="replay", file=sys.stderr)
@@ -329,7 +376,7 @@ def _backends(count: int, workers: int) -> int:
             failed = sum(1 for r in results if isinstance(r, Exception))
             tables[backend] = [str(r) if isinstance(r, Exception) else r.statistics() for r in results]
             print(
-                f"  {backend:5} ({workers} process{'es' if workers > 1 else ''}): {wall:.1f} s,"
+                f"  {backend:5} ({_processes(workers)}): {wall:.1f} s,"
                 f" {count / wall:.2f} games/s, {failed} failed",
                 flush=True,
             )

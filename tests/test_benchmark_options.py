@@ -217,3 +217,19 @@ def test_a_stray_line_from_hills_driver_is_a_clear_error(monkeypatch: pytest.Mon
     monkeypatch.setattr(one_step, "run_jvms", lambda *args: stray)
     with pytest.raises(RuntimeError, match="might be looping"):
         one_step.run_hill_moves("", "beginner", (0, 0), [], 1)
+
+
+def test_the_written_games_are_the_same_files_on_one_and_two_processes(tmp_path: Path) -> None:
+    from benchmarks.replays import write_games
+
+    one, two = tmp_path / "one", tmp_path / "two"
+    one.mkdir()
+    two.mkdir()
+    alone, won_alone = write_games(one, 6, workers=1)
+    shared, won_shared = write_games(two, 6, workers=2)
+    assert [p.name for p in alone] == [p.name for p in shared] == [f"expert{i:05d}.evf" for i in range(6)]
+    assert sorted(p.name for p in one.iterdir()) == [p.name for p in alone]
+    assert [p.read_bytes() for p in alone] == [p.read_bytes() for p in shared]
+    assert won_alone == won_shared
+    # Each file is its own game: seed i plays game i.
+    assert len({p.read_bytes() for p in alone}) == 6

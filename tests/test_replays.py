@@ -411,6 +411,48 @@ def test_writing_refuses_bad_actions(tmp_path: Path) -> None:
         write_evf(tmp_path / "missing" / "x", 4, 3, [(0, 0)], [("reveal", (2, 2))])
 
 
+def test_an_untimed_game_is_the_same_bytes_whenever_it_is_written(tmp_path: Path) -> None:
+    import time
+
+    from analyzer.replays.write import write_evf
+
+    # 5x3, mines at (0, 0), (0, 4), (2, 4), the cursor's path recorded: ms-toollib stamps its
+    # events and the game's start and end with the wall clock; untimed, every one of them is zero.
+    layout = [(0, 0), (0, 4), (2, 4)]
+    actions = [("reveal", (1, 1)), ("flag", (0, 0)), ("chord", (1, 1)), ("reveal", (1, 4))]
+    first = write_evf(tmp_path / "first", 5, 3, layout, actions, cursor_step=3, timed=False)
+    time.sleep(0.01)
+    again = write_evf(tmp_path / "again", 5, 3, layout, actions, cursor_step=3, timed=False)
+    timed = write_evf(tmp_path / "timed", 5, 3, layout, actions, cursor_step=3)
+    assert first.read_bytes() == again.read_bytes()
+    assert first.read_bytes()[18:34] == bytes(16) and timed.read_bytes()[18:34] != bytes(16)
+    read, clocked = read_replay(first), read_replay(timed)
+    assert read.time == 0 and all(a.time == 0 for a in read.actions)
+    assert [(a.kind, a.cell) for a in read.actions] == [(a.kind, a.cell) for a in clocked.actions]
+    assert (read.events, read.layout, read.bbbv) == (clocked.events, clocked.layout, clocked.bbbv)
+    assert analyse_replay(read).result == analyse_replay(clocked).result == "won"
+
+
+def test_the_clock_is_taken_out_of_pauses_and_every_event(tmp_path: Path) -> None:
+    from analyzer.replays.write import _without_clock, write_evf
+
+    # 4x3, one mine, one reveal: a 34-byte head, four texts, no device id, 2 bytes of mines,
+    # no custom figures, two events (a press and a release), the end, an empty checksum.
+    data = write_evf(tmp_path / "x", 4, 3, [(0, 0)], [("reveal", (2, 2))], timed=False).read_bytes()
+    assert len(data) == 67 and data[-3:] == bytes(3) and data[52] == 2 and data[58] == 3
+    clocked = bytearray(data)
+    clocked[12:16] = (1300).to_bytes(4, "big")  # the game's time, in ms
+    clocked[18:34] = (1_795_761_151_213_874).to_bytes(8, "big") * 2  # its start and end, in us
+    clocked[53] = 7  # the press, 7 ms after the start
+    clocked[59] = 20  # the release, 300 + 1000 + 20 ms after the press: two pauses
+    clocked[58:58] = b"\xff\x01\x2c" + b"\xff\x03\xe8"
+    assert _without_clock(bytes(clocked), "x") == data
+    with pytest.raises(ReplayError, match="not the v4 layout expected"):
+        _without_clock(data[:60], "x")
+    with pytest.raises(ReplayError, match="not version 4"):
+        _without_clock(b"\x03" + data[1:], "x")
+
+
 def test_ms_toollibs_remarks_are_asked_for_on_boards_up_to_expert_size(tmp_path: Path) -> None:
     import math
 

@@ -6,7 +6,10 @@ analysis (``tests/test_replays.py``). ms-toollib's ``BaseVideo`` is fed the mous
 events a player would make (a left press and release to reveal, a right one to flag
 or unflag, both buttons on a number to chord, and, if asked, the cursor's path
 between clicks); it stamps each event with the wall clock, so a written game's
-times are those of the writing, not of a human. Like the parser, the recorder runs
+times are those of the writing, not of a human. With ``timed=False`` the clock is
+fixed instead (every event at time 0, the game's start and end at the Unix epoch):
+the same game then gives the same bytes, whenever and wherever it is written. Like
+the parser, the recorder runs
 in a child process: a failure is a :class:`~analyzer.errors.ReplayError`, never a
 crash of the caller.
 """
@@ -44,6 +47,7 @@ def write_evf(
     player: str = "",
     software: str = "analyzer",
     cursor_step: int = 0,
+    timed: bool = True,
 ) -> Path:
     """Write the game that ``actions`` play on ``layout`` as an EVF file; returns its path.
 
@@ -62,6 +66,10 @@ def write_evf(
     cursor_step : int
         When positive, the cursor also moves from each click to the next in steps of
         this many pixels (one mouse event a step), as a real recording does.
+    timed : bool
+        ``True``: the events' times and the game's start and end are the wall clock's
+        while ms-toollib records. ``False``: every event at time 0 and the start and end
+        at 0 (the Unix epoch), so that the file's bytes depend on the game alone.
 
     Raises
     ------
@@ -106,7 +114,7 @@ def write_evf(
         import ms_toollib  # noqa: F401
     except ImportError:  # pragma: no cover - the replays extra is installed with the project
         raise ReplayError("writing replays needs ms-toollib: pip install 'analyzer[replays]'") from None
-    _in_child(grid, events, str(out), player, software, shown)
+    _in_child(grid, events, str(out), player, software, shown, timed)
     return out
 
 
@@ -129,6 +137,7 @@ def _in_child(
     player: str,
     software: str,
     shown: str | None = None,
+    timed: bool = True,
 ) -> None:
     name = out if shown is None else shown
     context = multiprocessing.get_context("fork")
@@ -152,12 +161,51 @@ def _in_child(
             child.kill()
         child.join()
         folder.cleanup()
+    if isinstance(outcome, bytes) and not timed:
+        outcome = _without_clock(outcome, name)
     if not isinstance(outcome, bytes):
         raise ReplayError(f"cannot write {name!r}: {outcome}")
     try:
         Path(out).write_bytes(outcome)
     except OSError as error:
         raise ReplayError(f"cannot write {name!r}: {error.strerror or error}") from None
+
+
+def _without_clock(data: bytes, name: str) -> bytes:
+    """ms-toollib's EVF v4 bytes with every time zero: the game's time, start and end, each event's.
+
+    The layout (ms-toollib's ``generate_evf_v4_raw_data``): a 34-byte head whose bytes 12-15 hold
+    the game's time in ms (u32), 18-25 and 26-33 its start and end in microseconds (u64); four
+    text fields ended by a zero byte; a device id after its length (u16); the mines, a bit a
+    cell; the count of custom figures (u16, zero here); then the mouse events, 6 bytes each:
+    kind, milliseconds since the previous event (the first: since the start), and the move
+    (u16 x, y for the first, i16 dx, dy after), an event more than 255 ms after the previous
+    preceded by pauses (255 and a u16 of milliseconds each); a zero byte ends them.
+    """
+    if data[:1] != b"\x04" or len(data) < 34:
+        raise ReplayError(f"cannot write {name!r}: ms-toollib's EVF is not version 4")
+    out = bytearray(data[:34])
+    out[12:16] = bytes(4)
+    out[18:34] = bytes(16)
+    at = 34
+    try:
+        for _ in range(4):  # software, player, race, unique identifier
+            at = data.index(0, at) + 1
+        at += 2 + int.from_bytes(data[at : at + 2], "big")
+        at += -(-data[3] * data[4] // 8) + 2
+        if data[at - 2 : at] != bytes(2):
+            raise ValueError("custom figures")
+        out += data[34:at]
+        while data[at] != 0:
+            if data[at] == 255:  # a pause: dropped, the clock stands still
+                at += 3
+                continue
+            out += bytes((data[at], 0)) + data[at + 2 : at + 6]
+            at += 6
+        out += data[at:]
+    except (ValueError, IndexError):
+        raise ReplayError(f"cannot write {name!r}: ms-toollib's EVF is not the v4 layout expected") from None
+    return bytes(out)
 
 
 def _record(
