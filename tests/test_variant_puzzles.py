@@ -17,6 +17,11 @@ each one:
   S once at most 30 cells are hidden), and the brute-force oracle once at most 12 are; each
   explanation that needs neither a board rule nor the mine total is checked by the oracle
   over the cells of its clues (under E, their rows and columns).
+
+The game's own levels (``mv14-*.mine`` and the sample ``mv14-sample.txt``, from tonsky/sapper)
+are interactive, not unique at the start: each is played by hints from its start, each step
+revealing the hinted cell as the game does (:func:`solve_game_by_hints`); and on sapper's test
+positions (``sapper-forced.txt``) our certain cells are sapper's forced cells exactly.
 """
 
 from __future__ import annotations
@@ -58,9 +63,12 @@ SLOW = {
 # the start; revealing a safe cell shows its number, or '?' on a cell of the record without one.
 GAME_PREFIX = "mv14-"
 # Under board rules the game's positions have many layouts early on: they are enumerated (a
-# second formulation of the certain cells) from GAME_ENUMERATION hidden cells on, at most
-# GAME_LAYOUT_LIMIT of them; clue-only rules take the exact pipeline at every step.
+# second formulation of the certain cells) from GAME_ENUMERATION hidden cells on (under C, whose
+# enumeration filters layouts by connectivity: from GAME_CONNECTED_ENUMERATION on; a 6x6 level
+# takes 90 s from 30, 3 s from 20), at most GAME_LAYOUT_LIMIT of them; clue-only rules take the
+# exact pipeline at every step.
 GAME_ENUMERATION = 30
+GAME_CONNECTED_ENUMERATION = 20
 GAME_LAYOUT_LIMIT = 20_000
 # The game's levels solved by hints in the default run (the rest with -m slow).
 GAME_FAST = {
@@ -285,6 +293,19 @@ def decode_record(board: str, width: int, height: int) -> tuple[list[str], list[
     )
 
 
+def from_record(record: str) -> tuple[str, Position, Position]:
+    """A level's record (``level board difficulty``): its rule letters, start and answer."""
+    level, board, _ = record.split()
+    size = re.fullmatch(r"(?:\[[A-Z']+\])+(\d+)x(\d+)-(\d+)-\w+", level)
+    assert size is not None, level
+    width, height, total = map(int, size.groups())
+    answer_rows, start_rows = decode_record(board, width, height)
+    head = f"{width}x{height}x{total}\n"
+    start = Position.from_text(head + "\n".join(start_rows) + "\n")
+    answer = Position.from_text(head + "\n".join(answer_rows) + "\n")
+    return "".join(re.findall(r"\[([A-Z']+)\]", level)), start, answer
+
+
 def game_answer(meta: dict[str, str], position: Position) -> Position:
     """The header's ``answer`` rows as a position (every cell shown)."""
     rows = meta["answer"].split("\n")
@@ -304,11 +325,12 @@ def solve_game_by_hints(position: Position, rules: str, answer: Position) -> lis
     """
     ruleset = parse_rules(rules)
     mines = set(answer.flagged_cells())
+    enumerate_from = GAME_CONNECTED_ENUMERATION if "C" in ruleset.board else GAME_ENUMERATION
     steps = []
     local_checks = 0
     while position.hidden_cells():
         hidden = set(position.hidden_cells())
-        enumerate_now = ruleset.is_local or len(hidden) <= GAME_ENUMERATION
+        enumerate_now = ruleset.is_local or len(hidden) <= enumerate_from
         analysis = solve_variant(position, ruleset, probabilities=enumerate_now, limit=GAME_LAYOUT_LIMIT)
         certain_safe, certain_mines = set(analysis.safe), set(analysis.mines)
         assert certain_safe or certain_mines, f"stuck: no certain cell under {rules} in\n{position.to_text()}"
@@ -353,16 +375,10 @@ def _game_params(*, solving: bool) -> list[object]:
 def test_game_level_transcribed(path: Path) -> None:
     """The file's start and answer are its record's, and the answer meets every clue and rule."""
     rules, position, meta = load(path)
-    level, board, _ = meta["record"].split()
-    size = re.fullmatch(r"(?:\[[A-Z']+\])+(\d+)x(\d+)-(\d+)-\w+", level)
-    assert size is not None, level
-    width, height, total = map(int, size.groups())
-    assert (position.width, position.height, position.mines) == (width, height, total)
-    assert parse_rules(rules) == parse_rules("".join(re.findall(r"\[([A-Z']+)\]", level)))
-    answer_rows, start_rows = decode_record(board, width, height)
-    assert meta["answer"].split("\n") == answer_rows
-    assert position == Position.from_text(f"{width}x{height}x{total}\n" + "\n".join(start_rows) + "\n")
-    answer = game_answer(meta, position)
+    record_rules, start, answer = from_record(meta["record"])
+    assert parse_rules(rules) == parse_rules(record_rules)
+    assert position == start
+    assert game_answer(meta, position) == answer
     assert oracle_accepts(answer, rules, set(answer.flagged_cells()))
 
 
@@ -433,3 +449,31 @@ def test_sapper_positions_agree_with_the_levels() -> None:
             answer = answers[level]
             assert all(v in (HIDDEN, answer.cells[i]) for i, v in enumerate(position.cells)), level
     assert matched == also_in and len(matched) == 12
+
+
+# A seeded sample of the game's 5x5 and 6x6 levels, stored as its records (tests/variants/mv14-sample.txt).
+SAMPLE = [
+    line
+    for line in (PUZZLES / "mv14-sample.txt").read_text(encoding="utf-8").splitlines()
+    if line and not line.startswith("#")
+]
+
+
+def test_sample_records_are_the_games() -> None:
+    """10 levels of each rule and size; each answer meets its clues, rules and total (the oracle)."""
+    kinds: dict[tuple[str, int], int] = {}
+    for record in SAMPLE:
+        rules, start, answer = from_record(record)
+        kinds[rules, start.width] = kinds.get((rules, start.width), 0) + 1
+        assert all(v in (HIDDEN, answer.cells[i]) for i, v in enumerate(start.cells)), record
+        assert oracle_accepts(answer, rules, set(answer.flagged_cells())), record
+    assert kinds == {(rules, size): 10 for rules in "VQCTD" for size in (5, 6)}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("record", SAMPLE, ids=[record.split()[0] for record in SAMPLE])
+def test_sample_level_solved_by_hints(record: str) -> None:
+    """Every level of the sample is played to its end by hints under our rules (about 90 s in all)."""
+    rules, start, answer = from_record(record)
+    steps = solve_game_by_hints(start, rules, answer)
+    assert len(steps) == len(start.hidden_cells())
