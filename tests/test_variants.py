@@ -244,9 +244,9 @@ def test_cells_put_aside_are_proved_together_and_agree_with_enumeration(rules: s
     aside = []
     solve = model.VariantModel.solve
 
-    def spy(self, assumptions, deadline, *, patient=True):  # type: ignore[no-untyped-def]
+    def spy(self, assumptions, deadline, **options):  # type: ignore[no-untyped-def]
         try:
-            return solve(self, assumptions, deadline, patient=patient)
+            return solve(self, assumptions, deadline, **options)
         except model._Deferred:
             aside.append(assumptions[-1])
             raise
