@@ -244,9 +244,9 @@ def test_cells_put_aside_are_proved_together_and_agree_with_enumeration(rules: s
     aside = []
     solve = model.VariantModel.solve
 
-    def spy(self, assumptions, deadline, *, patient=True):  # type: ignore[no-untyped-def]
+    def spy(self, assumptions, deadline, **options):  # type: ignore[no-untyped-def]
         try:
-            return solve(self, assumptions, deadline, patient=patient)
+            return solve(self, assumptions, deadline, **options)
         except model._Deferred:
             aside.append(assumptions[-1])
             raise
@@ -255,3 +255,39 @@ def test_cells_put_aside_are_proved_together_and_agree_with_enumeration(rules: s
     for seed in range(3):
         _check(rules, 4, 4, seed)
     assert aside, "no cell was put aside"
+
+
+@pytest.mark.parametrize("letter", ["C", "O", "S"])
+def test_the_local_consequences_of_a_board_rule_keep_every_layout_of_it(letter: str) -> None:
+    """The implied local constraints (O's forbidden 2x2 checkerboards, a member of a connected
+    set beside another) hold in every layout the oracle accepts: a solve with the layout fixed
+    finds it, on 4x3 (every layout) and on 4x4 (the layouts CP-SAT would lose, checked in Python)."""
+    from ortools.sat.python import cp_model
+
+    from analyzer.models.variants import VariantModel
+
+    width, height = 4, 3
+    spec, _ = build_spec(Position(width, height, 0, (-1,) * (width * height)), parse_rules(letter))
+    model = VariantModel(spec)
+    rule = model.lits[len(spec.clues)]
+    kept = 0
+    for bits in itertools.product((0, 1), repeat=width * height):
+        mines = {divmod(i, width) for i, b in enumerate(bits) if b}
+        if not oracle.board_rule_holds(letter, mines, width, height):
+            continue
+        model.model.clear_assumptions()
+        fixed = [x if b else x.Not() for x, b in zip(model.x, bits, strict=True)]
+        model.model.add_assumptions([rule, *fixed])
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        assert solver.solve(model.model) == cp_model.OPTIMAL, sorted(mines)
+        kept += 1
+    assert kept > 100
+    if letter == "O":  # the checkerboards on 4x4: no layout of O shows one
+        spec, _ = build_spec(Position(4, 4, 0, (-1,) * 16), parse_rules("O"))
+        (o,) = spec.rules
+        assert len(o.forbidden) == 2 * 9
+        for bits in itertools.product((0, 1), repeat=16):
+            mines = {divmod(i, 4) for i, b in enumerate(bits) if b}
+            if oracle.board_rule_holds("O", mines, 4, 4):
+                assert not any(all(bits[i] == v for i, v in pattern) for pattern in o.forbidden)

@@ -16,12 +16,15 @@ their literal is on, so that an explanation can switch them off one by one:
   connectivity (C, O), added lazily: a layout CP-SAT finds that breaks it adds the
   cuts it violates (a group of members and another member, or a group away from the
   border: some cell around the group is a member), and the model is solved again;
-  from the second round a copy with connectivity as a flow (:func:`add_flow`) is asked
+  from round 8 (:data:`FLOW_AFTER`) a copy with connectivity as a flow (:func:`add_flow`) is asked
   briefly, for a layout or its proof that there is none, and again, longer, as the rounds
   double (cuts alone took thousands of rounds on open O boards);
   a path (S): the mine contacts along some edges, one Boolean each, number one less
   than the mines (with connectivity and at most two contacts a mine, the mines form
   a single path);
+  with each board rule, its local consequences (the same layouts, refuted at once
+  instead of cut by cut): forbidden patterns (O: no 2x2 checkerboard) and, for each
+  connected set, a member off the border has a member beside it;
 * the mine total.
 
 Counting enumerates the layouts of the model without connectivity and keeps those
@@ -30,6 +33,7 @@ that :func:`is_connected` accepts.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -131,6 +135,8 @@ class BoardRuleSpec:
     ``(cell, cells, low, high)``, the sum within bounds when ``cell`` is a mine.
     ``equal``: groups of cells whose sums are all equal. ``connected``: connectivity (lazy cuts).
     ``path``: edges whose both ends are mines number one less than the mines (none if no mine).
+    ``forbidden``: patterns ``((cell, value), ...)`` that no layout of the rule shows in full
+    (consequences of the rule stated locally, which CP-SAT propagates at once).
     """
 
     letter: str
@@ -139,6 +145,7 @@ class BoardRuleSpec:
     equal: tuple[tuple[int, ...], ...] = ()
     connected: tuple[Connectivity, ...] = ()
     path: tuple[tuple[int, int], ...] = ()
+    forbidden: tuple[tuple[tuple[int, int], ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,7 +260,12 @@ def connectivity_cuts(layout: Sequence[int], conn: Connectivity) -> list[tuple[t
 
 
 def _add_rule(
-    model: cp_model.CpModel, x: list[cp_model.IntVar], rule: BoardRuleSpec, lit: cp_model.IntVar
+    model: cp_model.CpModel,
+    x: list[cp_model.IntVar],
+    rule: BoardRuleSpec,
+    lit: cp_model.IntVar,
+    implied: bool = True,
+    circuit: bool = True,
 ) -> None:
     for cells, low, high in rule.sums:
         model.add_linear_constraint(sum(x[i] for i in cells), low, high).only_enforce_if(lit)
@@ -263,6 +275,10 @@ def _add_rule(
         k = model.new_int_var(0, max(len(g) for g in rule.equal), f"equal_{rule.letter}")
         for group in rule.equal:
             model.add(sum(x[i] for i in group) == k).only_enforce_if(lit)
+    for pattern in rule.forbidden if implied else ():
+        model.add_bool_or([x[i].Not() if value else x[i] for i, value in pattern]).only_enforce_if(lit)
+    for conn in rule.connected if implied else ():
+        _add_degrees(model, x, conn, lit)
     if rule.path:
         contacts = []
         for a, b in rule.path:
@@ -277,6 +293,65 @@ def _add_rule(
         # A path holds no cycle: not every cell of a 4-cycle (a 2x2 block) is a mine.
         for cycle in _four_cycles(rule.path):
             model.add(sum(x[i] for i in cycle) <= len(cycle) - 1).only_enforce_if(lit)
+        if implied and circuit:
+            _add_path_circuit(model, x, rule.path, lit)
+
+
+def _add_degrees(
+    model: cp_model.CpModel, x: list[cp_model.IntVar], conn: Connectivity, lit: cp_model.IntVar
+) -> None:
+    """The local side of ``conn``: a member off the border has a member beside it along ``edges``
+    (without a border: once there are two members or more).
+
+    Valid for every layout that meets ``conn``; the cuts would find each of these one layout
+    at a time (on an open 8x8 O position, thousands of rounds and flow proofs of seconds).
+    """
+    member = [xi if conn.of_mines else xi.Not() for xi in x]
+    around: dict[int, list[int]] = {}
+    for a, b in conn.edges:
+        around.setdefault(a, []).append(b)
+        around.setdefault(b, []).append(a)
+    enforce = [lit]
+    if not conn.border:
+        many = model.new_bool_var("two_members")
+        model.add(cp_model.LinearExpr.sum(member) >= 2).only_enforce_if(many)
+        model.add(cp_model.LinearExpr.sum(member) <= 1).only_enforce_if(many.Not())
+        enforce.append(many)
+    border = set(conn.border)
+    for i, beside in sorted(around.items()):
+        if i not in border:
+            model.add_bool_or([member[j] for j in beside]).only_enforce_if([*enforce, member[i]])
+
+
+def _add_path_circuit(
+    model: cp_model.CpModel, x: Sequence[cp_model.IntVar], edges: Sequence[tuple[int, int]], lit: Any
+) -> None:
+    """Under ``lit``, the mines form one path along ``edges`` (or there are none): a circuit
+    through a node of its own and every mine, each once (CP-SAT's ``add_circuit``, whose
+    propagation and cuts know connectivity; a cell off the path loops on itself). With the
+    path rule's count of contacts, exact. Without ``lit`` every cell may loop on itself.
+    """
+    n = len(x)
+    arcs: list[tuple[int, int, Any]] = []
+    for i, xi in enumerate(x):
+        off = model.new_bool_var(f"off_path{i}")
+        model.add(off + xi == 1).only_enforce_if(lit)
+        arcs.append((i, i, off))
+        for a, b in ((n, i), (i, n)):  # the path's two ends
+            end = model.new_bool_var(f"end{a}_{b}")
+            model.add_implication(end, xi)
+            arcs.append((a, b, end))
+    for a, b in edges:
+        for u, v in ((a, b), (b, a)):
+            step = model.new_bool_var(f"step{u}_{v}")
+            model.add_implication(step, x[u])
+            model.add_implication(step, x[v])
+            arcs.append((u, v, step))
+    empty = model.new_bool_var("no_path")  # the node of its own loops: no mine, under lit
+    for xi in x:
+        model.add_bool_or([empty.Not(), xi.Not(), lit.Not()])
+    arcs.append((n, n, empty))
+    model.add_circuit(arcs)
 
 
 def _four_cycles(edges: Sequence[tuple[int, int]]) -> list[tuple[int, ...]]:
@@ -382,7 +457,7 @@ def _add_clue(
 
 #: Rounds of lazy cuts after which :meth:`VariantModel.solve` first tries the flow formulation
 #: (then again at twice as many rounds, and so on).
-FLOW_AFTER = 2
+FLOW_AFTER = 8
 #: CP-SAT's deterministic time (about seconds) for the first try (twice as much each next one).
 FLOW_EFFORT = 0.5
 #: CP-SAT's deterministic time for a solve under assumptions before the members are fixed instead.
@@ -492,11 +567,16 @@ class VariantModel:
     """The CP-SAT model of a :class:`VariantSpec`, every member switched by a literal.
 
     ``members``: the clues (in ``spec.clues`` order), then the board rules, then the
-    mine total; ``lits[k]`` switches member ``k``.
+    mine total; ``lits[k]`` switches member ``k``. With ``implied`` (the default) each board
+    rule also states its local consequences (``forbidden`` patterns, and a member of a
+    connectivity rule has a member beside it): the same layouts, found and refuted sooner.
     """
 
-    def __init__(self, spec: VariantSpec) -> None:
+    def __init__(self, spec: VariantSpec, *, implied: bool = True) -> None:
         self.spec = spec
+        self.implied = implied
+        self._joint = False  # in the joint proof of certain()
+        self._fix_first = False  # its solves go straight to a copy with the members fixed
         model = cp_model.CpModel()
         self.model = model
         self.x = [model.new_bool_var(f"x{i}") for i in range(spec.size)]
@@ -509,7 +589,7 @@ class VariantModel:
             self.lits.append(lit)
         for rule in spec.rules:
             lit = model.new_bool_var(f"rule{rule.letter}")
-            _add_rule(model, self.x, rule, lit)
+            _add_rule(model, self.x, rule, lit, implied)
             self.lits.append(lit)
         lit = model.new_bool_var("total")
         model.add(sum(self.x) == spec.total).only_enforce_if(lit)
@@ -520,10 +600,12 @@ class VariantModel:
             model.add(xi + si == 1)
 
     def _new_solver(self, deadline: float | None) -> cp_model.CpSolver:
-        """One worker, as everywhere; under a path rule (S) with CP-SAT's full linear relaxation,
-        which found a layout of a published 8x8 snake puzzle in 0.4 s instead of 17 s."""
+        """One worker, as everywhere; under a path rule (S) without the circuit (``implied``
+        off) with CP-SAT's full linear relaxation, which found a layout of a published 8x8
+        snake puzzle in 0.4 s instead of 17 s; with the circuit, the default relaxation (an
+        open 8x8 SX position: 1.7 s against 4.8 s)."""
         solver = _solver(deadline)
-        if any(rule.path for rule in self.spec.rules):
+        if not self.implied and any(rule.path for rule in self.spec.rules):
             solver.parameters.linearization_level = 2
         return solver
 
@@ -544,13 +626,19 @@ class VariantModel:
         self.model.add(lhs >= rhs).only_enforce_if(lit)
 
     def solve(
-        self, assumptions: Sequence[cp_model.IntVar], deadline: float | None, *, patient: bool = True
+        self,
+        assumptions: Sequence[cp_model.IntVar],
+        deadline: float | None,
+        *,
+        patient: bool = True,
+        near: Mapping[int, int] | None = None,
     ) -> tuple[list[int] | None, list[int]]:
         """A layout under the assumptions, or ``None`` and the members in CP-SAT's core.
 
         With ``patient`` false, a solve that the assumptions alone do not settle within
         :data:`ASSUMPTION_EFFORT` raises :class:`_Deferred` instead of going on with the
-        members fixed (:meth:`_solve_once`).
+        members fixed (:meth:`_solve_once`). ``near``: cell values the search tries first
+        (CP-SAT's solution hint).
 
         Connectivity is added lazily: a layout that breaks an assumed connectivity rule
         adds the cuts it violates (valid consequences of the rule, switched by its
@@ -578,7 +666,7 @@ class VariantModel:
                 if found is not None:
                     return found
                 flow_at, effort = 2 * flow_at, 2 * effort
-            solver, status, solved = self._solve_once(assumptions, deadline, patient)
+            solver, status, solved = self._solve_once(assumptions, deadline, patient, near)
             if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                 layout = [int(solver.boolean_value(v)) for v in solved]
                 broken = False
@@ -607,30 +695,45 @@ class VariantModel:
             raise SolverTimeoutError("time limit reached while solving a variant position")
 
     def _solve_once(
-        self, assumptions: Sequence[cp_model.IntVar], deadline: float | None, patient: bool = True
+        self,
+        assumptions: Sequence[cp_model.IntVar],
+        deadline: float | None,
+        patient: bool = True,
+        near: Mapping[int, int] | None = None,
     ) -> tuple[cp_model.CpSolver, cp_model.CpSolverStatus, Sequence[cp_model.IntVar]]:
         """One CP-SAT solve under the assumptions: the solver, its status and the cell variables.
 
         Within :data:`ASSUMPTION_EFFORT` with the assumptions as such (an infeasible answer
         then names a core); past it, on a copy where they are fixed, which presolve
-        simplifies (under B, a set of three members took 17 s assumed and 3 ms fixed).
+        simplifies (under B, a set of three members took 17 s assumed and 3 ms fixed). In
+        the joint proof of :meth:`certain`, once a solve needed the copy the next ones go
+        to it at once (under S, each of some 18 joint solves first spent its 0.1 s on the
+        assumptions); elsewhere each solve tries the assumptions first, for their cores.
         """
         model = self.model
-        model.clear_assumptions()
-        model.add_assumptions(list(assumptions))
-        solver = self._new_solver(deadline)
-        solver.parameters.max_deterministic_time = ASSUMPTION_EFFORT
-        status = solver.solve(model)
-        model.clear_assumptions()
-        if status != cp_model.UNKNOWN:
-            return solver, status, self.x
-        if not patient:
-            raise _Deferred
+        if not (patient and self._joint and self._fix_first):
+            model.clear_assumptions()
+            model.add_assumptions(list(assumptions))
+            for i, value in (near or {}).items():
+                model.add_hint(self.x[i], value)
+            solver = self._new_solver(deadline)
+            solver.parameters.max_deterministic_time = ASSUMPTION_EFFORT
+            status = solver.solve(model)
+            model.clear_assumptions()
+            model.clear_hints()
+            if status != cp_model.UNKNOWN:
+                return solver, status, self.x
+            if not patient:
+                raise _Deferred
+            self._fix_first = self._joint
         fixed = model.clone()
         for v in assumptions:
             fixed.add(fixed.get_bool_var_from_proto_index(v.index) == 1)
+        x = [fixed.get_bool_var_from_proto_index(v.index) for v in self.x]
+        for i, value in (near or {}).items():
+            fixed.add_hint(x[i], value)
         solver = self._new_solver(deadline)
-        return solver, solver.solve(fixed), [fixed.get_bool_var_from_proto_index(v.index) for v in self.x]
+        return solver, solver.solve(fixed), x
 
     def _solve_flow(
         self,
@@ -683,17 +786,22 @@ class VariantModel:
     def certain(
         self, deadline: float | None = None
     ) -> tuple[dict[int, int], dict[int, list[int]], list[int] | None]:
-        """Certain cells of ``spec.unknown``: ``{cell: 0 or 1}``, CP-SAT's core for each, a layout.
+        """Certain cells of ``spec.unknown``: ``{cell: 0 or 1}``, the cores of those proved
+        alone, a layout.
 
         The layout is ``None`` when no layout meets every member (nothing is certain then).
-        One solve finds a layout; then each cell not yet seen both ways is asked the
-        other way: a layout found so marks every cell it differs on as uncertain, an
-        infeasible answer gives the cell's core. A cell the assumptions do not settle
-        within :data:`ASSUMPTION_EFFORT` is put aside (and, after :data:`DEFER_AFTER` such
-        cells in a row, every cell left): the cells put aside are then asked together, some
-        one of them the other way, until no layout does that; each layout found marks cells
-        uncertain, and the last, infeasible, answer proves the cells still left certain (its
-        core theirs). Under S a unique 8x8 puzzle's 52 cells took one proof each (25 s).
+        One solve finds a layout; then, while each solve settles within
+        :data:`ASSUMPTION_EFFORT`, the cells not yet seen both ways are asked together: some
+        one of them the other way (the search tried first on all of them flipped). A layout
+        found marks every cell it differs on as uncertain; an infeasible answer proves
+        every cell left certain at once (on most positions, two to ten solves for the
+        board). Past that effort, the cells left are asked one at a time: a layout marks
+        cells uncertain, an infeasible answer gives the cell's own core; a cell not settled
+        within the effort is put aside (and, after :data:`DEFER_AFTER` such cells in a row,
+        every cell left), and the cells put aside are asked together again, without limit.
+        A cell proved together with others has no core of its own here (:func:`hint` asks
+        for one when it needs it). Under S a unique 8x8 puzzle's 52 cells took one proof
+        each (25 s) before cells were proved together.
         """
         layout, _ = self.solve(self.lits, deadline)
         if layout is None:
@@ -701,10 +809,30 @@ class VariantModel:
         seen = {i: {layout[i]} for i in self.spec.unknown}
         certain: dict[int, int] = {}
         cores: dict[int, list[int]] = {}
+
+        def prove_together(cells: list[int], patient: bool) -> None:
+            left = [i for i in cells if len(seen[i]) == 1]
+            while left:
+                some = self.model.new_bool_var("some_other_way")
+                self.model.add_bool_or(
+                    [self.target(i, mine=not next(iter(seen[i]))) for i in left]
+                ).only_enforce_if(some)
+                flipped = {i: 1 - next(iter(seen[i])) for i in left}
+                other, _ = self.solve([*self.lits, some], deadline, patient=patient, near=flipped)
+                if other is None:
+                    for i in left:
+                        certain[i] = next(iter(seen[i]))
+                    return
+                for j in self.spec.unknown:
+                    seen[j].add(other[j])
+                left = [i for i in left if len(seen[i]) == 1]
+
+        with contextlib.suppress(_Deferred):  # past the effort: one cell at a time below
+            prove_together(list(self.spec.unknown), patient=False)
         aside: list[int] = []
         streak = 0  # cells put aside in a row
         for i in self.spec.unknown:
-            if len(seen[i]) > 1:
+            if len(seen[i]) > 1 or i in certain:
                 continue
             value = next(iter(seen[i]))
             if streak >= DEFER_AFTER:
@@ -724,20 +852,9 @@ class VariantModel:
                 continue
             for j in self.spec.unknown:
                 seen[j].add(other[j])
-        left = [i for i in aside if len(seen[i]) == 1]
-        while left:
-            some = self.model.new_bool_var("some_other_way")
-            others = [self.target(i, mine=not next(iter(seen[i]))) for i in left]
-            self.model.add_bool_or(others).only_enforce_if(some)
-            other, core = self.solve([*self.lits, some], deadline)
-            if other is None:
-                for i in left:
-                    certain[i] = next(iter(seen[i]))
-                    cores[i] = core
-                break
-            for j in self.spec.unknown:
-                seen[j].add(other[j])
-            left = [i for i in left if len(seen[i]) == 1]
+        self._joint = True
+        prove_together(aside, patient=True)
+        self._joint = self._fix_first = False
         return dict(sorted(certain.items())), cores, layout
 
     def _shrink(
@@ -824,7 +941,8 @@ def enumerate_layouts(
     for clue in spec.clues:
         _add_clue(model, x, clue, on)  # type: ignore[arg-type]
     for rule in spec.rules:
-        _add_rule(model, x, rule, on)  # type: ignore[arg-type]
+        # No circuit: its arcs would count each layout once a direction of its path.
+        _add_rule(model, x, rule, on, circuit=False)  # type: ignore[arg-type]
     model.add(sum(x) == spec.total)
     conns = [c for rule in spec.rules for c in rule.connected]
 

@@ -311,12 +311,22 @@ def _rule_spec(letter: str, width: int, height: int) -> BoardRuleSpec:
         )
     if letter == "O":
         border = tuple(idx(r, c) for r, c in cells if r in (0, height - 1) or c in (0, width - 1))
+        # No 2x2 checkerboard: a path of safe cells joining its two safe cells closes, through
+        # their shared corner, a loop around one of its mines, which no orthogonal path of
+        # mines can leave, and no border cell lies inside a loop of board cells.
+        checkerboards = tuple(
+            tuple(zip((idx(r, c), idx(r, c + 1), idx(r + 1, c), idx(r + 1, c + 1)), values, strict=True))
+            for r in range(height - 1)
+            for c in range(width - 1)
+            for values in ((1, 0, 0, 1), (0, 1, 1, 0))
+        )
         return BoardRuleSpec(
             "O",
             connected=(
                 Connectivity(pairs(_ORTHOGONAL), of_mines=False),
                 Connectivity(pairs(_ORTHOGONAL), of_mines=True, border=border),
             ),
+            forbidden=checkerboards,
         )
     raise RuleError(f"rule {letter!r} is not a board rule")  # pragma: no cover - parse_rules checks
 

@@ -114,7 +114,9 @@ def random_layout(
     for total in _totals(wanted, cells):
         position = Position(width, height, total, (HIDDEN,) * cells)
         spec, _ = build_spec(position, RuleSet(ruleset.board, ()))
-        model = VariantModel(spec)
+        # Without the rules' implied local constraints: the same layouts, and the search (so
+        # the layout a seed gives) stays what it was before they were added.
+        model = VariantModel(spec, implied=False)
         for lit in model.lits:  # every member holds: presolve may use them
             model.model.add(lit == 1)
         for rule in spec.rules:

@@ -3,9 +3,12 @@
 Methods (each answer says which gave it):
 
 * certain cells and explanations: CP-SAT (:mod:`analyzer.models.variants`) on every rule
-  set: one solve per cell that is not yet seen both ways, each unsatisfiable ask giving an
-  infeasible core; an explanation is that core shrunk by deletion to a minimal set of
-  clues, board rules and the mine total (removing any member lets the cell go the other way);
+  set: the cells not yet seen both ways asked together (some one of them the other way)
+  until no layout does that, one at a time when such a solve is slow
+  (:meth:`~analyzer.models.variants.VariantModel.certain`); a cell's own unsatisfiable ask
+  gives an infeasible core, and an explanation is that core shrunk by deletion to a minimal
+  set of clues, board rules and the mine total (removing any member lets the cell go the
+  other way);
 * probabilities, clue rules only (no board rule): the exact pipeline. Unknown cells in the
   same clues (and of one colour under M or N) merge into groups, groups into independent
   components; V, X, X' and K clues are plain counts and go to the package's counting
@@ -47,7 +50,7 @@ __all__ = [
 #: The most layouts enumerated for exact probabilities under board rules.
 DEFAULT_LAYOUT_LIMIT = 200_000
 
-CERTAIN_METHOD = "CP-SAT (one solve a cell, infeasible cores)"
+CERTAIN_METHOD = "CP-SAT (the cells asked together, then one at a time where slow; infeasible cores)"
 PIPELINE_METHOD = "exact pipeline (groups, components, counting engines, DP over mine counts)"
 GROUPS_METHOD = "exact pipeline (groups, components, CP-SAT group enumeration, DP over mine counts)"
 ENUMERATION_METHOD = "CP-SAT enumeration of every layout"
@@ -538,8 +541,11 @@ def hint(
 ) -> VariantExplanation | None:
     """The game's hint: a certain cell with the fewest members in its explanation.
 
-    Among the certain cells, the one whose CP-SAT core is smallest (the first in
-    row-major order on a tie) is explained minimally. ``None`` when no cell is certain.
+    Among the certain cells, the one whose CP-SAT core is smallest is explained
+    minimally: the cells are taken in row-major order until a core of a single member; a
+    cell proved together with others is asked alone then (one solve), first without the
+    connectivity rules (C, O, S), then, if no core of one member came, with every member.
+    ``None`` when no cell is certain.
 
     >>> hint("3x3x2\\nHHH\\n?2?\\nHHH\\n", "X'").describe()
     '(0, 1) is a mine: clues (1, 1)'
@@ -549,16 +555,45 @@ def hint(
         analysis = board
     else:
         analysis = solve_variant(board, rules, probabilities=False, time_limit=time_limit)
-    certain = [(c, False) for c in analysis.safe] + [(c, True) for c in analysis.mines]
+    certain = sorted([(c, False) for c in analysis.safe] + [(c, True) for c in analysis.mines])
     if not certain:
         return None
-    cell, is_mine = min(certain, key=lambda ci: (len(analysis._cores[ci[0]]), ci[0]))
     spec, members = build_spec(analysis.position, analysis.rules)
-    from analyzer.models.variants import VariantModel
+    from analyzer.models.variants import VariantModel, _Deferred
 
     model = VariantModel(spec)
-    core = analysis._cores[cell] or list(range(len(model.lits)))
-    return _explanation(model, members, cell, is_mine, core, analysis.position.width, deadline)
+    width = analysis.position.width
+    everyone = list(range(len(model.lits)))
+    # First without the connectivity rules (one solve a cell, no cuts or flows): a cell one
+    # member forces is most often forced so. Then every cell with all members.
+    first = len(spec.clues)
+    connected = {first + r for r, rule in enumerate(spec.rules) if rule.connected}
+    light = [lit for k, lit in enumerate(model.lits) if k not in connected]
+    cores = {cell: list(core) for cell, core in analysis._cores.items()}
+    best: tuple[int, Cell, bool, list[int]] | None = None
+    for asked in [light, model.lits] if connected else [model.lits]:
+        for cell, is_mine in certain:  # each cell's own core, until one of a single member
+            index = cell[0] * width + cell[1]
+            core = cores.get(cell, [])
+            if not core:  # proved with other cells together: ask it alone
+                try:
+                    other, core = model.solve(
+                        [*asked, model.target(index, mine=not is_mine)], deadline, patient=False
+                    )
+                except _Deferred:  # not settled quickly: every member will be shrunk
+                    other, core = None, everyone
+                if other is not None:  # it needs a connectivity rule: asked with every member next
+                    continue
+                cores[cell] = core = core or everyone
+            if best is None or len(core) < best[0]:
+                best = (len(core), cell, is_mine, core)
+            if best[0] <= 1:
+                break
+        if best is not None and best[0] <= 1:
+            break
+    assert best is not None
+    _, cell, is_mine, core = best
+    return _explanation(model, members, cell, is_mine, core, width, deadline)
 
 
 def reveal(
