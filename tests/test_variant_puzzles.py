@@ -177,6 +177,25 @@ def _explanation_holds_locally(position: Position, rules: str, explanation) -> b
     return values == {explanation.is_mine}
 
 
+def _check_locally(position: Position, rules: str, h) -> bool:  # noqa: ANN001
+    """An explanation of clues alone whose cells are few: the oracle over them forces the cell.
+
+    Whether it was checked (the assertion fails if the clues do not force it).
+    """
+    if h.rules or h.uses_total:
+        return False
+    covered = {h.cell} | {
+        c
+        for clue in h.clues
+        for c in scope(rules, clue, position.width, position.height)
+        if position[c] == HIDDEN
+    }
+    if len(covered) > LOCAL_CELLS:
+        return False
+    assert _explanation_holds_locally(position, rules, h), h.describe()
+    return True
+
+
 def solve_by_hints(position: Position, rules: str, mines: set[Cell], *, with_total: bool = True) -> list[str]:
     """Every hint from the start to the solved board; each step checked (see the module).
 
@@ -209,16 +228,7 @@ def solve_by_hints(position: Position, rules: str, mines: set[Cell], *, with_tot
         assert h.clues or h.rules or h.uses_total
         # A puzzle published without its mine total: no deduction may use the count in the header.
         assert not (h.uses_total and not with_total), h.describe()
-        if not h.rules and not h.uses_total:
-            covered = {h.cell} | {
-                c
-                for clue in h.clues
-                for c in scope(rules, clue, position.width, position.height)
-                if position[c] == HIDDEN
-            }
-            if len(covered) <= LOCAL_CELLS:
-                assert _explanation_holds_locally(position, rules, h), h.describe()
-                local_checks += 1
+        local_checks += _check_locally(position, rules, h)
         steps.append(h.describe())
         position = position.replace({h.cell: FLAG if h.is_mine else NO_CLUE})
     assert set(position.flagged_cells()) == mines
@@ -346,16 +356,7 @@ def solve_game_by_hints(position: Position, rules: str, answer: Position) -> lis
         h = hint(analysis)
         assert h is not None and h.cell in hidden and h.is_mine == (h.cell in mines)
         assert h.clues or h.rules or h.uses_total
-        if not h.rules and not h.uses_total:
-            covered = {h.cell} | {
-                c
-                for clue in h.clues
-                for c in scope(rules, clue, position.width, position.height)
-                if position[c] == HIDDEN
-            }
-            if len(covered) <= LOCAL_CELLS:
-                assert _explanation_holds_locally(position, rules, h), h.describe()
-                local_checks += 1
+        local_checks += _check_locally(position, rules, h)
         steps.append(h.describe())
         position = position.replace({h.cell: answer[h.cell]})
     assert position == answer
