@@ -574,7 +574,6 @@ class VariantModel:
 
     def __init__(self, spec: VariantSpec, *, implied: bool = True) -> None:
         self.spec = spec
-        self.implied = implied
         self._joint = False  # in the joint proof of certain()
         self._fix_first = False  # its solves go straight to a copy with the members fixed
         model = cp_model.CpModel()
@@ -600,14 +599,10 @@ class VariantModel:
             model.add(xi + si == 1)
 
     def _new_solver(self, deadline: float | None) -> cp_model.CpSolver:
-        """One worker, as everywhere; under a path rule (S) without the circuit (``implied``
-        off) with CP-SAT's full linear relaxation, which found a layout of a published 8x8
-        snake puzzle in 0.4 s instead of 17 s; with the circuit, the default relaxation (an
-        open 8x8 SX position: 1.7 s against 4.8 s)."""
-        solver = _solver(deadline)
-        if not self.implied and any(rule.path for rule in self.spec.rules):
-            solver.parameters.linearization_level = 2
-        return solver
+        """One worker, as everywhere. Under a path rule (S) the default linear relaxation:
+        with the circuit, the full one (``linearization_level`` 2, which the path needed
+        before it) took an open 8x8 SX position from 1.7 s to 4.8 s."""
+        return _solver(deadline)
 
     def target(self, cell: int, mine: bool) -> cp_model.IntVar:
         """The literal that says ``cell`` is a mine (or safe)."""
@@ -853,8 +848,10 @@ class VariantModel:
             for j in self.spec.unknown:
                 seen[j].add(other[j])
         self._joint = True
-        prove_together(aside, patient=True)
-        self._joint = self._fix_first = False
+        try:
+            prove_together(aside, patient=True)
+        finally:
+            self._joint = self._fix_first = False
         return dict(sorted(certain.items())), cores, layout
 
     def _shrink(

@@ -30,6 +30,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from analyzer.board.board import FLAG, HIDDEN, Board, Cell
 from analyzer.errors import InconsistentBoardError, InvalidCellError, SolverTimeoutError
@@ -564,34 +565,36 @@ def hint(
     model = VariantModel(spec)
     width = analysis.position.width
     everyone = list(range(len(model.lits)))
-    # First without the connectivity rules (one solve a cell, no cuts or flows): a cell one
-    # member forces is most often forced so. Then every cell with all members.
     first = len(spec.clues)
     connected = {first + r for r, rule in enumerate(spec.rules) if rule.connected}
     light = [lit for k, lit in enumerate(model.lits) if k not in connected]
+
+    def own_core(cell: Cell, is_mine: bool, asked: list[Any]) -> list[int] | None:
+        """The cell's core under the members ``asked`` (``None`` if they do not force it)."""
+        try:
+            other, core = model.solve(
+                [*asked, model.target(cell[0] * width + cell[1], mine=not is_mine)], deadline, patient=False
+            )
+        except _Deferred:  # not settled quickly: every member will be shrunk
+            return everyone
+        return None if other is not None else core or everyone
+
+    # Cells proved together have no core yet: asked first without the connectivity rules (one
+    # solve a cell, no cuts or flows; a cell one member forces is most often forced so), then
+    # with every member.
     cores = {cell: list(core) for cell, core in analysis._cores.items()}
     best: tuple[int, Cell, bool, list[int]] | None = None
     for asked in [light, model.lits] if connected else [model.lits]:
-        for cell, is_mine in certain:  # each cell's own core, until one of a single member
-            index = cell[0] * width + cell[1]
-            core = cores.get(cell, [])
-            if not core:  # proved with other cells together: ask it alone
-                try:
-                    other, core = model.solve(
-                        [*asked, model.target(index, mine=not is_mine)], deadline, patient=False
-                    )
-                except _Deferred:  # not settled quickly: every member will be shrunk
-                    other, core = None, everyone
-                if other is not None:  # it needs a connectivity rule: asked with every member next
-                    continue
-                cores[cell] = core = core or everyone
+        for cell, is_mine in certain:
+            core = cores.get(cell) or own_core(cell, is_mine, asked)
+            if core is None:  # it needs a connectivity rule: asked with every member next
+                continue
+            cores[cell] = core
+            if len(core) <= 1:
+                return _explanation(model, members, cell, is_mine, core, width, deadline)
             if best is None or len(core) < best[0]:
                 best = (len(core), cell, is_mine, core)
-            if best[0] <= 1:
-                break
-        if best is not None and best[0] <= 1:
-            break
-    assert best is not None
+    assert best is not None  # every certain cell is forced by every member
     _, cell, is_mine, core = best
     return _explanation(model, members, cell, is_mine, core, width, deadline)
 
