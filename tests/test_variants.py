@@ -241,6 +241,7 @@ def test_cells_put_aside_are_proved_together_and_agree_with_enumeration(rules: s
     from analyzer.models import variants as model
 
     monkeypatch.setattr(model, "ASSUMPTION_EFFORT", 0.0)
+    monkeypatch.setattr(model, "JOINT_EFFORT", 0.0)
     aside = []
     solve = model.VariantModel.solve
 

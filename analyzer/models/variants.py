@@ -19,9 +19,11 @@ their literal is on, so that an explanation can switch them off one by one:
   from round 8 (:data:`FLOW_AFTER`) a copy with connectivity as a flow (:func:`add_flow`) is asked
   briefly, for a layout or its proof that there is none, and again, longer, as the rounds
   double (cuts alone took thousands of rounds on open O boards);
-  a path (S): the mine contacts along some edges, one Boolean each, number one less
-  than the mines (with connectivity and at most two contacts a mine, the mines form
-  a single path);
+  a path (S): a circuit (CP-SAT's ``add_circuit``) through every mine and a node of its
+  own, two mines side by side always neighbours on it (:func:`_add_path_circuit`); where
+  the circuit is left out (the enumeration, the generator), the mine contacts along the
+  edges, one Boolean each, number one less than the mines (with connectivity and at most
+  two contacts a mine, the mines form a single path);
   with each board rule, its local consequences (the same layouts, refuted at once
   instead of cut by cut): forbidden patterns (O: no 2x2 checkerboard) and, for each
   connected set, a member off the border has a member beside it;
@@ -36,7 +38,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ortools.sat.python import cp_model
@@ -63,6 +65,7 @@ __all__ = [
     "FLOW_EFFORT",
     "ASSUMPTION_EFFORT",
     "DEFER_AFTER",
+    "JOINT_EFFORT",
 ]
 
 #: In a ring or a line of sight (P, E): a cell known safe (or off the board), a cell known a mine.
@@ -279,7 +282,9 @@ def _add_rule(
         model.add_bool_or([x[i].Not() if value else x[i] for i, value in pattern]).only_enforce_if(lit)
     for conn in rule.connected if implied else ():
         _add_degrees(model, x, conn, lit)
-    if rule.path:
+    if rule.path and implied and circuit:
+        _add_path_circuit(model, x, rule.path, lit)
+    elif rule.path:
         contacts = []
         for a, b in rule.path:
             both = model.new_bool_var(f"contact_{a}_{b}")  # x[a] and x[b], as clauses
@@ -290,11 +295,10 @@ def _add_rule(
         some = model.new_bool_var(f"some_mine_{rule.letter}")
         model.add_max_equality(some, x)
         model.add(sum(contacts) == sum(x) - some).only_enforce_if(lit)
+    if rule.path:
         # A path holds no cycle: not every cell of a 4-cycle (a 2x2 block) is a mine.
         for cycle in _four_cycles(rule.path):
             model.add(sum(x[i] for i in cycle) <= len(cycle) - 1).only_enforce_if(lit)
-        if implied and circuit:
-            _add_path_circuit(model, x, rule.path, lit)
 
 
 def _add_degrees(
@@ -324,12 +328,19 @@ def _add_degrees(
 
 
 def _add_path_circuit(
-    model: cp_model.CpModel, x: Sequence[cp_model.IntVar], edges: Sequence[tuple[int, int]], lit: Any
+    model: cp_model.CpModel,
+    x: Sequence[cp_model.IntVar],
+    edges: Sequence[tuple[int, int]],
+    lit: Any,
 ) -> None:
     """Under ``lit``, the mines form one path along ``edges`` (or there are none): a circuit
     through a node of its own and every mine, each once (CP-SAT's ``add_circuit``, whose
-    propagation and cuts know connectivity; a cell off the path loops on itself). With the
-    path rule's count of contacts, exact. Without ``lit`` every cell may loop on itself.
+    propagation and cuts know connectivity; a cell off the path loops on itself), and two
+    mines side by side are neighbours on it (the path steps between them one way or the
+    other: no other contact). Exact on its own, so the count of contacts that
+    :func:`_add_rule` states without it is left out: smaller, and the cells are tied to the
+    circuit at once (an open 8x8 SX position's certain cells 0.48 s to 0.21 s, 1.7 s with
+    the count beside the circuit). Without ``lit`` every cell may loop on itself.
     """
     n = len(x)
     arcs: list[tuple[int, int, Any]] = []
@@ -342,11 +353,14 @@ def _add_path_circuit(
             model.add_implication(end, xi)
             arcs.append((a, b, end))
     for a, b in edges:
+        pair = []
         for u, v in ((a, b), (b, a)):
             step = model.new_bool_var(f"step{u}_{v}")
             model.add_implication(step, x[u])
             model.add_implication(step, x[v])
             arcs.append((u, v, step))
+            pair.append(step)
+        model.add_bool_or([x[a].Not(), x[b].Not(), lit.Not(), *pair])
     empty = model.new_bool_var("no_path")  # the node of its own loops: no mine, under lit
     for xi in x:
         model.add_bool_or([empty.Not(), xi.Not(), lit.Not()])
@@ -465,6 +479,8 @@ ASSUMPTION_EFFORT = 0.1
 #: Cells in a row that :data:`ASSUMPTION_EFFORT` does not settle after which
 #: :meth:`VariantModel.certain` puts every cell left aside, to be proved together.
 DEFER_AFTER = 3
+#: CP-SAT's deterministic time for a solve of :meth:`VariantModel.certain`'s first joint proof.
+JOINT_EFFORT = 0.1
 
 
 class _Deferred(Exception):
@@ -576,6 +592,7 @@ class VariantModel:
         self.spec = spec
         self._joint = False  # in the joint proof of certain()
         self._fix_first = False  # its solves go straight to a copy with the members fixed
+        self._path = any(rule.path for rule in spec.rules)
         model = cp_model.CpModel()
         self.model = model
         self.x = [model.new_bool_var(f"x{i}") for i in range(spec.size)]
@@ -599,14 +616,30 @@ class VariantModel:
             model.add(xi + si == 1)
 
     def _new_solver(self, deadline: float | None) -> cp_model.CpSolver:
-        """One worker, as everywhere. Under a path rule (S) the default linear relaxation:
-        with the circuit, the full one (``linearization_level`` 2, which the path needed
-        before it) took an open 8x8 SX position from 1.7 s to 4.8 s."""
-        return _solver(deadline)
+        """One worker, as everywhere. Under a path rule (S), no linear relaxation and a light
+        presolve (one pass, no probing): the circuit's propagation does the work, and the
+        many small solves of :meth:`certain` and the hint cost less each."""
+        solver = _solver(deadline)
+        if self._path:
+            solver.parameters.linearization_level = 0
+            solver.parameters.cp_model_probing_level = 0
+            solver.parameters.max_presolve_iterations = 1
+        return solver
 
     def target(self, cell: int, mine: bool) -> cp_model.IntVar:
         """The literal that says ``cell`` is a mine (or safe)."""
         return self.x[cell] if mine else self.safe[cell]
+
+    def local(self) -> tuple[VariantModel, list[int]] | None:
+        """The model without the connectivity rules (C, O, S), and the index here of each of
+        its members; ``None`` when there are none. Smaller, so each solve is quicker, and a
+        cell it forces is forced here too (by the same members)."""
+        first = len(self.spec.clues)
+        kept = [r for r, rule in enumerate(self.spec.rules) if not rule.connected]
+        if len(kept) == len(self.spec.rules):
+            return None
+        spec = replace(self.spec, rules=tuple(self.spec.rules[r] for r in kept))
+        return VariantModel(spec), [*range(first), *(first + r for r in kept), len(self.lits) - 1]
 
     def _cut(self, rule: int, conn: Connectivity, cut: tuple[tuple[int, ...], int, int]) -> None:
         boundary, s, v = cut
@@ -627,13 +660,15 @@ class VariantModel:
         *,
         patient: bool = True,
         near: Mapping[int, int] | None = None,
+        within: float | None = None,
     ) -> tuple[list[int] | None, list[int]]:
         """A layout under the assumptions, or ``None`` and the members in CP-SAT's core.
 
         With ``patient`` false, a solve that the assumptions alone do not settle within
-        :data:`ASSUMPTION_EFFORT` raises :class:`_Deferred` instead of going on with the
-        members fixed (:meth:`_solve_once`). ``near``: cell values the search tries first
-        (CP-SAT's solution hint).
+        ``within`` (CP-SAT's deterministic time; :data:`ASSUMPTION_EFFORT` by default)
+        raises :class:`_Deferred` instead of going on with the members fixed
+        (:meth:`_solve_once`). ``near``: cell values the search tries first (CP-SAT's
+        solution hint).
 
         Connectivity is added lazily: a layout that breaks an assumed connectivity rule
         adds the cuts it violates (valid consequences of the rule, switched by its
@@ -661,7 +696,7 @@ class VariantModel:
                 if found is not None:
                     return found
                 flow_at, effort = 2 * flow_at, 2 * effort
-            solver, status, solved = self._solve_once(assumptions, deadline, patient, near)
+            solver, status, solved = self._solve_once(assumptions, deadline, patient, near, within)
             if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                 layout = [int(solver.boolean_value(v)) for v in solved]
                 broken = False
@@ -695,6 +730,7 @@ class VariantModel:
         deadline: float | None,
         patient: bool = True,
         near: Mapping[int, int] | None = None,
+        within: float | None = None,
     ) -> tuple[cp_model.CpSolver, cp_model.CpSolverStatus, Sequence[cp_model.IntVar]]:
         """One CP-SAT solve under the assumptions: the solver, its status and the cell variables.
 
@@ -712,7 +748,7 @@ class VariantModel:
             for i, value in (near or {}).items():
                 model.add_hint(self.x[i], value)
             solver = self._new_solver(deadline)
-            solver.parameters.max_deterministic_time = ASSUMPTION_EFFORT
+            solver.parameters.max_deterministic_time = ASSUMPTION_EFFORT if within is None else within
             status = solver.solve(model)
             model.clear_assumptions()
             model.clear_hints()
@@ -779,74 +815,97 @@ class VariantModel:
         return None
 
     def certain(
-        self, deadline: float | None = None
+        self,
+        deadline: float | None = None,
+        *,
+        members: Sequence[int] | None = None,
+        cells: Sequence[int] | None = None,
+        together: bool = True,
     ) -> tuple[dict[int, int], dict[int, list[int]], list[int] | None]:
-        """Certain cells of ``spec.unknown``: ``{cell: 0 or 1}``, the cores of those proved
-        alone, a layout.
+        """Certain cells of ``spec.unknown`` (or of ``cells``) under every member (or under
+        ``members``): ``{cell: 0 or 1}``, the cores of those proved alone, a layout.
 
         The layout is ``None`` when no layout meets every member (nothing is certain then).
-        One solve finds a layout; then, while each solve settles within
-        :data:`ASSUMPTION_EFFORT`, the cells not yet seen both ways are asked together: some
-        one of them the other way (the search tried first on all of them flipped). A layout
-        found marks every cell it differs on as uncertain; an infeasible answer proves
-        every cell left certain at once (on most positions, two to ten solves for the
-        board). Past that effort, the cells left are asked one at a time: a layout marks
-        cells uncertain, an infeasible answer gives the cell's own core; a cell not settled
-        within the effort is put aside (and, after :data:`DEFER_AFTER` such cells in a row,
-        every cell left), and the cells put aside are asked together again, without limit.
-        A cell proved together with others has no core of its own here (:func:`hint` asks
-        for one when it needs it). Under S a unique 8x8 puzzle's 52 cells took one proof
-        each (25 s) before cells were proved together.
+        Under a connectivity rule (C, O, S), with every member, the cells that the other
+        members force are found first in the model without it (:meth:`local`: solves of a
+        millisecond or two). One solve finds a layout; then, while each solve settles
+        within :data:`JOINT_EFFORT`, the cells not yet seen both ways are asked together
+        (unless ``together`` is false): some one of them the other way (the search tried
+        first on all of them flipped). A layout found marks every cell it differs on as
+        uncertain; an infeasible answer proves every cell left certain at once (on most
+        positions, two to ten solves for the board). Past that effort, the cells left are
+        asked one at a time: a layout marks cells uncertain, an infeasible answer gives the
+        cell's own core; a cell not settled within :data:`ASSUMPTION_EFFORT` is put aside
+        (and, after :data:`DEFER_AFTER` such cells in a row, every cell left), and the cells
+        put aside are asked together again, without limit. A cell proved together with
+        others has no core of its own here (:func:`hint` asks for one when it needs it).
+        Under S a unique 8x8 puzzle's 52 cells took one proof each (25 s) before cells were
+        proved together; a joint proof on an open 8x8 position that does not come within
+        :data:`JOINT_EFFORT` seldom comes within three times as much (it costs 0.07 s then).
         """
-        layout, _ = self.solve(self.lits, deadline)
-        if layout is None:
-            return {}, {}, None
-        seen = {i: {layout[i]} for i in self.spec.unknown}
+        lits = self.lits if members is None else [self.lits[k] for k in members]
+        unknown = list(self.spec.unknown if cells is None else cells)
         certain: dict[int, int] = {}
         cores: dict[int, list[int]] = {}
+        local = self.local() if members is None else None
+        if local is not None:  # the cells forced without connectivity first, in the smaller model
+            model, to_here = local
+            found, own, _ = model.certain(deadline, cells=unknown)
+            certain.update(found)
+            cores.update({i: [to_here[k] for k in core] for i, core in own.items()})
+            unknown = [i for i in unknown if i not in found]
+        layout, _ = self.solve(lits, deadline)
+        if layout is None:
+            return {}, {}, None
+        seen = {i: {layout[i]} for i in unknown}
 
-        def prove_together(cells: list[int], patient: bool) -> None:
-            left = [i for i in cells if len(seen[i]) == 1]
+        def prove_together(asked: list[int], patient: bool, within: float | None = None) -> None:
+            left = [i for i in asked if len(seen[i]) == 1]
             while left:
                 some = self.model.new_bool_var("some_other_way")
                 self.model.add_bool_or(
                     [self.target(i, mine=not next(iter(seen[i]))) for i in left]
                 ).only_enforce_if(some)
                 flipped = {i: 1 - next(iter(seen[i])) for i in left}
-                other, _ = self.solve([*self.lits, some], deadline, patient=patient, near=flipped)
+                other, _ = self.solve([*lits, some], deadline, patient=patient, near=flipped, within=within)
                 if other is None:
                     for i in left:
                         certain[i] = next(iter(seen[i]))
                     return
-                for j in self.spec.unknown:
+                for j in unknown:
                     seen[j].add(other[j])
                 left = [i for i in left if len(seen[i]) == 1]
 
-        with contextlib.suppress(_Deferred):  # past the effort: one cell at a time below
-            prove_together(list(self.spec.unknown), patient=False)
         aside: list[int] = []
         streak = 0  # cells put aside in a row
-        for i in self.spec.unknown:
-            if len(seen[i]) > 1 or i in certain:
-                continue
-            value = next(iter(seen[i]))
-            if streak >= DEFER_AFTER:
-                aside.append(i)
-                continue
-            try:
-                ask = [*self.lits, self.target(i, mine=not value)]
-                other, core = self.solve(ask, deadline, patient=False)
-            except _Deferred:
-                aside.append(i)
-                streak += 1
-                continue
-            streak = 0
-            if other is None:
-                certain[i] = value
-                cores[i] = core
-                continue
-            for j in self.spec.unknown:
-                seen[j].add(other[j])
+
+        def one_at_a_time(asked: Sequence[int]) -> None:
+            nonlocal streak
+            for i in asked:
+                if len(seen[i]) > 1 or i in certain:
+                    continue
+                value = next(iter(seen[i]))
+                if streak >= DEFER_AFTER:
+                    aside.append(i)
+                    continue
+                try:
+                    other, core = self.solve([*lits, self.target(i, mine=not value)], deadline, patient=False)
+                except _Deferred:
+                    aside.append(i)
+                    streak += 1
+                    continue
+                streak = 0
+                if other is None:
+                    certain[i] = value
+                    cores[i] = core
+                    continue
+                for j in unknown:
+                    seen[j].add(other[j])
+
+        if together:
+            with contextlib.suppress(_Deferred):  # past the effort: one cell at a time below
+                prove_together(unknown, patient=False, within=JOINT_EFFORT)
+        one_at_a_time(unknown)
         self._joint = True
         try:
             prove_together(aside, patient=True)
