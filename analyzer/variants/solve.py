@@ -30,7 +30,6 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 from analyzer.board.board import FLAG, HIDDEN, Board, Cell
 from analyzer.errors import InconsistentBoardError, InvalidCellError, SolverTimeoutError
@@ -543,10 +542,13 @@ def hint(
     """The game's hint: a certain cell with the fewest members in its explanation.
 
     Among the certain cells, the one whose CP-SAT core is smallest is explained
-    minimally: the cells are taken in row-major order until a core of a single member; a
-    cell proved together with others is asked alone then (one solve), first without the
-    connectivity rules (C, O, S), then, if no core of one member came, with every member.
-    ``None`` when no cell is certain.
+    minimally, stopping at the first core of a single member. The cores come from the
+    analysis (cells it proved alone); then, under a connectivity rule (C, O, S), the cells
+    that the other members force are found together and asked alone, and the cells forced
+    by a connectivity rule alone are looked for (one member); the cells left need a
+    connectivity rule and another member, so they are asked one at a time, with every
+    member, only while no core of two members or fewer has come. ``None`` when no cell is
+    certain.
 
     >>> hint("3x3x2\\nHHH\\n?2?\\nHHH\\n", "X'").describe()
     '(0, 1) is a mine: clues (1, 1)'
@@ -564,39 +566,67 @@ def hint(
 
     model = VariantModel(spec)
     width = analysis.position.width
-    everyone = list(range(len(model.lits)))
     first = len(spec.clues)
     connected = {first + r for r, rule in enumerate(spec.rules) if rule.connected}
-    light = [lit for k, lit in enumerate(model.lits) if k not in connected]
-
-    def own_core(cell: Cell, is_mine: bool, asked: list[Any]) -> list[int] | None:
-        """The cell's core under the members ``asked`` (``None`` if they do not force it)."""
-        try:
-            other, core = model.solve(
-                [*asked, model.target(cell[0] * width + cell[1], mine=not is_mine)], deadline, patient=False
-            )
-        except _Deferred:  # not settled quickly: every member will be shrunk
-            return everyone
-        return None if other is not None else core or everyone
-
-    # Cells proved together have no core yet: asked first without the connectivity rules (one
-    # solve a cell, no cuts or flows; a cell one member forces is most often forced so), then
-    # with every member.
     cores = {cell: list(core) for cell, core in analysis._cores.items()}
     best: tuple[int, Cell, bool, list[int]] | None = None
-    for asked in [light, model.lits] if connected else [model.lits]:
-        for cell, is_mine in certain:
-            core = cores.get(cell) or own_core(cell, is_mine, asked)
-            if core is None:  # it needs a connectivity rule: asked with every member next
-                continue
-            cores[cell] = core
-            if len(core) <= 1:
-                return _explanation(model, members, cell, is_mine, core, width, deadline)
-            if best is None or len(core) < best[0]:
-                best = (len(core), cell, is_mine, core)
-    assert best is not None  # every certain cell is forced by every member
-    _, cell, is_mine, core = best
-    return _explanation(model, members, cell, is_mine, core, width, deadline)
+
+    def index(cell: Cell) -> int:
+        return cell[0] * width + cell[1]
+
+    def own_core(on: VariantModel, cell: Cell, is_mine: bool) -> list[int]:
+        """The core of a cell that every member of ``on`` forces (all of them if not settled quickly)."""
+        ask = [*on.lits, on.target(index(cell), mine=not is_mine)]
+        try:
+            other, core = on.solve(ask, deadline, patient=False)
+        except _Deferred:
+            return list(range(len(on.lits)))
+        assert other is None  # the members force the cell
+        return core or list(range(len(on.lits)))
+
+    def consider(cell: Cell, is_mine: bool, core: list[int]) -> bool:
+        """Keep the smallest core; true for a core of one member (no smaller one exists)."""
+        nonlocal best
+        cores[cell] = core
+        if best is None or len(core) < best[0]:
+            best = (len(core), cell, is_mine, core)
+        return len(core) <= 1
+
+    def explained(cell: Cell, is_mine: bool, core: list[int]) -> VariantExplanation:
+        return _explanation(model, members, cell, is_mine, core, width, deadline)
+
+    for cell, is_mine in certain:
+        if cell in cores and consider(cell, is_mine, cores[cell]):
+            return explained(cell, is_mine, cores[cell])
+    if connected:
+        # Which cells the members without the connectivity rules (C, O, S) force: asked
+        # together (a layout rules out many cells at once) in a model without those rules
+        # (smaller, so each solve is quicker); each forced cell is then asked for its core.
+        local = model.local()
+        assert local is not None
+        light, to_full = local
+        todo = [(c, m) for c, m in certain if c not in cores]
+        found, light_cores, _ = light.certain(deadline, cells=[index(c) for c, _ in todo])
+        for cell, is_mine in todo:
+            if index(cell) in found:
+                core = light_cores.get(index(cell)) or own_core(light, cell, is_mine)
+                if consider(cell, is_mine, [to_full[k] for k in core]):
+                    return explained(cell, is_mine, cores[cell])
+        # The other cells need a connectivity rule: a core of one member is that rule alone.
+        rest = [(c, m) for c, m in certain if c not in cores]
+        for k in sorted(connected) if rest else ():
+            cells = [index(c) for c, _ in rest]
+            alone, _, _ = model.certain(deadline, members=[k], cells=cells, together=False)
+            for cell, is_mine in rest:
+                if index(cell) in alone:
+                    return explained(cell, is_mine, [k])
+        if best is not None and best[0] <= 2:  # every other core holds two members or more
+            return explained(*best[1:])
+    for cell, is_mine in certain:  # every member, one cell at a time
+        if cell not in cores and consider(cell, is_mine, own_core(model, cell, is_mine)):
+            return explained(cell, is_mine, cores[cell])
+    assert best is not None
+    return explained(*best[1:])
 
 
 def reveal(
