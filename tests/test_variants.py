@@ -258,6 +258,28 @@ def test_cells_put_aside_are_proved_together_and_agree_with_enumeration(rules: s
     assert aside, "no cell was put aside"
 
 
+@pytest.mark.parametrize(
+    ("text", "rules", "expected"),
+    [
+        # The snake joins the two flags through (0, 1); the total alone forces nothing, and the
+        # cell (0, 3) needs the snake and the total: the hint is the rule alone.
+        ("4x1x3\nFHFH\n", "S", "(0, 1) is a mine: rules S"),
+        # Under C the two flags' mines join through (0, 1) the same way.
+        ("4x1x3\nFHFH\n", "C", "(0, 1) is a mine: rules C"),
+        # A clue forces (0, 1) without the snake: that comes first, found in the smaller model.
+        ("4x2x2\nHHHH\n?1FH\n", "S", "(0, 0) is safe: clues (1, 1)"),
+    ],
+)
+def test_the_hint_under_a_connectivity_rule_finds_the_smallest_explanation(
+    text: str, rules: str, expected: str
+) -> None:
+    h = hint(text, rules)
+    assert h is not None and h.describe() == expected
+    position = Position.of(text)
+    canonical = str(parse_rules(rules))
+    _assert_minimal(position, canonical, None, h)
+
+
 @pytest.mark.parametrize("letter", ["C", "O", "S"])
 def test_the_local_consequences_of_a_board_rule_keep_every_layout_of_it(letter: str) -> None:
     """The implied local constraints (O's forbidden 2x2 checkerboards, a member of a connected
