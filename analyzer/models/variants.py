@@ -826,12 +826,10 @@ class VariantModel:
         ``members``): ``{cell: 0 or 1}``, the cores of those proved alone, a layout.
 
         The layout is ``None`` when no layout meets every member (nothing is certain then).
-        Under a connectivity rule (C, O, S), with every member, the cells that the other
-        members force are found first in the model without it (:meth:`local`: solves of a
-        millisecond or two). One solve finds a layout; then, while each solve settles
-        within :data:`JOINT_EFFORT`, the cells not yet seen both ways are asked together
-        (unless ``together`` is false): some one of them the other way (the search tried
-        first on all of them flipped). A layout found marks every cell it differs on as
+        One solve finds a layout; then, while each solve settles within
+        :data:`JOINT_EFFORT`, the cells not yet seen both ways are asked together (unless
+        ``together`` is false): some one of them the other way (the search tried first on
+        all of them flipped). A layout found marks every cell it differs on as
         uncertain; an infeasible answer proves every cell left certain at once (on most
         positions, two to ten solves for the board). Past that effort, the cells left are
         asked one at a time: a layout marks cells uncertain, an infeasible answer gives the
@@ -847,13 +845,6 @@ class VariantModel:
         unknown = list(self.spec.unknown if cells is None else cells)
         certain: dict[int, int] = {}
         cores: dict[int, list[int]] = {}
-        local = self.local() if members is None else None
-        if local is not None:  # the cells forced without connectivity first, in the smaller model
-            model, to_here = local
-            found, own, _ = model.certain(deadline, cells=unknown)
-            certain.update(found)
-            cores.update({i: [to_here[k] for k in core] for i, core in own.items()})
-            unknown = [i for i in unknown if i not in found]
         layout, _ = self.solve(lits, deadline)
         if layout is None:
             return {}, {}, None

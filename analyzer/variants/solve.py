@@ -584,13 +584,13 @@ def hint(
         assert other is None  # the members force the cell
         return core or list(range(len(on.lits)))
 
-    def consider(cell: Cell, is_mine: bool, core: list[int]) -> bool:
-        """Keep the smallest core; true for a core of one member (no smaller one exists)."""
+    def consider(cell: Cell, is_mine: bool, core: list[int], least: int = 1) -> bool:
+        """Keep the smallest core; true for a core of ``least`` members (no smaller one exists)."""
         nonlocal best
         cores[cell] = core
         if best is None or len(core) < best[0]:
             best = (len(core), cell, is_mine, core)
-        return len(core) <= 1
+        return len(core) <= least
 
     def explained(cell: Cell, is_mine: bool, core: list[int]) -> VariantExplanation:
         return _explanation(model, members, cell, is_mine, core, width, deadline)
@@ -622,8 +622,9 @@ def hint(
                     return explained(cell, is_mine, [k])
         if best is not None and best[0] <= 2:  # every other core holds two members or more
             return explained(*best[1:])
+    least = 2 if connected else 1  # under a connectivity rule, no cell left has a core of one
     for cell, is_mine in certain:  # every member, one cell at a time
-        if cell not in cores and consider(cell, is_mine, own_core(model, cell, is_mine)):
+        if cell not in cores and consider(cell, is_mine, own_core(model, cell, is_mine), least):
             return explained(cell, is_mine, cores[cell])
     assert best is not None
     return explained(*best[1:])
