@@ -594,6 +594,7 @@ class VariantModel:
         self._joint = False  # in the joint proof of certain()
         self._fix_first = False  # its solves go straight to a copy with the members fixed
         self._path = any(rule.path for rule in spec.rules)
+        self._circuit = implied  # a path rule's circuit: exact, no cuts or flows for its connectivity
         model = cp_model.CpModel()
         self.model = model
         self.x = [model.new_bool_var(f"x{i}") for i in range(spec.size)]
@@ -682,13 +683,15 @@ class VariantModel:
         model = self.model
         rounds = 0
         flow_at, effort = FLOW_AFTER, FLOW_EFFORT
+        if not patient:  # the flows get no more than a solve's own effort (it is deferred past it)
+            effort = min(effort, ASSUMPTION_EFFORT)
         layout: list[int] = []
         assumed = {lit.index for lit in assumptions}
         first = len(self.spec.clues)
         checked = [
             (r, conn)
             for r, rule in enumerate(self.spec.rules)
-            if self.lits[first + r].index in assumed
+            if self.lits[first + r].index in assumed and not (rule.path and self._circuit)
             for conn in rule.connected
         ]
         while True:
@@ -793,7 +796,7 @@ class VariantModel:
         conns = [
             conn
             for r, rule in enumerate(self.spec.rules)
-            if self.lits[first + r].index in assumed
+            if self.lits[first + r].index in assumed and not (rule.path and self._circuit)
             for conn in rule.connected
         ]
         fixed = dict(self.spec.fixed)
@@ -804,6 +807,8 @@ class VariantModel:
             flow.add_hint(v, value)
         solver = self._new_solver(deadline)
         solver.parameters.max_deterministic_time = effort
+        solver.parameters.cp_model_probing_level = 0  # a light presolve: CO and CT positions' flows
+        solver.parameters.max_presolve_iterations = 1  # found their layouts in half the time
         status = solver.solve(flow)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             layout = [int(solver.boolean_value(v)) for v in x]
