@@ -47,7 +47,7 @@ LOCAL_CELLS = 12  # the most cells an explanation's clues cover for the oracle's
 ENUMERATED = set("QTDB")
 CONNECTED_ENUMERATION = 30
 # Each puzzle takes 4-60 s on the shared 2-core machine (one CP-SAT solve a hidden cell a
-# step; the snake, MV07, about 50 s): nine run by default (PKU V twice, Q, M, L, W, E; Gecode 0
+# step; the snake, MV07, about 10 s): nine run by default (PKU V twice, Q, M, L, W, E; Gecode 0
 # and 8), the rest with -m slow.
 SLOW = {
     "pku-mv03-c",
