@@ -258,6 +258,33 @@ def test_cells_put_aside_are_proved_together_and_agree_with_enumeration(rules: s
     assert aside, "no cell was put aside"
 
 
+@pytest.mark.parametrize(("width", "height"), [(3, 3), (4, 2)])
+def test_the_snake_circuit_accepts_exactly_the_snakes(width: int, height: int) -> None:
+    """Under S the model (a circuit through the mines, two mines side by side neighbours on it)
+    is exact with no cuts: a solve with every cell fixed succeeds exactly on the oracle's snakes
+    (on 3x3 the ring of eight mines is a closed loop, not a snake)."""
+    from ortools.sat.python import cp_model
+
+    from analyzer.models.variants import VariantModel
+
+    spec, _ = build_spec(Position(width, height, 0, (-1,) * (width * height)), parse_rules("S"))
+    model = VariantModel(spec)
+    rule = model.lits[len(spec.clues)]
+    snakes = 0
+    for bits in itertools.product((0, 1), repeat=width * height):
+        mines = {divmod(i, width) for i, b in enumerate(bits) if b}
+        model.model.clear_assumptions()
+        model.model.add_assumptions(
+            [rule, *(x if b else x.Not() for x, b in zip(model.x, bits, strict=True))]
+        )
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        found = solver.solve(model.model) == cp_model.OPTIMAL
+        assert found == oracle.board_rule_holds("S", mines, width, height), sorted(mines)
+        snakes += found
+    assert snakes > 2 * width * height
+
+
 @pytest.mark.parametrize(
     ("text", "rules", "expected"),
     [
