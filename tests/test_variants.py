@@ -258,6 +258,29 @@ def test_cells_put_aside_are_proved_together_and_agree_with_enumeration(rules: s
     assert aside, "no cell was put aside"
 
 
+@pytest.mark.parametrize("rules", ["C", "O", "CO", "CT"])
+def test_layouts_a_flow_meets_on_the_way_agree_with_enumeration(rules: str, monkeypatch) -> None:
+    """With the flows from the second round, the joint proof's flow copies (which seek the most
+    cells the other way, and hand on every layout met) leave the certain cells of enumeration."""
+    from analyzer.models import variants as model
+
+    monkeypatch.setattr(model, "FLOW_AFTER", 2)
+    monkeypatch.setattr(model, "FLOW_SOON", 2)
+    met = []
+    solve_flow = model.VariantModel._solve_flow
+
+    def spy(self, assumptions, start, deadline, effort=model.FLOW_EFFORT, near=None, found=None):  # type: ignore[no-untyped-def]
+        answer = solve_flow(self, assumptions, start, deadline, effort, near, found)
+        if near and found:
+            met.append(len(found))
+        return answer
+
+    monkeypatch.setattr(model.VariantModel, "_solve_flow", spy)
+    for size, seed in itertools.product((4, 5), range(6)):
+        _check(rules, size, size, seed, explain=False)
+    assert met, "no joint proof's flow met a layout"
+
+
 @pytest.mark.parametrize(("width", "height"), [(3, 3), (4, 2)])
 def test_the_snake_circuit_accepts_exactly_the_snakes(width: int, height: int) -> None:
     """Under S the model (a circuit through the mines, two mines side by side neighbours on it)
