@@ -63,6 +63,7 @@ __all__ = [
     "path_cycles",
     "FLOW_AFTER",
     "FLOW_EFFORT",
+    "FLOW_SOON",
     "ASSUMPTION_EFFORT",
     "DEFER_AFTER",
     "JOINT_EFFORT",
