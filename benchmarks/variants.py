@@ -11,7 +11,8 @@ The time of a position is one ``solve_variant(..., probabilities=False)`` (every
 cell, CP-SAT) plus one ``hint`` on its answer: wall and CPU time of this process (CP-SAT
 runs single-threaded in it), the median and the max per rule set, and the overall max.
 The machine's load average is printed before and after: on a shared machine the CPU
-time is the steadier figure.
+time is the steadier figure. With ``--empty``, each rule set's one position is the empty
+board (nothing revealed) with its first position's mine total: the start of a game.
 """
 
 from __future__ import annotations
@@ -22,8 +23,9 @@ import os
 import statistics
 import time
 
+from analyzer.board.board import HIDDEN
 from analyzer.errors import RuleError
-from analyzer.variants import RULES, hint, parse_rules, solve_variant
+from analyzer.variants import RULES, Position, hint, parse_rules, solve_variant
 from analyzer.variants.generate import random_position
 
 __all__ = ["rule_sets", "main"]
@@ -56,11 +58,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", type=int, default=8, help="board side")
     parser.add_argument("--rules", default=None, help="comma-separated rule sets (default: all)")
     parser.add_argument("--singles", action="store_true", help="every rule alone, no pairs")
+    parser.add_argument(
+        "--empty", action="store_true", help="one position a rule set: the empty board (its first's total)"
+    )
     args = parser.parse_args(argv)
+    if args.empty:
+        args.positions = 1
     sets = args.rules.split(",") if args.rules else rule_sets(pairs=not args.singles)
     n = args.size
     print(f"load average before: {_load()}")
-    print(f"{n}x{n}, {args.positions} positions a rule set, seed {args.seed}")
+    shown = "the empty board" if args.empty else f"{args.positions} positions"
+    print(f"{n}x{n}, {shown} a rule set, seed {args.seed}")
     print(f"{'rules':6s} {'mines':>5s} {'median s':>9s} {'max s':>7s} {'cpu med':>8s} {'cpu max':>8s}")
     worst_wall = worst_cpu = (0.0, "")
     places = {name: k for k, name in enumerate(rule_sets())}
@@ -70,6 +78,8 @@ def main(argv: list[str] | None = None) -> int:
         for k in range(args.positions):
             seed = args.seed * 1_000_003 + s * 1009 + k
             position, _ = random_position(rules, n, n, seed=seed, reveal=REVEALS[k % len(REVEALS)])
+            if args.empty:
+                position = Position(n, n, position.mines, (HIDDEN,) * (n * n))
             totals.add(position.mines)
             wall, cpu = time.perf_counter(), time.process_time()
             hint(solve_variant(position, rules, probabilities=False))

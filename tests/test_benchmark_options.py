@@ -233,3 +233,24 @@ def test_the_written_games_are_the_same_files_on_one_and_two_processes(tmp_path:
     assert won_alone == won_shared
     # Each file is its own game: seed i plays game i.
     assert len({p.read_bytes() for p in alone}) == 6
+
+
+def test_the_variant_benchmark_times_the_empty_board(capsys, monkeypatch) -> None:
+    """``--empty``: one position a rule set, nothing revealed, its first position's mine total."""
+    from benchmarks import variants
+
+    seen = []
+    solve = variants.solve_variant
+
+    def spy(position, rules, **options):  # type: ignore[no-untyped-def]
+        seen.append(position)
+        return solve(position, rules, **options)
+
+    monkeypatch.setattr(variants, "solve_variant", spy)
+    assert variants.main(["--empty", "--rules", "V,Q", "--size", "5"]) == 0
+    assert len(seen) == 2 and all(len(p.hidden_cells()) == 25 for p in seen)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1] == "5x5, the empty board a rule set, seed 0"
+    rows = {line.split()[0]: line.split() for line in lines[3:5]}
+    assert set(rows) == {"V", "Q"}
+    assert rows["V"][1] == rows["Q"][1] == "10"  # round(0.4 * 25): both totals hold a layout
