@@ -258,6 +258,31 @@ def test_cells_put_aside_are_proved_together_and_agree_with_enumeration(rules: s
     assert aside, "no cell was put aside"
 
 
+@pytest.mark.parametrize("rules", ["V", "Q", "T", "QX", "S", "C"])
+def test_when_the_first_layout_needed_the_fixed_copy_cells_go_to_the_patient_proof(
+    rules: str, monkeypatch
+) -> None:
+    """If certain()'s first solve went on to the copy with the members fixed, no solve under
+    assumptions follows (but where cuts come, under C) and the answers still agree with
+    enumeration."""
+    from analyzer.models import variants as model
+
+    impatient = []
+    solve = model.VariantModel.solve
+
+    def spy(self, assumptions, deadline, **options):  # type: ignore[no-untyped-def]
+        if not options.get("patient", True):
+            impatient.append(rules)
+        answer = solve(self, assumptions, deadline, **options)
+        self._copied = True  # as if it had needed the copy
+        return answer
+
+    monkeypatch.setattr(model.VariantModel, "solve", spy)
+    for seed in range(3):
+        _check(rules, 4, 4, seed, explain=False)
+    assert bool(impatient) == (rules == "C")
+
+
 @pytest.mark.parametrize("rules", ["C", "O", "CO", "CT"])
 def test_layouts_a_flow_meets_on_the_way_agree_with_enumeration(rules: str, monkeypatch) -> None:
     """With the flows from the second round, the joint proof's flow copies (which seek the most

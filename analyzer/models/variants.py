@@ -600,6 +600,7 @@ class VariantModel:
         self._fix_first = False  # its solves go straight to a copy with the members fixed
         self._path = any(rule.path for rule in spec.rules)
         self._circuit = implied  # a path rule's circuit: exact, no cuts or flows for its connectivity
+        self._copied = False  # a solve of certain()'s went on to the copy with the members fixed
         self._flowed = False  # the last solve's layout came from a flow: the next one tries one sooner
         model = cp_model.CpModel()
         self.model = model
@@ -778,6 +779,7 @@ class VariantModel:
             if not patient:
                 raise _Deferred
             self._fix_first = self._joint
+            self._copied = True
         fixed = model.clone()
         for v in assumptions:
             fixed.add(fixed.get_bool_var_from_proto_index(v.index) == 1)
@@ -871,8 +873,10 @@ class VariantModel:
         asked one at a time: a layout marks cells uncertain, an infeasible answer gives the
         cell's own core; a cell not settled within :data:`ASSUMPTION_EFFORT` is put aside
         (and, after :data:`DEFER_AFTER` such cells in a row, every cell left), and the cells
-        put aside are asked together again, without limit. A cell proved together with
-        others has no core of its own here (:func:`hint` asks for one when it needs it).
+        put aside are asked together again, without limit. When the first layout took past
+        that effort (and no rule adds cuts), every cell is put aside at once. A cell proved
+        together with others has no core of its own here (:func:`hint` asks for one when it
+        needs it).
         Under S a unique 8x8 puzzle's 52 cells took one proof each (25 s) before cells were
         proved together; with a tenth of :data:`JOINT_EFFORT` for the joint proof, an open
         8x8 SK position went to 50 proofs of one cell (1.9 s) where the joint proof takes
@@ -882,10 +886,18 @@ class VariantModel:
         unknown = list(self.spec.unknown if cells is None else cells)
         certain: dict[int, int] = {}
         cores: dict[int, list[int]] = {}
+        self._copied = False
         layout, _ = self.solve(lits, deadline)
         if layout is None:
             return {}, {}, None
         seen = {i: {layout[i]} for i in unknown}
+        # Even the first layout needed the copy with the members fixed: the solves under
+        # assumptions below would run out of their effort too, so every cell goes to the
+        # patient joint proof at once (an empty 8x8 board under B: 0.53 s -> 0.19 s). Not
+        # where cuts come (C, O): there the first solve's many rounds say less (an empty 8x8
+        # board under OS: 8.6 s -> 16 s).
+        cuts = any(rule.connected and not (rule.path and self._circuit) for rule in self.spec.rules)
+        hard = self._copied and not cuts
 
         def prove_together(asked: list[int], patient: bool, within: float | None = None) -> None:
             left = [i for i in asked if len(seen[i]) == 1]
@@ -908,7 +920,7 @@ class VariantModel:
                         seen[j].add(layout_met[j])
                 left = [i for i in left if len(seen[i]) == 1]
 
-        if together:
+        if together and not hard:
             with contextlib.suppress(_Deferred):  # past the effort: one cell at a time below
                 prove_together(unknown, patient=False, within=JOINT_EFFORT)
         aside: list[int] = []
@@ -917,7 +929,7 @@ class VariantModel:
             if len(seen[i]) > 1 or i in certain:
                 continue
             value = next(iter(seen[i]))
-            if streak >= DEFER_AFTER:
+            if streak >= DEFER_AFTER or hard:
                 aside.append(i)
                 continue
             try:
