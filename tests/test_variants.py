@@ -283,14 +283,21 @@ def test_when_the_first_layout_needed_the_fixed_copy_cells_go_to_the_patient_pro
     assert bool(impatient) == (rules == "C")
 
 
+@pytest.mark.parametrize("soon", ["round", "effort"])
 @pytest.mark.parametrize("rules", ["C", "O", "CO", "CT"])
-def test_layouts_a_flow_meets_on_the_way_agree_with_enumeration(rules: str, monkeypatch) -> None:
-    """With the flows from the second round, the joint proof's flow copies (which seek the most
-    cells the other way, and hand on every layout met) leave the certain cells of enumeration."""
+def test_layouts_a_flow_meets_on_the_way_agree_with_enumeration(rules: str, soon: str, monkeypatch) -> None:
+    """With the flows from the second round (by its number, or by the cuts' effort spent), the
+    joint proof's flow copies (which seek the most cells the other way, and hand on every layout
+    met) leave the certain cells of enumeration."""
     from analyzer.models import variants as model
 
-    monkeypatch.setattr(model, "FLOW_AFTER", 2)
-    monkeypatch.setattr(model, "FLOW_SOON", 2)
+    if soon == "round":
+        monkeypatch.setattr(model, "FLOW_AFTER", 2)
+        monkeypatch.setattr(model, "FLOW_SOON", 2)
+    else:
+        monkeypatch.setattr(model, "FLOW_AFTER", 1000)
+        monkeypatch.setattr(model, "FLOW_SOON", 1000)
+        monkeypatch.setattr(model, "CUT_EFFORT", 0.0)
     met = []
     solve_flow = model.VariantModel._solve_flow
 

@@ -64,6 +64,7 @@ __all__ = [
     "FLOW_AFTER",
     "FLOW_EFFORT",
     "FLOW_SOON",
+    "CUT_EFFORT",
     "ASSUMPTION_EFFORT",
     "DEFER_AFTER",
     "JOINT_EFFORT",
@@ -479,6 +480,10 @@ FLOW_EFFORT = 0.5
 #: will too (an 8x8 CO position's joint proof: 0.49 s with :data:`FLOW_AFTER` each time,
 #: 0.25 s this way).
 FLOW_SOON = 2
+#: CP-SAT's deterministic time a solve's rounds of cuts may take before a flow is tried
+#: sooner than :data:`FLOW_AFTER` (twice as much before the next early try): on empty 8x8
+#: boards the rounds are slow (CT 0.61 s -> 0.33, OB 0.59 -> 0.29, CB 1.05 -> 0.75).
+CUT_EFFORT = 0.1
 #: CP-SAT's deterministic time for a solve under assumptions before the members are fixed instead.
 ASSUMPTION_EFFORT = 0.1
 #: Cells in a row that :data:`ASSUMPTION_EFFORT` does not settle after which
@@ -600,6 +605,7 @@ class VariantModel:
         self._fix_first = False  # its solves go straight to a copy with the members fixed
         self._path = any(rule.path for rule in spec.rules)
         self._circuit = implied  # a path rule's circuit: exact, no cuts or flows for its connectivity
+        self._spent = 0.0  # CP-SAT's deterministic time in the solves of this model (not its copies')
         self._copied = False  # a solve went on to the copy with the members fixed (certain() reads it)
         self._flowed = False  # the last solve's layout came from a flow: the next one tries one sooner
         model = cp_model.CpModel()
@@ -691,7 +697,10 @@ class VariantModel:
         impatient solve starts the flows at :data:`ASSUMPTION_EFFORT` (an OS position's
         joint proof spent 0.43 s on a flow that found nothing, then 6 rounds of cuts). When
         the model's last solve took its layout from a flow, the first flow comes at round
-        :data:`FLOW_SOON`. A path rule's connectivity has neither: its circuit is exact.
+        :data:`FLOW_SOON`, and whenever the rounds' deterministic time passes
+        :data:`CUT_EFFORT` (twice that for the next), not under a path rule (its solver,
+        with no linear relaxation, seldom finds a flow: an empty 8x8 OS board 8.5 s -> 13 s).
+        A path rule's connectivity has neither cuts nor flows: its circuit is exact.
         """
         model = self.model
         rounds = 0
@@ -707,8 +716,11 @@ class VariantModel:
             if self.lits[first + r].index in assumed and not (rule.path and self._circuit)
             for conn in rule.connected
         ]
+        budget, start = (None if self._path else CUT_EFFORT), self._spent
         while True:
             rounds += 1
+            if budget is not None and layout and rounds < flow_at and self._spent - start >= budget:
+                flow_at, budget = rounds, 2 * budget  # the rounds are slow: a flow now
             if rounds == flow_at and checked and layout:
                 answer = self._solve_flow(assumptions, layout, deadline, effort, near, found)
                 if answer is not None:
@@ -772,6 +784,7 @@ class VariantModel:
             solver = self._new_solver(deadline)
             solver.parameters.max_deterministic_time = ASSUMPTION_EFFORT if within is None else within
             status = solver.solve(model)
+            self._spent += solver.deterministic_time
             model.clear_assumptions()
             model.clear_hints()
             if status != cp_model.UNKNOWN:
@@ -787,7 +800,9 @@ class VariantModel:
         for i, value in (near or {}).items():
             fixed.add_hint(x[i], value)
         solver = self._new_solver(deadline)
-        return solver, solver.solve(fixed), x
+        status = solver.solve(fixed)
+        self._spent += solver.deterministic_time
+        return solver, status, x
 
     def _solve_flow(
         self,
