@@ -301,8 +301,8 @@ def test_layouts_a_flow_meets_on_the_way_agree_with_enumeration(rules: str, soon
     met = []
     solve_flow = model.VariantModel._solve_flow
 
-    def spy(self, assumptions, start, deadline, effort=model.FLOW_EFFORT, near=None, found=None):  # type: ignore[no-untyped-def]
-        answer = solve_flow(self, assumptions, start, deadline, effort, near, found)
+    def spy(self, assumptions, conns, start, deadline, effort=model.FLOW_EFFORT, near=None, found=None):  # type: ignore[no-untyped-def]
+        answer = solve_flow(self, assumptions, conns, start, deadline, effort, near, found)
         if near and found:
             met.append(len(found))
         return answer

@@ -604,7 +604,11 @@ class VariantModel:
         self._joint = False  # in the joint proof of certain()
         self._fix_first = False  # its solves go straight to a copy with the members fixed
         self._path = any(rule.path for rule in spec.rules)
-        self._circuit = implied  # a path rule's circuit: exact, no cuts or flows for its connectivity
+        # The rules whose connectivity comes lazily, by cuts and flows: not a path rule's with
+        # its circuit (exact).
+        self._lazy = tuple(
+            r for r, rule in enumerate(spec.rules) if rule.connected and not (rule.path and implied)
+        )
         self._spent = 0.0  # CP-SAT's deterministic time in the solves of this model (not its copies')
         self._copied = False  # a solve went on to the copy with the members fixed (certain() reads it)
         self._flowed = False  # the last solve's layout came from a flow: the next one tries one sooner
@@ -712,9 +716,9 @@ class VariantModel:
         first = len(self.spec.clues)
         checked = [
             (r, conn)
-            for r, rule in enumerate(self.spec.rules)
-            if self.lits[first + r].index in assumed and not (rule.path and self._circuit)
-            for conn in rule.connected
+            for r in self._lazy
+            if self.lits[first + r].index in assumed
+            for conn in self.spec.rules[r].connected
         ]
         budget, start = (None if self._path else CUT_EFFORT), self._spent
         while True:
@@ -722,7 +726,8 @@ class VariantModel:
             if budget is not None and layout and rounds < flow_at and self._spent - start >= budget:
                 flow_at, budget = rounds, 2 * budget  # the rounds are slow: a flow now
             if rounds == flow_at and checked and layout:
-                answer = self._solve_flow(assumptions, layout, deadline, effort, near, found)
+                conns = [conn for _, conn in checked]
+                answer = self._solve_flow(assumptions, conns, layout, deadline, effort, near, found)
                 if answer is not None:
                     self._flowed = answer[0] is not None
                     return answer
@@ -807,13 +812,14 @@ class VariantModel:
     def _solve_flow(
         self,
         assumptions: Sequence[cp_model.IntVar],
+        conns: Sequence[Connectivity],
         start: Sequence[int],
         deadline: float | None,
         effort: float = FLOW_EFFORT,
         near: Mapping[int, int] | None = None,
         found: list[list[int]] | None = None,
     ) -> tuple[list[int] | None, list[int]] | None:
-        """A layout of :meth:`solve` from a copy with connectivity as flows, within ``effort``
+        """A layout of :meth:`solve` from a copy with ``conns`` as flows, within ``effort``
         (CP-SAT's deterministic time), starting from the layout ``start`` (the last one the
         cuts rejected).
 
@@ -828,17 +834,9 @@ class VariantModel:
         cuts took hundreds of rounds on open O boards (an 8x8 ON position: 190 s to 2 s).
         """
         flow = self.model.clone()
-        first = len(self.spec.clues)
         x = [flow.get_bool_var_from_proto_index(v.index) for v in self.x]
         for v in assumptions:  # fixed, not assumed: presolve then simplifies the flows
             flow.add(flow.get_bool_var_from_proto_index(v.index) == 1)
-        assumed = {v.index for v in assumptions}
-        conns = [
-            conn
-            for r, rule in enumerate(self.spec.rules)
-            if self.lits[first + r].index in assumed and not (rule.path and self._circuit)
-            for conn in rule.connected
-        ]
         fixed = dict(self.spec.fixed)
         for conn in conns:
             known = [i for i, v in fixed.items() if v == int(conn.of_mines)]
@@ -873,29 +871,25 @@ class VariantModel:
         *,
         members: Sequence[int] | None = None,
         cells: Sequence[int] | None = None,
-        together: bool = True,
     ) -> tuple[dict[int, int], dict[int, list[int]], list[int] | None]:
         """Certain cells of ``spec.unknown`` (or of ``cells``) under every member (or under
         ``members``): ``{cell: 0 or 1}``, the cores of those proved alone, a layout.
 
-        The layout is ``None`` when no layout meets every member (nothing is certain then).
-        One solve finds a layout; then, while each solve settles within
-        :data:`JOINT_EFFORT`, the cells not yet seen both ways are asked together (unless
-        ``together`` is false): some one of them the other way (the search tried first on
-        all of them flipped). A layout found marks every cell it differs on as
-        uncertain; an infeasible answer proves every cell left certain at once (on most
-        positions, two to ten solves for the board). Past that effort, the cells left are
-        asked one at a time: a layout marks cells uncertain, an infeasible answer gives the
-        cell's own core; a cell not settled within :data:`ASSUMPTION_EFFORT` is put aside
-        (and, after :data:`DEFER_AFTER` such cells in a row, every cell left), and the cells
-        put aside are asked together again, without limit. When the first layout took past
-        that effort (and no rule adds cuts), every cell is put aside at once. A cell proved
-        together with others has no core of its own here (:func:`hint` asks for one when it
-        needs it).
-        Under S a unique 8x8 puzzle's 52 cells took one proof each (25 s) before cells were
-        proved together; with a tenth of :data:`JOINT_EFFORT` for the joint proof, an open
-        8x8 SK position went to 50 proofs of one cell (1.9 s) where the joint proof takes
-        0.07 s.
+        The layout is ``None`` when no layout meets every member (nothing is certain then). One
+        solve finds a layout; then, while each solve settles within :data:`JOINT_EFFORT`, the
+        cells not yet seen both ways are asked together: some one of them the other way (the
+        search tried first on all of them flipped). A layout found marks every cell it differs
+        on as uncertain; an infeasible answer proves every cell left certain at once (on most
+        positions, two to ten solves for the board). Past that effort, the cells left are asked
+        one at a time: a layout marks cells uncertain, an infeasible answer gives the cell's own
+        core; a cell not settled within :data:`ASSUMPTION_EFFORT` is put aside (and, after
+        :data:`DEFER_AFTER` such cells in a row, every cell left), and the cells put aside are
+        asked together again, without limit. When the first layout took past that effort (and no
+        rule adds cuts), every cell is put aside at once. A cell proved together with others has
+        no core of its own here (:func:`hint` asks for one when it needs it). Under S a unique
+        8x8 puzzle's 52 cells took one proof each (25 s) before cells were proved together; with
+        a tenth of :data:`JOINT_EFFORT` for the joint proof, an open 8x8 SK position went to 50
+        proofs of one cell (1.9 s) where the joint proof takes 0.07 s.
         """
         lits = self.lits if members is None else [self.lits[k] for k in members]
         unknown = list(self.spec.unknown if cells is None else cells)
@@ -911,8 +905,7 @@ class VariantModel:
         # patient joint proof at once (an empty 8x8 board under B: 0.53 s -> 0.19 s). Not
         # where cuts come (C, O): there the first solve's many rounds say less (an empty 8x8
         # board under OS: 8.6 s -> 16 s).
-        cuts = any(rule.connected and not (rule.path and self._circuit) for rule in self.spec.rules)
-        hard = self._copied and not cuts
+        hard = self._copied and not self._lazy
 
         def prove_together(asked: list[int], patient: bool, within: float | None = None) -> None:
             left = [i for i in asked if len(seen[i]) == 1]
@@ -935,7 +928,7 @@ class VariantModel:
                         seen[j].add(layout_met[j])
                 left = [i for i in left if len(seen[i]) == 1]
 
-        if together and not hard:
+        if not hard:
             with contextlib.suppress(_Deferred):  # past the effort: one cell at a time below
                 prove_together(unknown, patient=False, within=JOINT_EFFORT)
         aside: list[int] = []
