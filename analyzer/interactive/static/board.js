@@ -902,6 +902,7 @@ function render({ model, el }) {
     frame = 0;
     if (!current) return;
     paint();
+    root.dataset.painted = String(current.version); // the canvas has its size and this view's cells
     drawMs = performance.now() - start;
   }
 
