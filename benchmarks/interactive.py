@@ -45,7 +45,10 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
 ]
 ROOT = "document.querySelector('.mz-root')"
-IDLE = f"() => {ROOT} && {ROOT}.dataset.version !== undefined && !{ROOT}.classList.contains('mz-working')"
+IDLE = (  # an answer is in and drawn (the page marks the version its canvas shows)
+    f"() => {ROOT} && {ROOT}.dataset.version !== undefined && !{ROOT}.classList.contains('mz-working')"
+    f" && {ROOT}.dataset.painted === {ROOT}.dataset.version"
+)
 NOTHING_PENDING = f"() => ({IDLE})() && {ROOT}.dataset.bestPending === 'false'"
 SCROLL = f"""async () => {{
     const scroll = {ROOT}.querySelector('.mz-scroll');

@@ -893,6 +893,7 @@ function render({ model, el }) {
 
   // ---- drawing
   function scheduleDraw() {
+    delete root.dataset.painted; // a frame is due: what the canvas shows (its size too) is about to change
     if (!frame) frame = requestAnimationFrame(draw);
   }
 
