@@ -396,3 +396,39 @@ def test_the_local_consequences_of_a_board_rule_keep_every_layout_of_it(letter: 
             mines = {divmod(i, 4) for i, b in enumerate(bits) if b}
             if oracle.board_rule_holds("O", mines, 4, 4):
                 assert not any(all(bits[i] == v for i, v in pattern) for pattern in o.forbidden)
+
+
+EMPTY = "4x4x5\nHHHH\nHHHH\nHHHH\nHHHH\n"
+SYMMETRIC = [
+    EMPTY,
+    "4x3x3\nHHHH\nHHHH\nHHHH\n",
+    "3x3x3\nHHH\nH2H\nHHH\n",
+    "4x4x4\n1HH1\nHHHH\nHHHH\n1HH1\n",
+    "4x4x4\n1HH2\nHHHH\nHHHH\n1HH1\n",  # one corner apart: the flip along its diagonal at most
+]
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [*SINGLES, "P", "E", "W", "S", "SX", "QS", "CO", "TA", "OD", "CD", "MH"]
+    + [pytest.param(rules, marks=pytest.mark.slow) for rules in PAIRS],
+)
+def test_symmetries_keep_every_layout_and_the_certain_cells_match_enumeration(rules: str) -> None:
+    """Each symmetry found maps the oracle's layouts onto themselves; an empty square board
+    keeps all seven turns and flips (under H, only the three that keep rows rows); with the
+    symmetries lending layouts and the joint proof asking one cell an orbit, the certain
+    cells and probabilities still equal enumeration."""
+    for text in SYMMETRIC:
+        position = Position.from_text(text)
+        width = position.width
+        spec, _ = build_spec(position, parse_rules(rules))
+        found = oracle.layouts(
+            position.cells, width, position.height, position.mines, str(parse_rules(rules))
+        )
+        layouts = {frozenset(m) for m in found}
+        for p in spec.symmetries:
+            image = {frozenset(divmod(p[r * width + c], width) for r, c in m) for m in layouts}
+            assert image == layouts, (rules, text, p)
+        if text == EMPTY:
+            assert len(spec.symmetries) == (3 if "H" in parse_rules(rules).board else 7)
+        check_position(position, rules, explain=False)

@@ -9,7 +9,7 @@ independent reading used to reveal cells and to check answers).
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from analyzer.board.board import FLAG, HIDDEN, Cell
 from analyzer.errors import RuleError
@@ -20,6 +20,7 @@ from analyzer.models.variants import (
     ClueSpec,
     Connectivity,
     VariantSpec,
+    symmetries,
 )
 from analyzer.variants.position import Position
 from analyzer.variants.rules import RuleSet, is_coloured
@@ -30,6 +31,7 @@ __all__ = [
     "allowed_values",
     "clue_value",
     "build_spec",
+    "grid_turns",
     "Members",
     "ring",
     "ring_runs",
@@ -428,4 +430,28 @@ def build_spec(position: Position, rules: RuleSet) -> tuple[VariantSpec, Members
         total=position.mines,
         unknown=tuple(unknown),
     )
+    spec = replace(spec, symmetries=symmetries(spec, grid_turns(width, height)))
     return spec, Members(tuple(clue_cells), rules.board)
+
+
+def grid_turns(width: int, height: int) -> list[tuple[int, ...]]:
+    """The turns and flips of a ``width`` x ``height`` grid onto itself, each as where every
+    cell (row by row) goes: the two flips and the half turn, and on a square the quarter
+    turns and the two diagonal flips too (the identity left out).
+
+    >>> grid_turns(3, 2)  # cells 0 1 2 / 3 4 5
+    [(2, 1, 0, 5, 4, 3), (3, 4, 5, 0, 1, 2), (5, 4, 3, 2, 1, 0)]
+    >>> len(grid_turns(8, 8)), len(set(grid_turns(8, 8)))
+    (7, 7)
+    """
+    w, h = width - 1, height - 1
+    maps = [lambda r, c: (r, w - c), lambda r, c: (h - r, c), lambda r, c: (h - r, w - c)]
+    if width == height:
+        maps += [
+            lambda r, c: (c, r),
+            lambda r, c: (w - c, h - r),
+            lambda r, c: (c, h - r),
+            lambda r, c: (w - c, r),
+        ]
+    cells = [divmod(i, width) for i in range(width * height)]
+    return [tuple(row * width + col for row, col in (move(r, c) for r, c in cells)) for move in maps]
