@@ -181,3 +181,174 @@ def test_the_guide_pages_have_examples() -> None:
     guide = {path.stem for path in (DOCS / "guide").glob("*.md")} - {"index", "cli"}
     with_examples = {path.stem for path in PAGES_WITH_EXAMPLES if path.parent.name == "guide"}
     assert sorted(guide - with_examples) == []
+
+
+# ------------------------------------------------------------------ the pages read as prose
+ROOT = DOCS.parent
+#: Every Markdown page a reader opens: the manual's and the README.
+MARKDOWN_PAGES = sorted([*DOCS.rglob("*.md"), ROOT / "README.md"])
+
+_FENCE = re.compile(r"^(`{3,}|~{3,}|:{3,})")
+_HEADING = re.compile(r"^#{1,6} ")
+_SEPARATOR = re.compile(r"^\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?$")
+#: Words and marks a sentence does not start with: the tail of one cut off above.
+_CONTINUATION = re.compile(r"^([a-z]|[,;:.)\]}]|-[^-\s]|(And|Or|But|Nor|Which|Whose)\b)")
+#: A lower-case name that may open a sentence: "minesolve's search", "numpydoc: a summary".
+_NAMED = re.compile(r"^[a-z][\w.-]*('s\b|:\s)")
+#: How a section's last paragraph ends: a full stop, a question or an exclamation (closing
+#: brackets, quotes and emphasis may follow); a colon would open a block that is not there.
+_CLOSED = re.compile(r"[.!?][)\]*_`'\"]*$")
+
+
+def _blocks(text: str) -> tuple[list[tuple[str, int, list[str]]], list[str]]:
+    """The page as blocks ``(kind, first line number, lines)``, and what is wrong with its fences.
+
+    Kinds: ``heading``, ``fence`` (fenced code, a MyST directive, ``$$`` math), ``code``
+    (indented four spaces), ``table`` (rows of ``|``), ``list``, ``other`` (quotes, pictures,
+    HTML, definitions) and ``prose``. A fence left open at the end of the page is a problem.
+    """
+    lines = text.splitlines()
+    blocks: list[tuple[str, int, list[str]]] = []
+    problems = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        stripped = line.strip()
+        fence = _FENCE.match(stripped)
+        if not stripped:
+            i += 1
+        elif fence or stripped == "$$":
+            marker = fence.group(1) if fence else "$$"
+            end = i + 1
+            while end < len(lines) and not (
+                lines[end].strip().startswith(marker[0] * len(marker))
+                and lines[end].strip().strip(marker[0]) == ""
+            ):
+                end += 1
+            if end == len(lines):
+                problems.append(f"line {i + 1}: the fence {stripped!r} is never closed")
+            blocks.append(("fence", i + 1, lines[i : end + 1]))
+            i = end + 1
+        elif _HEADING.match(line):
+            blocks.append(("heading", i + 1, [line]))
+            i += 1
+        else:
+            end = i
+            while end < len(lines) and lines[end].strip() and not _HEADING.match(lines[end]):
+                if end > i and (_FENCE.match(lines[end].strip()) or lines[end].strip() == "$$"):
+                    break
+                end += 1
+            chunk = lines[i:end]
+            if line.startswith(("    ", "\t")):
+                kind = "code"
+            elif stripped.startswith("|"):
+                kind = "table"
+            elif re.match(r"^([-*+]|\d+[.)])\s", stripped):
+                kind = "list"
+            elif stripped.startswith((">", "!", "<", ":", "[^")) or re.match(r"^\[[^]]+\]:\s", stripped):
+                kind = "other"
+            else:
+                kind = "prose"
+            blocks.append((kind, i + 1, chunk))
+            i = end
+    return blocks, problems
+
+
+def prose_problems(text: str) -> list[str]:
+    """What reads as a garbled page: text cut mid-sentence, open fences, stray rows, a repeat.
+
+    - a section (heading to heading) whose first paragraph starts mid-sentence (a lower-case
+      letter, a comma, a closing bracket, *and* or *which*...), or whose last paragraph stops
+      without closing punctuation;
+    - a code fence never closed;
+    - a table row (``|``) with no header and separator row above it, or a row of columns
+      (cells set apart by runs of spaces) in running text, outside any code block;
+    - a line of words repeated back to back (blank lines between them aside).
+    """
+    blocks, problems = _blocks(text)
+    sections: list[list[tuple[str, int, list[str]]]] = [[]]
+    for block in blocks:
+        if block[0] == "heading":
+            sections.append([])
+        else:
+            sections[-1].append(block)
+    for section in sections:
+        if not section:
+            continue
+        kind, number, lines = section[0]
+        first = lines[0].strip()
+        if kind == "prose" and _CONTINUATION.match(first) and not _NAMED.match(first):
+            problems.append(f"line {number}: the section starts mid-sentence: {first[:60]!r}")
+        kind, number, lines = section[-1]
+        if kind == "prose" and not _CLOSED.search(lines[-1].rstrip()):
+            last = number + len(lines) - 1
+            problems.append(f"line {last}: the section ends mid-sentence: {lines[-1].strip()[-60:]!r}")
+    for kind, number, lines in blocks:
+        if kind == "table" and (len(lines) < 2 or not _SEPARATOR.match(lines[1].strip())):
+            problems.append(f"line {number}: a table row without a header and separator: {lines[0][:60]!r}")
+        if kind == "prose":
+            for offset, line in enumerate(lines):
+                if re.search(r"\S {3,}\S+ {3,}\S", line.strip()):
+                    problems.append(f"line {number + offset}: a row of columns outside code: {line[:60]!r}")
+    previous = None
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if not stripped:
+            continue
+        # a line of words (a board's rows, HHHH, repeat as they should)
+        if stripped == previous and re.search(r"\w\s+\S", stripped):
+            problems.append(f"line {number}: repeats the line above: {stripped[:60]!r}")
+        previous = stripped
+    return problems
+
+
+@pytest.mark.parametrize("page", MARKDOWN_PAGES, ids=lambda path: str(path.relative_to(ROOT)))
+def test_pages_read_as_whole_sentences(page: Path) -> None:
+    assert prose_problems(page.read_text(encoding="utf-8")) == []
+
+
+#: Pages cut as docs/guide/boards.md, simulation.md and optimal.md once were: what is wrong,
+#: the page, and what the check must say of it.
+GARBLED = {
+    "starts mid-sentence": (
+        "# Page\n\n## Files and paths\n\nwithout looking for the clues in conflict.\n\nA whole sentence.\n"
+    ),
+    "starts with a continuation": "# Page\n\nA sentence.\n\n## Next\n\n, and so it goes on.\n",
+    "ends mid-sentence": (
+        "# Page\n\nA whole sentence.\n\n`solve_many` solves many positions. The results come back"
+        " in input order, each exactly\n\n## Next\n\nMore.\n"
+    ),
+    "ends on a colon": "# Page\n\nA sentence. The table below:\n\n## Next\n\nMore.\n",
+    "is never closed": (
+        "# Page\n\nA sentence.\n\n```\n\nOn positions this cheap, processes cost more than they save.\n"
+    ),
+    "a table row without a header": "# Page\n\nA sentence.\n\n| 2 | usage | one line |\n\nMore.\n",
+    "a row of columns outside code": (
+        "# Page\n\nA sentence.\n\nexpert 30x16/99             1000         8,765         5,776\n\nMore.\n"
+    ),
+    "repeats the line above": (
+        "# Page\n\nA sentence:\n\n    analyzer optimal --width 4 --height 4 --mines 4\n\n"
+        "    analyzer optimal --width 4 --height 4 --mines 4\n\nMore.\n"
+    ),
+}
+
+
+@pytest.mark.parametrize(("problem", "text"), GARBLED.items(), ids=list(GARBLED))
+def test_garbled_pages_are_caught(problem: str, text: str) -> None:
+    said = {
+        "starts with a continuation": "starts mid-sentence",
+        "ends on a colon": "ends mid-sentence",
+    }.get(problem, problem)
+    problems = prose_problems(text)
+    assert len(problems) == 1 and said in problems[0], problems
+
+
+def test_whole_pages_of_every_kind_pass() -> None:
+    """Lists, tables, code, math, directives, names in lower case and a closing link are prose's own."""
+    page = (
+        "# Page\n\n`analyzer.solve(board)` answers exactly:\n\n- a list item\n- ends without a stop\n\n"
+        "| a | b |\n| --- | --- |\n| 1 | 2 |\n\n    HHHH\n    HHHH\n\n```python\n>>> 1 + 1\n2\n```\n\n"
+        "$$\nx = 1\n$$\n\n```{toctree}\n:maxdepth: 1\n\nsolve\n```\n\n## Names\n\nminesolve's search"
+        " looks ahead (see [the page](solve.md)).\n\n## Code last\n\nThe command:\n\n    analyzer web\n"
+    )
+    assert prose_problems(page) == []
