@@ -352,3 +352,55 @@ def test_whole_pages_of_every_kind_pass() -> None:
         " looks ahead (see [the page](solve.md)).\n\n## Code last\n\nThe command:\n\n    analyzer web\n"
     )
     assert prose_problems(page) == []
+
+
+def _tracked_files() -> set[str] | None:
+    """The repository's files (``git ls-files``), or None outside a git checkout."""
+    import shutil
+    import subprocess
+
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        return None
+    listed = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True
+    ).stdout.decode()
+    return set(filter(None, listed.split("\0")))
+
+
+def relative_links(text: str) -> list[str]:
+    """The targets of a page's Markdown links and pictures that are paths, not addresses or anchors."""
+    text = re.sub(r"(?ms)^(\s*)(`{3,}|~{3,}).*?^\s*\2\s*$", "", text)  # fenced code
+    text = re.sub(r"`[^`\n]*`", "", text)  # inline code
+    targets = re.findall(r"\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)", text)
+    return [t for t in targets if not re.match(r"^([a-z][a-z0-9+.-]*:|#)", t)]
+
+
+@pytest.mark.parametrize("page", MARKDOWN_PAGES, ids=lambda path: str(path.relative_to(ROOT)))
+def test_every_link_is_a_file_of_the_repository(page: Path) -> None:
+    """A link read on the repository (the README's "they also read here") must find its file there,
+    not one that only ``make docs`` writes (docs/reference/generated, docs/notebooks/*.ipynb)."""
+    tracked = _tracked_files()
+    if tracked is None:
+        pytest.skip("not a git checkout: which files are the repository's is not known")
+    broken = []
+    for target in relative_links(page.read_text(encoding="utf-8")):
+        path = (page.parent / target.split("#")[0]).resolve()
+        try:
+            name = path.relative_to(ROOT).as_posix()
+        except ValueError:
+            broken.append(target)
+            continue
+        if name not in tracked and not any(t.startswith(name + "/") for t in tracked):
+            broken.append(target)
+    assert broken == []
+
+
+def test_relative_links_are_found_and_made_files_are_not_the_repository_s() -> None:
+    page = '[a](guide/solve.md) ![b](pic.png "t") [c](https://x.org) [d](#top) `[e](f.md)`\n'
+    assert relative_links(page) == ["guide/solve.md", "pic.png"]
+    tracked = _tracked_files()
+    if tracked is None:
+        pytest.skip("not a git checkout")
+    assert "docs/guide/solve.md" in tracked and "notebooks/solve.ipynb" in tracked
+    assert not any(name.startswith("docs/reference/generated/") for name in tracked)
+    assert "docs/notebooks/solve.ipynb" not in tracked
