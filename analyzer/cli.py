@@ -1288,9 +1288,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     web.add_argument(
         "--new",
-        default="beginner",
+        default="expert",
         metavar="SIZE",
-        help="without FILE, the new game: beginner, intermediate, expert or WxHxM (default: beginner)",
+        help="without FILE, the new game: beginner, intermediate, expert or WxHxM (default: expert)",
     )
     web.add_argument("--topology", default="square", help=_TOPOLOGY_HELP + " (of the new game)")
     web.add_argument("--seed", type=int, default=0, help="seed of the first new game (default: 0)")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from fractions import Fraction
@@ -327,3 +328,21 @@ def test_parquet_without_pyarrow_is_refused_before_the_analysis(
     monkeypatch.setattr(batch, "analyse_files", lambda *a, **k: pytest.fail("analysed before refusing"))
     assert main(["replay", str(tmp_path), "--parquet", str(tmp_path / "t.parquet")]) == 1
     assert "writing Parquet needs pyarrow" in capsys.readouterr().err
+
+
+def test_web_without_a_file_opens_an_expert_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README and docs/getting-started.md: ``analyzer web`` is a new expert game (30x16, 99 mines)."""
+    import analyzer.interactive.web as web
+
+    served = []
+    monkeypatch.setattr(web, "serve", lambda session, **options: served.append((session, options)))
+    assert main(["web", "--no-browser"]) == 0
+    ((session, options),) = served
+    view = session.view()
+    assert (view["mode"], view["width"], view["height"], view["mines"]) == ("play", 30, 16, 99)
+    assert options["open_browser"] is False
+    assert main(["web", "--no-browser", "--new", "beginner"]) == 0
+    assert (served[-1][0].view()["width"], served[-1][0].view()["mines"]) == (9, 10)
+    for page in ("README.md", "docs/getting-started.md"):
+        text = (EXAMPLES.parents[1] / page).read_text(encoding="utf-8")
+        assert re.search(r"analyzer web +# a new expert game", text), page
