@@ -835,7 +835,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
 def _cmd_replay(args: argparse.Namespace) -> int:
     from importlib.util import find_spec
 
-    from analyzer.replays.batch import analyse_files, replay_files
+    from analyzer.replays.batch import analyse_files, replay_files, table_rows
 
     # What the tables need is checked before the work, not after it.
     if (args.csv or args.parquet) and find_spec("pandas") is None:
@@ -861,20 +861,25 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         bar.close()
     games = [r for r in results if not isinstance(r, AnalyzerError)]
     failed = [r for r in results if isinstance(r, AnalyzerError)]
+    rows = table_rows(files, results)  # a file that failed keeps its row, the error in a column
     if args.json:
-        records = [r.to_dict() if not isinstance(r, AnalyzerError) else {"error": str(r)} for r in results]
+        records = [
+            r.to_dict() if not isinstance(r, AnalyzerError) else {"file": str(path), "error": str(r)}
+            for path, r in zip(files, results, strict=True)
+        ]
         print(json.dumps(records[0] if len(files) == 1 and not failed else records, allow_nan=False))
     elif len(files) == 1 and games:
         print(games[0].summary())
-    elif games:
-        _print_replay_table(games)
+    elif len(files) > 1:
+        _print_replay_table(games, rows)
     if args.csv or args.parquet:
         try:
             import pandas as pd
         except ImportError:
             raise _CliError("writing tables needs pandas: pip install 'analyzer[replays]'") from None
 
-        table = pd.DataFrame([g.statistics() for g in games])
+        # object columns: a count stays an integer beside a failed file's empty cell
+        table = pd.DataFrame(rows, dtype=object)
         if args.csv:
             table.to_csv(args.csv, index=False)
         if args.parquet:
@@ -925,16 +930,24 @@ def _cmd_web(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_replay_table(games: list[Any]) -> None:
+def _print_replay_table(games: list[Any], rows: list[dict[str, Any]]) -> None:
+    """One row a file (``rows``, from ``table_rows``): a game's figures, or the error that stopped it."""
+    failed = [row for row in rows if row["error"] is not None]
     header = (
         f"{'file':40} {'result':>10} {'time':>8} {'3BV':>5} {'3BV/s':>6}"
         f" {'guesses':>7} {'needless':>8} {'luck %':>7}"
     )
-    print(header)
+    print(header + ("  error" if failed else ""))
     print("-" * len(header))
-    for game in games:
-        s = game.statistics()
+    for s in rows:
         name = Path(s["file"]).name[:40]
+        if s["error"] is not None:
+            blank = "-"
+            print(
+                f"{name:40} {'error':>10} {blank:>8} {blank:>5} {blank:>6} {blank:>7} {blank:>8} {blank:>7}"
+                f"  {s['error']}"
+            )
+            continue
         rate = f"{s['bbbv_s']:.2f}" if s["bbbv_s"] is not None else "n/a"
         seconds = f"{s['time']:.2f}" if s["time"] is not None else "n/a"
         print(
@@ -954,7 +967,10 @@ def _print_replay_table(games: list[Any]) -> None:
         print(
             f"{len(games)} game{'s' if len(games) != 1 else ''}, {won} won;"
             f" {guesses} guesses, {needless} needless; median luck {100 * median:.2f}%"
+            + (f"; {plural(len(failed), 'file')} not analysed (error column)" if failed else "")
         )
+    elif failed:
+        print(f"no game analysed; {plural(len(failed), 'file')} not analysed (error column)")
 
 
 def _cmd_generate(args: argparse.Namespace) -> int:

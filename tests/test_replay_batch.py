@@ -57,7 +57,7 @@ def test_dask_gives_the_table_local_processes_give(
     got = capsys.readouterr()
     assert got.out == expected.out and "7 games, 7 won" in got.out
     assert got.err == expected.err and got.err.count("analyzer: error: cannot read") == 2
-    assert dask.read_text() == local.read_text() and len(local.read_text().splitlines()) == 8
+    assert dask.read_text() == local.read_text() and len(local.read_text().splitlines()) == 10
 
 
 def test_backend_options_are_checked(archive: Path) -> None:
@@ -68,3 +68,38 @@ def test_backend_options_are_checked(archive: Path) -> None:
     pytest.importorskip("distributed")
     with pytest.raises(OptionError, match="no Dask scheduler: cannot connect to 'tcp://127.0.0.1:1'"):
         analyse_files([archive], backend="dask", address="tcp://127.0.0.1:1")
+
+
+def test_a_truncated_replay_keeps_its_row_in_the_table_and_the_csv(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A folder with one broken file: its row stays, the error in a column (table and CSV)."""
+    import csv
+
+    folder = tmp_path / "games"
+    folder.mkdir()
+    for name in ("beginner_8x8_10.avf", "custom_8x11_7.avf"):
+        shutil.copyfile(str(example_path(name)), folder / name)
+    whole = example_path("expert_30x16_99.rmv").read_bytes()
+    (folder / "expert_cut.rmv").write_bytes(whole[: len(whole) // 3])
+    table = tmp_path / "games.csv"
+    assert main(["replay", str(folder), "--workers", "1", "--no-progress", "--csv", str(table)]) == 1
+    out, err = capsys.readouterr()
+    lines = out.splitlines()
+    assert lines[0].split()[-1] == "error"
+    (cut,) = [line for line in lines if line.startswith("expert_cut.rmv")]
+    assert cut.split()[1] == "error" and f"cannot read {str(folder / 'expert_cut.rmv')!r}" in cut
+    assert len([line for line in lines if line.endswith(".avf") or ".avf " in line]) == 2
+    assert lines[-1].startswith("2 games, 2 won;") and lines[-1].endswith(
+        "1 file not analysed (error column)"
+    )
+    assert err.count("analyzer: error: ") == 1 and "expert_cut.rmv" in err  # and standard error says it
+    rows = list(csv.DictReader(table.open(encoding="utf-8")))
+    assert [Path(row["file"]).name for row in rows] == [
+        "beginner_8x8_10.avf",
+        "custom_8x11_7.avf",
+        "expert_cut.rmv",
+    ]
+    assert [row["result"] for row in rows] == ["won", "won", "error"]
+    assert rows[0]["error"] == rows[1]["error"] == "" and "expert_cut.rmv" in rows[2]["error"]
+    assert rows[0]["bbbv"] == "24" and rows[2]["bbbv"] == ""  # a count stays a whole number

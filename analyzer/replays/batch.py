@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import tempfile
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -22,7 +22,7 @@ from analyzer.names import BACKENDS
 from analyzer.replays.analyse import ReplayAnalysis, analyse_replay
 from analyzer.replays.read import FORMATS, MAX_REPLAY_BYTES, read_replay
 
-__all__ = ["replay_files", "analyse_files"]
+__all__ = ["replay_files", "analyse_files", "table_rows"]
 
 Result = ReplayAnalysis | AnalyzerError
 
@@ -129,6 +129,45 @@ def analyse_files(
         if on_result is not None:
             on_result(index, result)
     return results
+
+
+def table_rows(files: Sequence[str | os.PathLike[str]], results: Sequence[Result]) -> list[dict[str, Any]]:
+    """One record a file, in input order, each with an ``error`` column: a table that loses no file.
+
+    A game's record is its :meth:`~analyzer.replays.analyse.ReplayAnalysis.statistics` with
+    ``error`` None; a file that could not be read or analysed keeps its row, its ``file`` as
+    given, ``result`` ``"error"``, the message in ``error`` and every figure None.
+
+    Parameters
+    ----------
+    files : sequence of str or os.PathLike
+        The files analysed (:func:`replay_files`), in the order of ``results``.
+    results : sequence of ReplayAnalysis or AnalyzerError
+        What :func:`analyse_files` returned for them.
+
+    Examples
+    --------
+    >>> from analyzer.replays import example_path
+    >>> files = [example_path("beginner_8x8_10.avf"), "README.md"]
+    >>> rows = table_rows(files, analyse_files(files))
+    >>> [(row["result"], row["error"] is None) for row in rows]
+    [('won', True), ('error', False)]
+    >>> rows[1]["file"], rows[1]["bbbv"]
+    ('README.md', None)
+    """
+    if len(files) != len(results):
+        raise OptionError(f"{len(files)} files but {len(results)} results")
+    games = [r for r in results if not isinstance(r, AnalyzerError)]
+    keys = list(games[0].statistics()) if games else ["file", "result"]
+    rows = []
+    for name, result in zip(files, results, strict=True):
+        if isinstance(result, AnalyzerError):
+            row: dict[str, Any] = dict.fromkeys(keys)
+            row.update(file=str(name), result="error", error=str(result))
+        else:
+            row = {**result.statistics(), "error": None}
+        rows.append(row)
+    return rows
 
 
 def _results(files: list[Path], workers: int, time_limit: float | None) -> Iterator[Result]:
