@@ -134,7 +134,7 @@ def analyse_files(
 def table_rows(files: Sequence[str | os.PathLike[str]], results: Sequence[Result]) -> list[dict[str, Any]]:
     """One record a file, in input order, each with an ``error`` column: a table that loses no file.
 
-    A game's record is its :meth:`~analyzer.replays.analyse.ReplayAnalysis.statistics` with
+    A game's record is its ``ReplayAnalysis.statistics()`` with
     ``error`` None; a file that could not be read or analysed keeps its row, its ``file`` as
     given, ``result`` ``"error"``, the message in ``error`` and every figure None.
 
