@@ -298,3 +298,20 @@ def test_cli_says_how_many_games_it_resumed(tmp_path: Path, capsys: pytest.Captu
     assert cli_main([*argv, "--games", "50"]) == 0
     assert f"resumed 20 games from {results}; played 30 more" in capsys.readouterr().err
     assert simulate(9, 9, 10, "local", 50, results_path=results).resumed == 50
+
+
+def test_cli_prints_what_the_readme_shows(capsys: pytest.CaptureFixture[str]) -> None:
+    """The README's `analyzer simulate` block, run as written: the same lines (the time per game aside)."""
+    import re
+    import shlex
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    shown = re.search(r"^    \$ analyzer (simulate .*)\n((?:    \S.*\n)+)", readme, flags=re.M)
+    assert shown is not None, "the README shows an analyzer simulate run"
+    assert cli(shlex.split(shown.group(1)) + ["--no-progress"]) == 0
+    out = capsys.readouterr().out
+
+    def masked(text: str) -> list[str]:
+        return [re.sub(r"[0-9.]+ ms/game", "T ms/game", line.strip()) for line in text.splitlines()]
+
+    assert masked(out) == masked(shown.group(2))
