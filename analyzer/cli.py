@@ -38,6 +38,7 @@ import io
 import json
 import os
 import re
+import shutil
 import sys
 import threading
 import time
@@ -309,19 +310,109 @@ def _solve_and_print(board: Board, args: argparse.Namespace) -> int:
         len(board.flagged_cells()) if analysis.trust_flags else 0
     )
     size = f"{board_size_text(board)}, {plural(board.mines, 'mine')}"
-    print(f"{size}: {analysis.mines_left} among {plural(unknown, 'unknown cell')}; P(mine) in %")
-    print(analysis)
+    grid = None if args.grid else _grid_too_wide(analysis)
+    if grid is None:
+        print(f"{size}: {analysis.mines_left} among {plural(unknown, 'unknown cell')}; P(mine) in %")
+        print(analysis)
+    else:
+        print(f"{size}: {analysis.mines_left} among {plural(unknown, 'unknown cell')}")
     n_comp = len(analysis.components)
     print(
         f"{analysis.total_text} layouts; {len(analysis.safe)} certainly safe"
         f", {plural(len(analysis.mines), 'certain mine')}"
         f"; {plural(n_comp, 'component')}, {plural(analysis.background_size, 'background cell')}"
     )
+    if grid is not None:
+        _print_summary(analysis)
     if moves:
         print("best moves:")
         for rank, move in enumerate(moves, 1):
             print(f"{rank:3d}. {move.describe()}")
+    if grid is not None:
+        width, room = grid
+        source = "FILE" if args.file == "-" else args.file
+        print(f"grid not shown: {width:,} characters a line, wider than {_room_name(room)}")
+        ranking = "" if moves else " --best N ranks moves,"
+        print(f"--grid prints it, --json gives every exact probability,{ranking} analyzer web {source} draws it")
     return 0
+
+
+#: The widest grid ``analyzer solve`` prints unless told ``--grid`` when its output is no terminal
+#: (a file, a pipe): a 40-column board's. ``COLUMNS`` sets it as for a terminal.
+PIPED_GRID_WIDTH = 164
+
+
+def _grid_room() -> int:
+    """Characters a line of the grid may take: the terminal's width, else ``COLUMNS``, else 164."""
+    if sys.stdout.isatty():
+        return shutil.get_terminal_size().columns
+    columns = os.environ.get("COLUMNS", "")
+    return int(columns) if columns.isdigit() and int(columns) > 0 else PIPED_GRID_WIDTH
+
+
+def _room_name(room: int) -> str:
+    if sys.stdout.isatty():
+        return f"the terminal's {room}"
+    if os.environ.get("COLUMNS", "").isdigit():
+        return f"COLUMNS={room}"
+    return f"{room} (not a terminal; COLUMNS=N sets the width)"
+
+
+def _grid_too_wide(analysis: Any) -> tuple[int, int] | None:
+    """``(the grid's width, the room)`` when the grid of ``analysis`` is wider than the room, else None.
+
+    A graph's list (one cell a line) always fits. The grid's width is bounded below first (every
+    column at least 3 characters and a space), so a huge board is never drawn only to be measured.
+    """
+    from analyzer.board.topology import Graph
+    from analyzer.render import analysis_text
+
+    board = analysis.board
+    if isinstance(board.topology, Graph):
+        return None
+    room = _grid_room()
+    column = max(3, len(str(board.width - 1)))
+    least = len(str(board.height - 1)) + board.width * (column + 1)
+    if least > room:
+        return least, room
+    width = max(len(line) for line in analysis_text(analysis).splitlines())
+    return (width, room) if width > room else None
+
+
+def _print_summary(analysis: Any, room: int = 79) -> None:
+    """What the grid would show, in lines of at most ``room`` characters (the cells listed as fit):
+    the certain cells, then the safest guesses."""
+    board = analysis.board
+    trust = analysis.trust_flags
+    flags = set(board.flagged_cells()) if trust else set()
+
+    def line(what: str, found: Sequence[tuple[int, int]]) -> str:
+        listed = str(found[0])
+        for count, cell in enumerate(found[1:], 2):
+            more = f", ... ({len(found):,} cells)" if count < len(found) else ""
+            if len(f"{what}{listed}, {cell}{more}") > room:
+                return f"{what}{listed}, ... ({len(found):,} cells)"
+            listed += f", {cell}"
+        return what + listed
+
+    if analysis.safe:
+        print(line("certainly safe: ", analysis.safe))
+    if analysis.mines:
+        print(line("certain mines: ", analysis.mines))
+    lowest: Any = None
+    at: list[tuple[int, int]] = []
+    for index, p in enumerate(analysis.cell_probabilities):
+        if p is None or p == 0 or p == 1:
+            continue
+        cell = divmod(index, board.width)
+        if cell in flags:
+            continue
+        if lowest is None or p < lowest:
+            lowest, at = p, [cell]
+        elif p == lowest:
+            at.append(cell)
+    if lowest is not None:
+        print(line(f"safest guesses: {float(lowest):.1%} mine at ", at))
 
 
 def _print_certain(board: Board, args: argparse.Namespace) -> int:
@@ -1014,6 +1105,11 @@ def _parser() -> argparse.ArgumentParser:
     solve = sub.add_parser("solve", help="exact mine probabilities of a board file")
     solve.add_argument("file", help="a .mine file, or - for standard input")
     solve.add_argument("--json", action="store_true", help="print exact fractions as JSON")
+    solve.add_argument(
+        "--grid",
+        action="store_true",
+        help="print the grid however wide (default: a summary when wider than the terminal)",
+    )
     solve.add_argument(
         "--engine",
         choices=ENGINES,

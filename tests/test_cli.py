@@ -180,7 +180,7 @@ def test_json_errors_are_an_object_on_stdout(
 def test_closed_pipe_ends_quietly(tmp_path: Path) -> None:
     board = tmp_path / "big.mine"
     board.write_text("200x200x5000\n" + ("H" * 200 + "\n") * 200)
-    script = f"{sys.executable} -m analyzer solve {board} | head -1"
+    script = f"{sys.executable} -m analyzer solve {board} --grid | head -1"
     done = subprocess.run(["bash", "-c", "set -o pipefail; " + script], capture_output=True, text=True)
     assert done.stdout.startswith("200x200, 5000 mines")
     assert done.stderr == ""
@@ -346,3 +346,58 @@ def test_web_without_a_file_opens_an_expert_game(monkeypatch: pytest.MonkeyPatch
     for page in ("README.md", "docs/getting-started.md"):
         text = (EXAMPLES.parents[1] / page).read_text(encoding="utf-8")
         assert re.search(r"analyzer web +# a new expert game", text), page
+
+
+def test_a_grid_wider_than_the_output_becomes_a_summary(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """200x200 printed 203 lines of 803 characters; now a summary and the ways to see the rest."""
+    board = tmp_path / "big.mine"
+    board.write_text("200x200x5000\n" + ("H" * 200 + "\n") * 200)
+    monkeypatch.delenv("COLUMNS", raising=False)
+    status, out, err = run(capsys, "solve", str(board))
+    assert status == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0] == "200x200, 5000 mines: 5000 among 40000 unknown cells"
+    assert lines[1].startswith("8.88e6542 (6543 digits) layouts; 0 certainly safe, 0 certain mines;")
+    assert lines[2] == "safest guesses: 12.5% mine at (0, 0), (0, 1), (0, 2), ... (40,000 cells)"
+    assert (
+        lines[3]
+        == "grid not shown: 803 characters a line, wider than 164 (not a terminal; COLUMNS=N sets the width)"
+    )
+    assert lines[4] == (
+        "--grid prints it, --json gives every exact probability, --best N ranks moves,"
+        f" analyzer web {board} draws it"
+    )
+    assert len(lines) == 5
+    status, out, _ = run(capsys, "solve", str(board), "--grid")  # the whole grid, on request
+    assert status == 0 and len(out.splitlines()) == 203 and max(map(len, out.splitlines())) == 803
+
+
+def test_the_grid_is_summarised_past_the_terminal_s_width(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+    import shutil
+
+    from analyzer import solve
+
+    board = tmp_path / "row.mine"
+    board.write_text("20x1x2\nH1HHHHHHHHHHHHHHHHHH\n")  # 81 characters a line
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setattr(shutil, "get_terminal_size", lambda *a: os.terminal_size((81, 30)))
+    status, out, _ = run(capsys, "solve", str(board))
+    assert status == 0 and out.splitlines()[1].split()[:3] == ["0", "1", "2"]  # it fits: the grid
+    monkeypatch.setattr(shutil, "get_terminal_size", lambda *a: os.terminal_size((80, 30)))
+    status, out, _ = run(capsys, "solve", str(board), "--best", "1")
+    lines = out.splitlines()
+    lowest = f"{float(solve(board).probability(0, 3)):.1%}"
+    assert status == 0 and lines[2:4] == [
+        f"safest guesses: {lowest} mine at (0, 3), (0, 4), (0, 5), (0, 6), ... (17 cells)",
+        "best moves:",
+    ]
+    assert lines[-2] == "grid not shown: 81 characters a line, wider than the terminal's 80"
+    assert (
+        lines[-1] == f"--grid prints it, --json gives every exact probability, analyzer web {board} draws it"
+    )
+    assert all(len(line) < 80 for line in lines[:-1])
