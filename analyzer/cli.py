@@ -18,12 +18,13 @@
 ``analyzer verify``
     Run the symbolic checks of :mod:`analyzer.verify` and print a table.
 
-Exit status: 0 on success; 1 for an error (a malformed file, a board no layout
-satisfies, a time-out, a failed check), printed as one line on standard error,
-or with ``--json`` as ``{"error": ..., "type": ...}`` on standard output; 2 for a
-usage error, found before any work (an unknown option or name, a bad number, a
-cell not written ``R,C``, options that do not go together, a value out of range);
-130 when interrupted; 141 when standard output is closed early (``| head``).
+Exit status (docs/guide/cli.md): 0 on success; 1 for an error (a file that cannot be
+read, parsed or written, a board no layout satisfies, a time-out, a failed check, no Dask
+scheduler), printed as one line ``analyzer: error: ...`` on standard error, or with ``--json``
+as ``{"error": ..., "type": ...}`` on standard output; 2 for a usage error, found before any
+work (an unknown option or name, a bad number, a cell not written ``R,C``, options that do not
+go together, a value out of range), one line ``analyzer solve: error: ... (see analyzer solve
+--help)``; 130 when interrupted; 141 when standard output is closed early (``| head``).
 
 ``solve`` and ``explain`` stop after :data:`DEFAULT_TIME_LIMIT` seconds unless
 given ``--time-limit SECONDS`` (``0``: no limit); on a terminal a solve that
@@ -44,7 +45,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn
 
 from analyzer.board.board import Board
 from analyzer.board.topology import TOPOLOGIES
@@ -54,8 +55,6 @@ from analyzer.errors import (
     GameError,
     OptionError,
     PlayerError,
-    RuleError,
-    SimulationError,
 )
 from analyzer.limits import plural
 from analyzer.names import BACKENDS, CHECK_NAMES, ENGINES, PLAYER_NAMES, PRESETS
@@ -143,9 +142,33 @@ class _UsageError(_CliError):
     """Options that cannot work together or a value out of range: exit status 2, before any work."""
 
 
-_USAGE_ERRORS = (_UsageError, OptionError, PlayerError, RuleError, SimulationError)
+_USAGE_ERRORS = (_UsageError, OptionError, PlayerError)
 """Errors that mean the command line itself is wrong (exit status 2, as argparse's own): a
-value out of range or options that do not go together, found by the library's checks."""
+value out of range or options that do not go together, found by the library's checks. A rule
+set, a simulation's or a perfect-play search's options are checked before the work (``_checked``)
+and refused as usage errors there; later ``RuleError``, ``SimulationError`` and ``GameError``
+are about the board, a results file or the work, and exit with status 1."""
+
+
+@contextlib.contextmanager
+def _checked(option: str = "") -> Iterator[None]:
+    """Options checked by the library before any work: whatever it refuses is a usage error."""
+    try:
+        yield
+    except AnalyzerError as error:
+        raise _UsageError(f"{option}{error}") from None
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, its errors one line (``analyzer solve: error: ... (see analyzer solve --help)``)
+    instead of the usage block and the message."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, _usage_line(self.prog, message) + "\n")
+
+
+def _usage_line(prog: str, message: str) -> str:
+    return f"{prog}: error: {message} (see {prog} --help)"
 
 
 def _at_least(minimum: int) -> Callable[[str], int]:
@@ -333,7 +356,9 @@ def _solve_and_print(board: Board, args: argparse.Namespace) -> int:
         source = "FILE" if args.file == "-" else args.file
         print(f"grid not shown: {width:,} characters a line, wider than {_room_name(room)}")
         ranking = "" if moves else " --best N ranks moves,"
-        print(f"--grid prints it, --json gives every exact probability,{ranking} analyzer web {source} draws it")
+        print(
+            f"--grid prints it, --json gives every exact probability,{ranking} analyzer web {source} draws it"
+        )
     return 0
 
 
@@ -451,7 +476,10 @@ def _print_certain(board: Board, args: argparse.Namespace) -> int:
 def _variant(args: argparse.Namespace, *, explain: bool) -> int:
     """``solve`` and ``explain`` under variant rules (:mod:`analyzer.variants`)."""
     from analyzer.variants import Position, explain_variant, hint, solve_variant
+    from analyzer.variants.rules import parse_rules
 
+    with _checked("--rules: "):
+        args.rules = parse_rules(args.rules)
     position = Position.from_text(_read(args.file))
     limit = args.time_limit
     if explain:
@@ -655,6 +683,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     from analyzer.play.simulation import simulate
 
     width, height, mines = _board_from_args(args)
+    _check_simulate_options(args, width, height, mines)
     progress = sys.stderr.isatty() if args.progress is None else args.progress
     result = simulate(
         width,
@@ -685,13 +714,41 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_simulate_options(args: argparse.Namespace, width: int, height: int, mines: int) -> None:
+    """The player, the board's topology and first click, the first cell and the backend, before any game."""
+    from analyzer.limits import whole
+    from analyzer.play.players import make_player
+    from analyzer.play.simulation import MAX_WORKERS, _make_setup
+
+    with _checked():
+        player = make_player(args.player)
+        _make_setup(width, height, mines, player, args.first_click, args.first_cell, args.seed, args.topology)
+        whole(args.workers, "workers", minimum=1, maximum=MAX_WORKERS, error=OptionError)
+    if args.address is not None and args.backend != "dask":
+        raise _UsageError("--address is for --backend dask")
+
+
 # ------------------------------------------------------------------- optimal
 def _cmd_optimal(args: argparse.Namespace) -> int:
     from analyzer.play.exact import exact_win_rate
+    from analyzer.play.game import FirstClickRule
     from analyzer.play.optimal import OptimalSearch, optimal
+    from analyzer.play.players import make_player
 
     _check_mines(args.width, args.height, args.mines)
     first = args.first_cell
+    with _checked("--first-click: "):
+        rule = FirstClickRule.parse(args.first_click)
+    if rule.radius is not None and rule.radius > 1:
+        raise _UsageError(f"--first-click {rule.name!r}: the search takes the rules none, safe and opening")
+    if first is not None and not (0 <= first[0] < args.height and 0 <= first[1] < args.width):
+        raise _UsageError(
+            f"--first-cell {first[0]},{first[1]} is outside the {args.width}x{args.height} board"
+        )
+    for name in (args.players or "").split(","):
+        with _checked("--players: "):
+            if name.strip():
+                make_player(name.strip())
     search = OptimalSearch(args.width, args.height, args.mines)
     result = optimal(
         args.width, args.height, args.mines, first_click=args.first_click, first_cell=first, search=search
@@ -930,6 +987,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         raise _CliError("writing tables needs pandas: pip install 'analyzer[replays]'")
     if args.parquet and find_spec("pyarrow") is None and find_spec("fastparquet") is None:
         raise _CliError("writing Parquet needs pyarrow (pip install pyarrow); --csv needs nothing more")
+    if args.address is not None and args.backend != "dask":
+        raise _UsageError("--address is for --backend dask")
     files = replay_files(args.files)
     progress = (sys.stderr.isatty() if args.progress is None else args.progress) and len(files) > 1
     bar = None
@@ -937,14 +996,17 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         from tqdm import tqdm
 
         bar = tqdm(total=len(files), unit="replay", file=sys.stderr)
-    results = analyse_files(
-        files,
-        workers=args.workers,
-        backend=args.backend,
-        address=args.address,
-        time_limit=args.time_limit,
-        on_result=lambda i, r: bar.update() if bar else None,
-    )
+    try:
+        results = analyse_files(
+            files,
+            workers=args.workers,
+            backend=args.backend,
+            address=args.address,
+            time_limit=args.time_limit,
+            on_result=lambda i, r: bar.update() if bar else None,
+        )
+    except OptionError as error:  # the options passed the checks above: no Dask scheduler, or no dask
+        raise _CliError(str(error)) from None
     if bar is not None:
         bar.close()
     games = [r for r in results if not isinstance(r, AnalyzerError)]
@@ -1099,7 +1161,7 @@ def _cmd_warmup(args: argparse.Namespace) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="analyzer", description="Exact statistics of Minesweeper.")
+    parser = _Parser(prog="analyzer", description="Exact statistics of Minesweeper.")
     sub = parser.add_subparsers(dest="command", required=True)
 
     solve = sub.add_parser("solve", help="exact mine probabilities of a board file")
@@ -1429,13 +1491,16 @@ def _parser() -> argparse.ArgumentParser:
         command = sub.choices[listed.dest]
         if command.description is None and listed.help:
             command.description = listed.help[0].upper() + listed.help[1:] + "."
+        command.set_defaults(parser=command)  # whose usage errors are reported as the command's
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = _parser()
-    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    args, extra = parser.parse_known_args(sys.argv[1:] if argv is None else argv)
+    if extra:  # reported by the subcommand given, not by the top level
+        args.parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         status = int(args.run(args))
         sys.stdout.flush()
@@ -1449,6 +1514,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             if clues:
                 report["clues"] = [list(cell) for cell in clues]
             print(json.dumps(report))
+        elif status == 2:
+            print(_usage_line(args.parser.prog, str(error)), file=sys.stderr)
         else:
             print(f"analyzer: error: {error}", file=sys.stderr)
         return status

@@ -187,14 +187,6 @@ def test_closed_pipe_ends_quietly(tmp_path: Path) -> None:
     assert done.returncode == 141
 
 
-def test_usage_errors_exit_2_as_the_manual_says(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as stop:
-        main(["verify", "--check", "nosuch"])
-    assert stop.value.code == 2
-    page = (Path(__file__).resolve().parents[1] / "docs" / "guide" / "cli.md").read_text()
-    assert "| 2 | a usage error" in page and "unknown `verify --check` name" in page
-
-
 @pytest.mark.parametrize(("given", "expected"), [("0", None), ("2.5", 2.5)])
 def test_time_limit_zero_is_off(given: str, expected: float | None, monkeypatch: pytest.MonkeyPatch) -> None:
     import analyzer.solver as solver
@@ -401,3 +393,88 @@ def test_the_grid_is_summarised_past_the_terminal_s_width(
         lines[-1] == f"--grid prints it, --json gives every exact probability, analyzer web {board} draws it"
     )
     assert all(len(line) < 80 for line in lines[:-1])
+
+
+#: Bad invocations, the status docs/guide/cli.md gives them, and a word of the one line they print.
+#: BOARD is a board file, FOLDER a folder of one replay, NOFILE a missing file, RESULTS a results
+#: file that is no such file, NODIR a folder that does not exist.
+BAD_INVOCATIONS = [
+    # usage errors: 2, "analyzer COMMAND: error: ... (see analyzer COMMAND --help)"
+    ([], 2, "the following arguments are required: command"),
+    (["nosuch"], 2, "invalid choice: 'nosuch'"),
+    (["solve"], 2, "the following arguments are required: file"),
+    (["solve", "BOARD", "--nosuch"], 2, "unrecognized arguments: --nosuch"),
+    (["solve", "BOARD", "--best", "x"], 2, "argument --best: 'x' is not a whole number"),
+    (["solve", "BOARD", "--time-limit", "-1"], 2, "positive number of seconds"),
+    (["solve", "BOARD", "--format", "minesweepr"], 2, "needs --mines N"),
+    (["solve", "BOARD", "--rules", "QZ"], 2, "unknown rule 'Z'"),
+    (["explain", "BOARD", "--cell", "a,b"], 2, "expected a cell as R,C"),
+    (["simulate", "--preset", "beginner", "--player", "nosuch"], 2, "unknown player 'nosuch'"),
+    (["simulate", "--preset", "beginner", "--first-cell", "99,99"], 2, "outside the 9x9 board"),
+    (["simulate", "--preset", "beginner", "--topology", "sphere"], 2, "unknown topology 'sphere'"),
+    (["simulate", "--preset", "beginner", "--address", "tcp://127.0.0.1:1"], 2, "--address is for"),
+    (["simulate", "--preset", "beginner", "--workers", "100000"], 2, "workers must be"),
+    (["simulate", "--width", "3"], 2, "give --preset NAME, or all of"),
+    (["optimal", "--width", "2", "--height", "2", "--mines", "1", "--players", "nosuch"], 2, "nosuch"),
+    (["optimal", "--width", "2", "--height", "2", "--mines", "1", "--first-cell", "5,5"], 2, "outside"),
+    (["verify", "--check", "nosuch"], 2, "invalid choice: 'nosuch'"),
+    (["replay", "FOLDER", "--address", "tcp://127.0.0.1:1"], 2, "--address is for --backend dask"),
+    (["web", "--new", "huge", "--no-browser"], 2, "--new 'huge'"),
+    (["web", "--port", "99999", "--no-browser"], 2, "expected a port from 0 to 65535"),
+    # errors: 1, "analyzer: error: ..."
+    (["solve", "NOFILE"], 1, "No such file or directory"),
+    (["solve", "BAD"], 1, "needs 3 mines but has only 1 hidden neighbour"),
+    (["replay", "NOFILE"], 1, "no such file or folder"),
+    (["simulate", "--preset", "beginner", "--games", "1", "--results", "NODIR"], 1, "does not exist"),
+    (["simulate", "--preset", "beginner", "--games", "1", "--results", "RESULTS"], 1, "not a results line"),
+]
+
+
+@pytest.mark.parametrize(
+    ("argv", "status", "word"), BAD_INVOCATIONS, ids=lambda v: " ".join(v) if isinstance(v, list) else None
+)
+def test_bad_invocations_exit_as_the_manual_says_in_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str], status: int, word: str
+) -> None:
+    board, bad, folder, results = (
+        tmp_path / "b.mine",
+        tmp_path / "bad.mine",
+        tmp_path / "games",
+        tmp_path / "r.jsonl",
+    )
+    board.write_text("3x1x1\nH1H\n")
+    bad.write_text("3x1x1\n3HH\n")
+    folder.mkdir()
+    (folder / "g.avf").write_bytes(b"not a replay")
+    results.write_text('{"nope": 1}\n')
+    names = {
+        "BOARD": board,
+        "BAD": bad,
+        "FOLDER": folder,
+        "NOFILE": tmp_path / "nosuch.mine",
+        "RESULTS": results,
+        "NODIR": tmp_path / "nodir" / "r.jsonl",
+    }
+    argv = [str(names.get(a, a)) for a in argv]
+    try:
+        got = main(argv)
+    except SystemExit as stop:  # argparse's own
+        got = stop.code  # type: ignore[assignment]
+    out, err = capsys.readouterr()
+    assert (got, out) == (status, ""), err
+    assert err.count("\n") == 1 and err.endswith("\n") and "Traceback" not in err, err
+    assert word in err
+    if status == 2:
+        prog = "analyzer" if not argv or argv[0] == "nosuch" else f"analyzer {argv[0]}"
+        assert err.startswith(f"{prog}: error: ") and err.endswith(f" (see {prog} --help)\n"), err
+    else:
+        assert err.startswith("analyzer: error: "), err
+
+
+def test_the_manual_s_exit_status_table_is_the_one_tested() -> None:
+    page = (Path(__file__).resolve().parents[1] / "docs" / "guide" / "cli.md").read_text(encoding="utf-8")
+    rows = {line.split("|")[1].strip(): line for line in page.splitlines() if re.match(r"^\| \d+ \|", line)}
+    assert sorted(rows) == ["0", "1", "130", "141", "2"]
+    assert "one line `analyzer SUBCOMMAND: error: ... (see analyzer SUBCOMMAND --help)`" in rows["2"]
+    assert "one line `analyzer: error: ...`" in rows["1"]
+    assert {status for _, status, _ in BAD_INVOCATIONS} == {1, 2}

@@ -389,8 +389,8 @@ def test_cli_web_refuses_a_bad_size_and_a_taken_port(capsys: pytest.CaptureFixtu
     assert "a board is 1 to 4,000,000 cells (e.g. 2000x2000), got 100000x100000" in capsys.readouterr().err
     assert main(["web", "--new", "9x9x10", "--topology", "cube", "--no-browser"]) == 2
     assert capsys.readouterr().err == (
-        "analyzer: error: --new '9x9x10' --topology 'cube': a cube of 9x9 faces is 9 wide and 54 high"
-        " (its faces stacked), got 9x9\n"
+        "analyzer web: error: --new '9x9x10' --topology 'cube': a cube of 9x9 faces is 9 wide and 54 high"
+        " (its faces stacked), got 9x9 (see analyzer web --help)\n"
     )
     assert main(["web", "--topology", "sphere", "--no-browser"]) == 2
     assert "unknown topology 'sphere'; expected square, torus, hex" in capsys.readouterr().err

@@ -427,9 +427,9 @@ def test_cli_optimal(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["probability"] == "17/28" and data["best_cells"] == [[1, 1]]
     assert (
         main(["optimal", "--width", "3", "--height", "3", "--mines", "2", "--first-click", "safe_zone:2"])
-        == 1
+        == 2  # a usage error (docs/guide/cli.md)
     )
-    assert "supports first-click rules" in capsys.readouterr().err
+    assert "the search takes the rules none, safe and opening" in capsys.readouterr().err
     assert main(["optimal", "--width", "8", "--height", "8", "--mines", "20"]) == 1
     assert "too many layouts" in capsys.readouterr().err
 
