@@ -13,6 +13,8 @@ from __future__ import annotations
 import math
 import random
 import re
+import subprocess
+import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -589,3 +591,29 @@ def test_ms_toollibs_published_test_board_gives_its_published_probabilities() ->
         assert abs(float(analysis.probability(*cell)) - p) <= 2e-16, cell
     assert analysis.probability(0, 1) == Fraction(4, 53)
     assert abs(float(analysis.probability(7, 7)) - 0.14150943396226415) <= 2e-16  # a background cell
+
+
+def test_a_slow_first_import_of_or_tools_leaves_the_conflict_search_its_budget() -> None:
+    """The conflict search's second starts after CP-SAT is imported.
+
+    A busy machine's first import of OR-Tools took the whole second, and a flaky test said
+    "no time was left".
+    """
+    code = """
+import importlib.abc, sys, time
+class Slow(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name == "ortools":
+            time.sleep(1.5)  # a first import of OR-Tools on a loaded machine
+        return None
+sys.meta_path.insert(0, Slow())
+import analyzer
+try:
+    analyzer.solve("3x1x1\\n3HH\\n")
+except analyzer.InconsistentBoardError as error:
+    print(error)
+"""
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert "clue 3 at (0, 0) needs 3 mines but has only 1 hidden neighbour" in result.stdout

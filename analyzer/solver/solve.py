@@ -164,7 +164,7 @@ def _solve_general(
     if counted is None:
         # No layout: that is settled. Naming a minimal set of clues in conflict
         # (on the system as the board gives it) has a deadline of its own.
-        raise _conflict(original, engine, _conflict_deadline(deadline))
+        raise _conflict(original, engine, deadline)
     system, fixed, comps, counts, combined = counted
     total = combined.total
     cell_p: list[Fraction | None] = [None] * len(board.cells)
@@ -670,10 +670,15 @@ def _conflict_deadline(deadline: float | None) -> float:
     return now + max(_CONFLICT_FLOOR, budget)
 
 
-def _conflict(system: ConstraintSystem, engine: str, deadline: float) -> InconsistentBoardError:
-    """The error for a board with no layout: the clues of a component, or the mine total."""
+def _conflict(system: ConstraintSystem, engine: str, limit: float | None) -> InconsistentBoardError:
+    """The error for a board with no layout: the clues of a component, or the mine total.
+
+    The search's budget starts once CP-SAT is imported: a process's first import of OR-Tools can
+    take a second on a busy machine, and spent the whole budget before the search began.
+    """
     from analyzer.models.cpsat import shrink_conflict
 
+    deadline = _conflict_deadline(limit)
     try:
         comps = components(system, deadline=deadline)
         # Feasibility first (CP-SAT, no counting): a component in conflict with itself.
