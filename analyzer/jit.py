@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -37,6 +39,7 @@ __all__ = [
     "runs_interpreted",
     "uncached_kernels",
     "purge_stale_caches",
+    "cache_folder",
     "LazyKernel",
     "INTERPRETED_MAX_CELLS",
     "INTERPRETED_SECONDS",
@@ -134,7 +137,7 @@ def activate() -> None:
         for kernel in _KERNELS:
             _compile(kernel)
         _ACTIVE = True
-        if sys.stderr is not None and sys.stderr.isatty() and uncached_kernels():
+        if sys.stderr is not None and sys.stderr.isatty() and not _uncachable and uncached_kernels():
             print(
                 "analyzer: compiling numba kernels that are not cached yet (up to a minute, once;"
                 " `analyzer warmup` does it ahead)",
@@ -154,27 +157,58 @@ def activate() -> None:
 
 
 def uncached_kernels() -> list[str]:
-    """The kernels defined so far that have no entry in numba's cache beside their source yet.
+    """The kernels defined so far that have no entry in numba's cache yet.
 
-    Kernels inlined into their callers (``inline="always"``) are left out: they are
-    compiled within each caller, and have an entry of their own only if Python calls
-    them directly.
+    The cache is the folder numba writes a kernel's machine code to (:func:`cache_folder`):
+    ``NUMBA_CACHE_DIR``, ``__pycache__`` beside the source, or the user's cache folder
+    when the installation is read-only. Kernels inlined into their callers
+    (``inline="always"``) are left out: they are compiled within each caller, and have an
+    entry of their own only if Python calls them directly.
     """
     missing = []
     tag = f"py{sys.version_info.major}{sys.version_info.minor}"
+    folders: dict[Path, Path | None] = {}
     for kernel in _KERNELS:
         if kernel.options.get("inline") == "always":
             continue
         code = kernel.py_func.__code__
         source = Path(code.co_filename)
-        index = (
-            source.parent
-            / "__pycache__"
-            / f"{source.stem}.{kernel.__qualname__}-{code.co_firstlineno}.{tag}.nbi"
-        )
-        if not index.exists():
+        if source.parent not in folders:
+            folders[source.parent] = cache_folder(source.parent)
+        folder = folders[source.parent]
+        index = f"{source.stem}.{kernel.__qualname__}-{code.co_firstlineno}.{tag}.nbi"
+        if folder is None or not (folder / index).exists():
             missing.append(f"{kernel.__module__}.{kernel.__qualname__}")
     return missing
+
+
+def cache_folder(directory: Path) -> Path | None:
+    """The folder numba keeps the cached kernels of ``directory``'s modules in; None if it can write none.
+
+    Numba's own choice, in its order: ``NUMBA_CACHE_DIR`` (a folder named after the
+    directory inside it), else ``__pycache__`` beside the source, else the user's cache
+    folder (``~/.cache/numba/...`` on Linux: an installation the user cannot write, such
+    as a system-wide one), each only if it can write a file there (it creates the folder).
+    With none, kernels compile in every process (:func:`activate` says so once).
+    """
+    from numba.core import config
+    from numba.misc.appdirs import AppDirs
+
+    absolute = os.path.abspath(directory)
+    # numba's name for a source folder's caches in a shared cache folder (get_suitable_cache_subpath)
+    subpath = f"{os.path.basename(absolute)}_{hashlib.sha1(absolute.encode()).hexdigest()}"
+    configured = getattr(config, "CACHE_DIR", "")  # NUMBA_CACHE_DIR, as numba read it
+    candidates = [Path(configured) / subpath] if configured else []
+    candidates.append(Path(absolute) / "__pycache__")
+    candidates.append(Path(AppDirs(appname="numba", appauthor=False).user_cache_dir) / subpath)
+    for folder in candidates:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            tempfile.TemporaryFile(dir=folder).close()
+        except OSError:
+            continue
+        return folder
+    return None
 
 
 _FINGERPRINT = "kernels.fingerprint"
@@ -185,11 +219,12 @@ def purge_stale_caches(root: Path | None = None) -> bool:
 
     Numba checks a cached kernel against its own file only, so a kernel whose
     callee in another file changed (a ``git pull`` into an editable install, an
-    edit) would load machine code built against the old callee, and can crash.
-    A fingerprint of every file under ``root`` (the package) that defines
-    kernels is kept beside their caches; when it differs, their cache files go
-    and numba compiles afresh (``analyzer warmup`` does it ahead). Returns whether
-    it deleted anything; a read-only installation is left as it is.
+    edit, an upgrade) would load machine code built against the old callee, and can
+    crash. A fingerprint of every file under ``root`` (the package) that defines
+    kernels is kept in each folder that caches them (:func:`cache_folder`: beside the
+    source, or the user's cache folder for a read-only installation); where it differs,
+    the folder's cache files of those modules go and numba compiles afresh
+    (``analyzer warmup`` does it ahead). Returns whether it deleted anything.
     """
     root = Path(__file__).parent if root is None else root
     sources = sorted(
@@ -202,32 +237,53 @@ def purge_stale_caches(root: Path | None = None) -> bool:
         digest.update(path.relative_to(root).as_posix().encode())
         digest.update(path.read_bytes())
     fingerprint = digest.hexdigest()
-    stamp = root / "__pycache__" / _FINGERPRINT
-    try:
-        if stamp.read_text(encoding="ascii") == fingerprint:
-            return False
-    except OSError:
-        pass  # no fingerprint yet: caches from before it are not trusted either
     purged = False
-    try:
-        for path in sources:
-            for cached in (path.parent / "__pycache__").glob(f"{path.stem}.*.nb[ic]"):
-                cached.unlink(missing_ok=True)
-                purged = True
-        stamp.parent.mkdir(exist_ok=True)
-        partial = stamp.with_suffix(".partial")
-        partial.write_text(fingerprint, encoding="ascii")
-        partial.replace(stamp)
-    except OSError:
-        pass  # not writable: numba will not write caches there either
+    for directory in sorted({path.parent for path in sources}):
+        folder = cache_folder(directory)
+        if folder is None:
+            continue  # numba can cache nothing of these: nothing stale is read either
+        stamp = folder / _FINGERPRINT
+        try:
+            if stamp.read_text(encoding="ascii") == fingerprint:
+                continue
+        except OSError:
+            pass  # no fingerprint yet: caches from before it are not trusted either
+        try:
+            for path in sources:
+                if path.parent == directory:
+                    for cached in folder.glob(f"{path.stem}.*.nb[ic]"):
+                        cached.unlink(missing_ok=True)
+                        purged = True
+            partial = stamp.with_suffix(".partial")
+            partial.write_text(fingerprint, encoding="ascii")
+            partial.replace(stamp)
+        except OSError:
+            pass  # another process got there first, or the folder went: numba checks each file again
     return purged
+
+
+_uncachable: list[str] = []  # the first kernel numba could find no cache folder for, once said
 
 
 def _compile(kernel: LazyKernel) -> None:
     if kernel.dispatcher is None:
         import numba
 
-        kernel.dispatcher = numba.njit(**kernel.options)(kernel.py_func)
+        try:
+            kernel.dispatcher = numba.njit(**kernel.options)(kernel.py_func)
+        except RuntimeError as error:  # no folder to cache in: numba refuses cache=True
+            if not kernel.options.get("cache") or "cannot cache" not in str(error):
+                raise
+            if not _uncachable:
+                _uncachable.append(kernel.__qualname__)
+                folder = Path(kernel.py_func.__code__.co_filename).parent
+                print(
+                    f"analyzer: numba has no folder it can write its cache to (NUMBA_CACHE_DIR, beside"
+                    f" {str(folder)!r}, the user's cache folder): kernels compile again in every"
+                    " process; set NUMBA_CACHE_DIR to a writable folder",
+                    file=sys.stderr,
+                )
+            kernel.dispatcher = numba.njit(**{**kernel.options, "cache": False})(kernel.py_func)
 
 
 @contextlib.contextmanager

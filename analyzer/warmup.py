@@ -1,7 +1,8 @@
 """Compile every numba kernel once, so later runs load them from numba's cache.
 
 A kernel is compiled the first time it is called with new argument types, and with
-``cache=True`` numba keeps the machine code in ``__pycache__`` beside the source;
+``cache=True`` numba keeps the machine code in ``__pycache__`` beside the source (in
+the user's cache folder when the installation is read-only: :func:`analyzer.jit.cache_folder`);
 later processes load it in milliseconds. On a fresh install nothing is cached, and
 the first solve or simulation would spend a minute compiling in silence. The set-up
 (``make setup``, through ``analyzer warmup``) runs this module once: it drives each
