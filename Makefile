@@ -4,13 +4,16 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup demo test test-all lint docs bench bench-placement bench-games notebooks notebooks-run clean
+.PHONY: setup demo test test-all lint docs dist bench bench-placement bench-games notebooks notebooks-run clean
 
 # The venv's own pip installs the package editable (PEP 660: any pip of Python 3.11); upgrading it
-# first cost every fresh clone about 10 s of network.
+# first cost every fresh clone about 10 s of network. Every extra: `all` (what a user may want),
+# then the notebooks', the developer's, the browser tests', the benchmarks' and the manual's.
+# A venv from before 0.2.0 has the package under its old distribution name: that goes first.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet -e ".[dev,bench,replays,notebooks,distributed,progress,browser,widget,docs]"
+	$(BIN)/python -m pip uninstall --quiet --yes analyzer 2>/dev/null || true
+	$(BIN)/python -m pip install --quiet -e ".[all,notebooks,dev,browser-tests,bench,docs]"
 	$(BIN)/analyzer warmup
 	touch $(STAMP)
 
@@ -34,6 +37,12 @@ docs: $(STAMP)
 	$(BIN)/python -m sphinx -b html -n -W --keep-going -q docs build/docs
 	@echo "The manual is built: open $(CURDIR)/build/docs/index.html"
 
+# The release: sdist and wheel into dist/, checked as the index will (twine check --strict).
+dist: $(STAMP)
+	rm -rf dist
+	$(BIN)/python -m build --outdir dist .
+	$(BIN)/twine check --strict dist/*
+
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.solve solve
 
@@ -51,4 +60,4 @@ notebooks-run: $(STAMP)
 	$(BIN)/python scripts/export_figures.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info docs/reference/generated docs/notebooks/*.ipynb
+	rm -rf $(VENV) .pytest_cache .hypothesis build dist *.egg-info docs/reference/generated docs/notebooks/*.ipynb

@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from analyzer._version import __version__ as __version__
 from analyzer.board.board import FLAG, HIDDEN, Board
 from analyzer.errors import (
     AnalyzerError,

@@ -47,6 +47,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn
 
+from analyzer._version import __version__
 from analyzer.board.board import Board
 from analyzer.board.topology import TOPOLOGIES
 from analyzer.errors import (
@@ -984,7 +985,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
     # What the tables need is checked before the work, not after it.
     if (args.csv or args.parquet) and find_spec("pandas") is None:
-        raise _CliError("writing tables needs pandas: pip install 'analyzer[replays]'")
+        raise _CliError("writing tables needs pandas: pip install 'minesweeper-analyzer[replays]'")
     if args.parquet and find_spec("pyarrow") is None and find_spec("fastparquet") is None:
         raise _CliError("writing Parquet needs pyarrow (pip install pyarrow); --csv needs nothing more")
     if args.address is not None and args.backend != "dask":
@@ -1026,7 +1027,9 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         try:
             import pandas as pd
         except ImportError:
-            raise _CliError("writing tables needs pandas: pip install 'analyzer[replays]'") from None
+            raise _CliError(
+                "writing tables needs pandas: pip install 'minesweeper-analyzer[replays]'"
+            ) from None
 
         # object columns: a count stays an integer beside a failed file's empty cell
         table = pd.DataFrame(rows, dtype=object)
@@ -1162,6 +1165,8 @@ def _cmd_warmup(args: argparse.Namespace) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="analyzer", description="Exact statistics of Minesweeper.")
+    version = f"%(prog)s {__version__} (minesweeper-analyzer)"
+    parser.add_argument("--version", action="version", version=version)
     sub = parser.add_subparsers(dest="command", required=True)
 
     solve = sub.add_parser("solve", help="exact mine probabilities of a board file")

@@ -534,7 +534,9 @@ def dask_client(
     try:
         from distributed import Client, LocalCluster
     except ImportError:  # pragma: no cover - the distributed extra
-        raise error("backend 'dask' needs dask.distributed: pip install 'analyzer[distributed]'") from None
+        raise error(
+            "backend 'dask' needs dask.distributed: pip install 'minesweeper-analyzer[distributed]'"
+        ) from None
     if address is None:
         import logging
 

@@ -26,7 +26,7 @@ CHROMIUM_ARGS = [
 ]
 HOW = (
     "browser tests need Debian's chromium (apt-get install chromium) and Playwright's Python"
-    " package (pip install -e '.[browser]'; no browser download is needed)"
+    " package (pip install -e '.[browser-tests]'; no browser download is needed)"
 )
 
 

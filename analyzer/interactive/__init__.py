@@ -22,7 +22,7 @@ def widget(source: object = None, **options: Any) -> BoardWidget:
     """The interactive board for ``source`` (a Board, Game, replay, ``.mine`` text or path) in Jupyter.
 
     ``options`` are :class:`~analyzer.interactive.jupyter.BoardWidget`'s
-    (``time_limit``, ``seed``). Needs anywidget: ``pip install 'analyzer[widget]'``.
+    (``time_limit``, ``seed``). Needs anywidget: ``pip install 'minesweeper-analyzer[widget]'``.
     """
     try:
         from analyzer.interactive.jupyter import BoardWidget
@@ -30,6 +30,7 @@ def widget(source: object = None, **options: Any) -> BoardWidget:
         from analyzer.errors import OptionError
 
         raise OptionError(
-            f"the interactive board needs anywidget ({error.name} is missing): pip install 'analyzer[widget]'"
+            f"the interactive board needs anywidget ({error.name} is missing):"
+            " pip install 'minesweeper-analyzer[widget]'"
         ) from None
     return BoardWidget(source, **options)

@@ -103,7 +103,9 @@ def _read_replay(
     try:
         import ms_toollib  # noqa: F401
     except ImportError:  # pragma: no cover - the replays extra is installed with the project
-        raise ReplayError("reading replays needs ms-toollib: pip install 'analyzer[replays]'") from None
+        raise ReplayError(
+            "reading replays needs ms-toollib: pip install 'minesweeper-analyzer[replays]'"
+        ) from None
     try:
         values = _parse_in_child(str(path.resolve()), kind, peer_remarks, shown=name)
     except ReplayError as error:

@@ -113,7 +113,9 @@ def write_evf(
     try:
         import ms_toollib  # noqa: F401
     except ImportError:  # pragma: no cover - the replays extra is installed with the project
-        raise ReplayError("writing replays needs ms-toollib: pip install 'analyzer[replays]'") from None
+        raise ReplayError(
+            "writing replays needs ms-toollib: pip install 'minesweeper-analyzer[replays]'"
+        ) from None
     _in_child(grid, events, str(out), player, software, shown, timed)
     return out
 
