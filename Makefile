@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup demo test test-all lint docs dist bench bench-placement bench-games notebooks notebooks-run clean
+.PHONY: setup demo test test-all lint docs dist smoke bench bench-placement bench-games notebooks notebooks-run clean
 
 # The venv's own pip installs the package editable (PEP 660: any pip of Python 3.11); upgrading it
 # first cost every fresh clone about 10 s of network. Every extra: `all` (what a user may want),
@@ -42,6 +42,10 @@ dist: $(STAMP)
 	rm -rf dist
 	$(BIN)/python -m build --outdir dist .
 	$(BIN)/twine check --strict dist/*
+
+# The wheel as a user gets it: installed apart from the tree, read-only, run as another user.
+smoke: $(STAMP)
+	BUILD_PYTHON=$(abspath $(BIN))/python bash scripts/smoke_wheel.sh
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.solve solve
