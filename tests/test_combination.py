@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 from math import comb
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -227,3 +228,81 @@ def test_a_product_that_would_run_past_the_time_limit_is_refused_before_it_start
     with pytest.raises(SolverTimeoutError, match=r"components: its next product of [\d,]+ bits"):
         convolve(a, b, Deadline.after(1e-6))
     assert convolve(a, b, Deadline.after(60.0)) == convolve(a, b)  # time enough: the same product
+
+
+def test_a_product_the_estimate_lets_start_still_stops_at_the_time_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The estimate can be wrong (a 2.6 Gbit product ran at 153 Mbit/s): the work itself must stop.
+
+    With the estimate made to let every product start, a product of 400 Mbit (seconds of work)
+    under a limit of 0.3 s ends in the time-limit error, its child process killed and gone.
+    """
+    import os
+
+    from analyzer.solver import polynomials
+
+    monkeypatch.setattr(polynomials, "_PRODUCT_BITS_PER_SECOND", 10**18)
+    forked: list[int] = []
+    fork = os.fork
+
+    def recorded() -> int:
+        pid = fork()
+        if pid:
+            forked.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", recorded)
+    a = b = [2**100_000 - 1] * 2000
+    with pytest.raises(SolverTimeoutError, match=r"components \(in a product of [\d,]+ bits\)"):
+        convolve(a, b, Deadline.after(0.3))
+    assert len(forked) == 1
+    with pytest.raises(ProcessLookupError):
+        os.kill(forked[0], 0)  # killed and reaped
+
+
+@pytest.mark.parametrize("gmp", [True, False])
+def test_a_product_made_where_it_can_be_stopped_is_the_same_product(
+    monkeypatch: pytest.MonkeyPatch, gmp: bool
+) -> None:
+    from analyzer.solver import polynomials
+
+    monkeypatch.setattr(polynomials, "_STOPPABLE_PRODUCT_BITS", 0)
+    if not gmp:
+        monkeypatch.setattr(polynomials, "gmpy2_module", lambda: None)
+    a, b = [3**k for k in range(300)], [2**900 - k for k in range(200)]
+    assert convolve(a, b, Deadline.after(600.0)) == poly_mul(a, b, limit=500)
+    assert convolve([0] * 40 + [1], [0] * 50, Deadline.after(600.0)) == [0] * 90  # a product of 0
+
+
+@pytest.mark.slow
+def test_a_500x500_board_with_long_products_keeps_to_a_time_limit_of_5_s(tmp_path: Path) -> None:
+    """The command, on a board whose join multiplies 0.8 to 2.6 Gbit products (5 to 17 s each here).
+
+    500x500 with 50,000 mines and 12,500 islands of two 1s (a component of two possible mine
+    counts each) in a background of 100,000 hidden cells: without a limit the join's products run
+    for minutes. With ``--time-limit 5`` the command ends in the time-limit error within 6 s of CPU,
+    its own and its children's.
+    """
+    import resource
+    import subprocess
+    import sys
+
+    n = 500
+    grid = [["H"] * n for _ in range(n)]
+    for r in range(1, n - 1, 4):
+        for c in range(1, n - 2, 5):
+            grid[r][c] = grid[r][c + 1] = "1"
+    board = tmp_path / "islands.mine"
+    board.write_text(f"{n}x{n}x50000\n" + "".join("".join(row) + "\n" for row in grid))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    run = subprocess.run(
+        [sys.executable, "-m", "analyzer", "solve", str(board), "--time-limit", "5"],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    assert run.returncode == 1 and "analyzer: error: time limit reached" in run.stderr
+    assert cpu < 6.0, f"{cpu:.2f} s CPU"

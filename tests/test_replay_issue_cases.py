@@ -85,6 +85,102 @@ def test_the_command_reports_the_chord_that_lost(
     assert "chord on (1, 2): 88.9% mine" in out and "hit a mine" in out
 
 
+# Games lost three ways, for the luck: 5x5 with mines at (0, 0), (2, 2) and (4, 4), the corner clicked
+# first a mine; and 5x5 with 4 mines where the first click (2, 0) opens the left, (1, 4) is a guess that
+# opens a 1, and (0, 4), a guess, is a mine.
+FIRST_CLICK_LOSS = (5, 5, [(0, 0), (2, 2), (4, 4)], [("reveal", (0, 0))])
+GUESS_LOSS = (
+    5,
+    5,
+    [(0, 2), (0, 4), (3, 3), (4, 4)],
+    [("reveal", (2, 0)), ("reveal", (1, 4)), ("reveal", (0, 4))],
+)
+
+
+def _risk(before: Board, opens: tuple[tuple[int, int], ...]) -> Fraction:
+    """The chance that ``opens`` holds a mine on ``before``, by brute force."""
+    layouts = _layouts(before)
+    return Fraction(sum(1 for layout in layouts if layout & set(opens)), len(layouts))
+
+
+@pytest.fixture(scope="module")
+def lost_games(tmp_path_factory: pytest.TempPathFactory, chord_loss: Path) -> dict[str, Path]:
+    from analyzer.replays.write import write_evf
+
+    folder = tmp_path_factory.mktemp("lost")
+    games = {"chord": write_evf(folder / "chord.evf", *CHORD_LOSS[:2], CHORD_LOSS[2], CHORD_LOSS[3])}
+    for name, (width, height, layout, actions) in {"first": FIRST_CLICK_LOSS, "guess": GUESS_LOSS}.items():
+        games[name] = write_evf(folder / f"{name}.evf", width, height, layout, actions)
+    return games
+
+
+def test_a_game_lost_on_its_first_click_counts_that_click_at_the_empty_boards_odds(
+    lost_games: dict[str, Path],
+) -> None:
+    game = analyse_replay(read_replay(lost_games["first"]))
+    (click,) = game.clicks
+    assert game.result == "lost" and click.is_first and click.hit_mine
+    assert click.mine_probability == Fraction(3, 25)  # the game let the first click hold a mine
+    assert game.guesses == (click,) and click.is_guess
+    assert game.luck == 1 - Fraction(3, 25) == Fraction(22, 25)
+    assert "first click, not counted" not in click.describe()
+
+
+def test_a_first_click_that_opens_no_mine_stays_out_of_the_luck(lost_games: dict[str, Path]) -> None:
+    game = analyse_replay(read_replay(lost_games["guess"]))
+    first = game.clicks[0]
+    assert first.is_first and not first.hit_mine and first.mine_probability > 0
+    assert not first.is_guess and "first click, not counted" in first.describe()
+
+
+@pytest.mark.parametrize("name", ["first", "chord", "guess"])
+def test_a_lost_games_luck_is_every_guess_the_fatal_one_included_by_brute_force(
+    lost_games: dict[str, Path], name: str
+) -> None:
+    replay = read_replay(lost_games[name])
+    game = analyse_replay(replay)
+    assert game.result == "lost" and game.clicks[-1].hit_mine
+    opening = [a for a in replay.actions if a.kind not in ("flag", "unflag")]
+    expected = Fraction(1)
+    for k, (action, click) in enumerate(zip(opening, game.clicks, strict=True)):
+        before = Board.from_text(
+            f"{replay.width}x{replay.height}x{replay.mines}\n" + "\n".join(action.before or ()) + "\n"
+        )
+        risk = _risk(before, click.opens)
+        assert click.mine_probability == risk
+        if k > 0 or click.hit_mine:  # a first click counts only when it lost
+            expected *= 1 - risk
+    assert 0 < expected < 1
+    assert game.luck == expected
+    assert game.died_at is game.clicks[-1] and game.died_at in game.guesses
+
+
+def test_text_and_table_agree_on_lost_games(
+    lost_games: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import csv
+
+    table = tmp_path / "lost.csv"
+    folder = lost_games["first"].parent
+    assert main(["replay", str(folder), "--no-progress", "--csv", str(table)]) == 0
+    printed = capsys.readouterr().out
+    rows = {Path(row["file"]).stem: row for row in csv.DictReader(table.open())}
+    assert set(rows) == {"first", "chord", "guess"}
+    for name, path in lost_games.items():
+        game = analyse_replay(read_replay(path))
+        luck = game.luck
+        assert main(["replay", str(path)]) == 0
+        text = capsys.readouterr().out
+        guesses = len(game.guesses)
+        assert f"{guesses} guess{'es' if guesses != 1 else ''} (" in text
+        assert f"luck {luck.numerator}/{luck.denominator} = " in text
+        row = rows[name]
+        assert int(row["guesses"]) == guesses and row["luck"] == f"{luck.numerator}/{luck.denominator}"
+        assert float(row["luck_percent"]) == pytest.approx(100 * float(luck))
+        line = next(line for line in printed.splitlines() if line.startswith(f"{name}.evf "))
+        assert line.split()[-1] == f"{100 * float(luck):.2f}" and line.split()[-3] == str(guesses)
+
+
 def test_a_game_of_time_0_has_no_infinite_speed(chord_loss: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Our written games take no time: 3BV/s is not a number, so it is null in JSON, n/a in text."""
     replay = read_replay(chord_loss)

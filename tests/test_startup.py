@@ -108,6 +108,36 @@ def test_kernels_interpreted_give_the_compiled_answers() -> None:
         assert n_components == len(compiled.components)
 
 
+def test_interpreted_kernels_detect_a_count_past_64_bits_without_a_warning(tmp_path: Path) -> None:
+    """A layout of weight past 2**63 on a small board: interpreted, numpy warned on ``weight *= b``.
+
+    64 columns of two hidden cells (rows 0 and 2) around a row of clues 2 3 ... 3 2: the clues
+    force one mine a column (a column's count repeats every three, and 64 = 3 * 21 + 1 closes it
+    at 1), so the one solution of the enumerator weighs 2**64 layouts, past 64 bits.
+    """
+    text = "64x3x64\n" + "H" * 64 + "\n2" + "3" * 62 + "2\n" + "H" * 64 + "\n"
+    script = (
+        "import sys, json\n"
+        "from analyzer import jit, solve\n"
+        "jit.INTERPRETED_SECONDS = 1e9\n"
+        "a = solve(sys.stdin.read())\n"
+        "assert not jit.is_active() and 'numba' not in sys.modules\n"
+        "print(a.total)\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-W", "error", "-c", script], input=text, capture_output=True, text=True, cwd=ROOT
+    )
+    assert run.returncode == 0, run.stderr
+    assert int(run.stdout) == 2**64 == analyzer.solve(text).total
+    board = tmp_path / "columns.mine"
+    board.write_text(text)
+    command = subprocess.run(
+        [sys.executable, "-m", "analyzer", "solve", str(board)], capture_output=True, text=True, cwd=ROOT
+    )
+    assert command.returncode == 0 and "1.84e19 (20 digits) layouts" in command.stdout
+    assert command.stderr == ""
+
+
 def test_kernels_are_compiled_once_numba_is_active() -> None:
     from analyzer.solver import kernels
 

@@ -10,9 +10,12 @@ probability that any of the hidden unflagged cells around the number holds one, 
 count over layouts: those with every opened cell safe (one solve with those cells fixed
 safe), over all of them.
 
-The first click is not counted as a guess (the recording programs make it safe,
-and ms-toollib's ``pluck`` leaves it out too). The luck of a game is the exact
-probability of surviving all its guesses, the product of their survival chances.
+A first click that opens no mine is not counted as a guess: the recording programs
+mostly make it safe, a file does not say whether its game did, and ms-toollib's
+``pluck`` leaves it out too. A first click that opens a mine shows that the game's
+rule let it hold one: it counts as a guess, at the odds of the empty board (its mines
+over its cells). The luck of a game is the exact probability of surviving all its
+guesses, the fatal one included, the product of their survival chances.
 """
 
 from __future__ import annotations
@@ -55,9 +58,9 @@ class ClickAnalysis:
     mine_probability : Fraction
         Exact probability that the click opens a mine.
     is_first : bool
-        The game's first click (never counted as a guess).
+        The game's first click (counted as a guess only if it hit a mine).
     is_guess : bool
-        Not the first click, and the click could open a mine.
+        The click could open a mine, and it is not a first click that opened none.
     safe_cells : int
         Certainly safe hidden cells elsewhere on the board at that moment.
     safe_nearby : int
@@ -104,8 +107,10 @@ class ClickAnalysis:
     def describe(self) -> str:
         what = "chord on" if self.kind == "chord" else "click on"
         text = f"{self.time:8.2f} s  {what} {self.cell!r}: {percent(self.mine_probability)} mine"
-        if self.is_first:
+        if self.is_first and not self.is_guess:
             text += " (first click, not counted)"
+        elif self.is_first:
+            text += " (first click, counted: the game let it hold a mine)"
         elif self.is_needless:
             text += f"; needless, {self.safe_cells} certainly safe cell{'s' if self.safe_cells != 1 else ''}"
         elif self.is_guess and self.safest_probability < self.mine_probability:
@@ -327,7 +332,9 @@ def _click(
         opens=opens,
         mine_probability=mine,
         is_first=first,
-        is_guess=not first and mine > 0,
+        # A first click is a guess the player could not avoid where the game makes it safe; one
+        # that hit a mine was not made safe, and had the empty board's odds: it counts.
+        is_guess=mine > 0 and (hit or not first),
         safe_cells=safe_cells,
         safe_nearby=safe_nearby,
         safest_probability=safest,

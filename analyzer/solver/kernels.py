@@ -569,8 +569,10 @@ def search_component(
             mines = 0
             for h in range(n):
                 b = binom[sizes[groups[h]], values[h]]
-                weight *= b
                 approximate *= b
+                if approximate >= guard:  # before the weight could wrap (interpreted, numpy warns)
+                    break
+                weight *= b
                 mines += values[h]
             counted += approximate
             if counted >= guard:  # before any integer below could wrap

@@ -13,8 +13,12 @@ multiplication when ``gmpy2`` is installed.
 
 from __future__ import annotations
 
+import os
+import select
+import signal
+import threading
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from analyzer.errors import SolverTimeoutError
 from analyzer.limits import Deadline, binomial, check_binomial_time, gmpy2_module
@@ -34,9 +38,15 @@ __all__ = [
 _SCHOOLBOOK_PRODUCTS = 1024
 
 #: Bits of the two factors that one big-integer product handles in a second here (GMP:
-#: 230 Mbit in 0.99 s; set optimistic). One product cannot be interrupted, so under a
-#: time limit a product that would clearly run past it is refused before it starts.
+#: 230 Mbit in 0.99 s, 153 Mbit/s at 2.6 Gbit; set optimistic). Under a time limit a product
+#: that would clearly run past it is refused before it starts.
 _PRODUCT_BITS_PER_SECOND = 400_000_000
+
+#: Under a time limit, a product of at least so many bits (about 0.1 s here) runs in a child
+#: process that is killed when the limit comes: one big-integer product cannot be interrupted
+#: in this one, and the estimate above can be wrong by a large factor (a 2.6 Gbit product
+#: ran at 153 Mbit/s, a product GMP's speed on smaller ones would put at 7 s took 17 s).
+_STOPPABLE_PRODUCT_BITS = 20_000_000
 
 
 def poly_mul(a: Sequence[int], b: Sequence[int], limit: int) -> list[int]:
@@ -87,17 +97,76 @@ def convolve(a: Sequence[int], b: Sequence[int], deadline: Deadline | float | No
             f" of {8 * width * (len(a) + len(b)):,} bits would run past it"
         )
     size = len(a) + len(b) - 1
+    # Under a time limit a long product runs where it can be stopped (see _stoppable_product).
+    stoppable = remaining is not None and 8 * width * (len(a) + len(b)) >= _STOPPABLE_PRODUCT_BITS
     gmpy2 = gmpy2_module()
     if gmpy2 is not None:
         # GMP packs, multiplies and unpacks: no bytes objects on the way.
         bits = 8 * width
-        product = gmpy2.pack(list(a), bits) * gmpy2.pack(list(b), bits)
+        x, y = gmpy2.pack(list(a), bits), gmpy2.pack(list(b), bits)
+        product = _stoppable_product(x, y, Deadline.of(deadline)) if stoppable else x * y
         out = list(map(int, gmpy2.unpack(product, bits)[:size]))
         return out + [0] * (size - len(out))  # unpack drops the zeros at the top
     x = int.from_bytes(b"".join([c.to_bytes(width, "little") for c in a]), "little")
     y = int.from_bytes(b"".join([c.to_bytes(width, "little") for c in b]), "little")
-    data = (x * y).to_bytes(width * size, "little")
+    z = _stoppable_product(x, y, Deadline.of(deadline)) if stoppable else x * y
+    data = z.to_bytes(width * size, "little")
     return [int.from_bytes(data[i : i + width], "little") for i in range(0, width * size, width)]
+
+
+def _stoppable_product(x: Any, y: Any, deadline: Deadline) -> Any:
+    """``x * y`` (Python or GMP integers), stopped at ``deadline`` however long it would take.
+
+    One big-integer product cannot be interrupted, so it runs in a forked child process
+    (which shares ``x`` and ``y`` without copying them), and sends the product back through
+    a pipe; this process waits for it no longer than the deadline, then kills the child and
+    raises :class:`~analyzer.errors.SolverTimeoutError`. Where a child cannot be forked
+    safely (no ``fork``, or other threads running, which a forked child could deadlock on),
+    the product is made here, as before.
+    """
+    if not hasattr(os, "fork") or threading.active_count() > 1:
+        return x * y
+    gmpy2 = gmpy2_module()
+    gmp = gmpy2 is not None and isinstance(x, type(gmpy2.mpz(0)))
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: multiply, send, leave without any of the parent's clean-up
+        status = 1
+        try:
+            os.close(read_end)
+            z = x * y
+            data = gmpy2.to_binary(z) if gmp else z.to_bytes((z.bit_length() + 7) // 8, "little")
+            view = memoryview(data)
+            while view:
+                view = view[os.write(write_end, view) :]
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(write_end)
+    chunks: list[bytes] = []
+    finished = False
+    try:
+        while True:
+            left = deadline.remaining
+            if left is not None and (left <= 0 or not select.select([read_end], [], [], left)[0]):
+                raise SolverTimeoutError(
+                    "time limit reached during the combination of the components (in a product of"
+                    f" {x.bit_length() + y.bit_length():,} bits)"
+                )
+            chunk = os.read(read_end, 1 << 22)
+            if not chunk:
+                break
+            chunks.append(chunk)
+        finished = True
+    finally:
+        os.close(read_end)
+        if not finished:
+            os.kill(pid, signal.SIGKILL)
+        _, status = os.waitpid(pid, 0)
+    if status != 0:  # the child failed (out of memory, say): make the product here
+        return x * y
+    data = b"".join(chunks)
+    return gmpy2.from_binary(data) if gmp else int.from_bytes(data, "little")
 
 
 def products_of_others(
