@@ -205,6 +205,19 @@ def test_multiple_clues_above_eight_are_read() -> None:
     assert len(analysis.mines) == 8
 
 
+def test_multiple_colours_the_games_checkerboard() -> None:
+    """The game's M: the top-left cell is not coloured (row + column odd are). One mine under a
+    clue of 2 must lie on a coloured cell: (1, 0) or (1, 2), so (1, 1) is safe. With the
+    checkerboard the other way round, (1, 1) would be the mine."""
+    text = "3x2x1\n?2?\nHHH\n"
+    analysis = solve_variant(text, "M")
+    assert analysis.safe == ((1, 1),) and analysis.mines == ()
+    assert analysis.probability(1, 0) == analysis.probability(1, 2) == Fraction(1, 2)
+    position = Position.from_text(text)
+    found = oracle.layouts(position.cells, 3, 2, 1, "M")
+    assert sorted(map(sorted, found)) == [[(1, 0)], [(1, 2)]]
+
+
 def test_the_cli_solves_and_explains_under_rules(tmp_path, capsys) -> None:
     from analyzer.cli import main
 

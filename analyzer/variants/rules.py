@@ -67,8 +67,8 @@ RULES: dict[str, Rule] = {
             "multiple",
             "clue",
             """Each mine on a coloured cell counts as two in a clue (the mine total is unaffected).
-            The colouring is a checkerboard; here the coloured cells are those whose row + column is
-            even (the top-left cell is coloured).""",
+            The colouring is the game's checkerboard: the coloured cells are those whose row + column
+            is odd (the top-left cell is not coloured).""",
         ),
         _rule(
             "L",
@@ -198,12 +198,14 @@ PATTERN_RULES = ("W", "P", "E")
 
 
 def is_coloured(row: int, col: int) -> bool:
-    """Whether a cell is coloured on the checkerboard of M and N (the top-left cell is).
+    """Whether a cell is coloured on the checkerboard of M and N: row + column odd, as in the
+    game (its top-left cell is not coloured; the game's M levels, the fan-made re-implementation's
+    checkerboard dye and the PKU series' M script all agree).
 
     >>> is_coloured(0, 0), is_coloured(0, 1), is_coloured(3, 5)
-    (True, False, True)
+    (False, True, False)
     """
-    return (row + col) % 2 == 0
+    return (row + col) % 2 == 1
 
 
 @dataclass(frozen=True, slots=True)
