@@ -173,6 +173,25 @@ def test_a_rule_on_a_board_that_is_not_the_square_grid_is_refused() -> None:
         solve_variant(board, "Q")
 
 
+@pytest.mark.parametrize("command", ["solve", "explain"])
+def test_the_cli_refuses_rules_on_a_hex_board_as_the_api_does(tmp_path, capsys, command) -> None:
+    """The board's topology in its header ('hex') reaches the rules, which refuse it in the API's
+    words (not a 'bad header' of the position's text); a board's JSON (a graph) too."""
+    from analyzer.cli import main
+
+    text = "3x3x1 hex\nHHH\nH1H\nHHH\n"
+    for body in (text, Board.from_text(text).to_json()):
+        with pytest.raises(RuleError, match="needs the square grid") as api:
+            solve_variant(Board.from_text(body), "Q")
+        path = tmp_path / "hex.mine"
+        path.write_text(body)
+        assert main([command, "--rules", "Q", str(path)]) == 2
+        assert capsys.readouterr().err.strip() == f"analyzer: error: {api.value}"
+    assert Position.from_text(text).to_text() == text
+    with pytest.raises(BoardParseError, match="bad header '3x3x1 cube': a cube of 3x3 faces"):
+        Position.from_text("3x3x1 cube\nHHH\nH1H\nHHH\n")
+
+
 def test_a_position_no_layout_meets_names_the_members_in_conflict() -> None:
     with pytest.raises(InconsistentBoardError, match=r"clues \(0, 0\); rules Q") as info:
         solve_variant("2x2x0\n0H\nHH\n", "Q")
