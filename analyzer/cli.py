@@ -358,11 +358,18 @@ def _print_certain(board: Board, args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------- explain
 def _variant(args: argparse.Namespace, *, explain: bool) -> int:
-    """``solve`` and ``explain`` under variant rules (:mod:`analyzer.variants`)."""
+    """``solve`` and ``explain`` under variant rules (:mod:`analyzer.variants`).
+
+    ``--time-limit`` counts from here: the import of CP-SAT and the reading of the position
+    are in it (seconds on a loaded machine, before the solve's own clock starts).
+    """
+    started = time.monotonic()
     from analyzer.variants import Position, explain_variant, hint, solve_variant
 
     position = Position.from_text(_read(args.file))
     limit = args.time_limit
+    if limit is not None:
+        limit = max(limit - (time.monotonic() - started), 1e-6)
     if explain:
         if args.cell is not None:
             found = [explain_variant(position, args.rules, args.cell, time_limit=limit)]

@@ -267,6 +267,41 @@ def test_a_count_the_time_limit_stops_keeps_the_certain_cells(monkeypatch) -> No
         cut.probability(0, 0)
 
 
+@pytest.mark.parametrize("rules", ["S", "T", "QC", "OB", "MX", "AH"])
+def test_the_time_limit_stops_the_building_of_a_model(rules: str, tmp_path, capsys, monkeypatch) -> None:
+    """A deadline passed stops the constraints, the model and the enumeration's model as they
+    are built (a 100x100 board under S took 29 s with a limit of 5 s), with the time-limit error;
+    the deadline is looked at inside the loops over the cells, not only between the stages."""
+    import time
+
+    from analyzer.cli import main
+    from analyzer.errors import SolverTimeoutError
+    from analyzer.models import variants as models
+
+    position = Position(30, 30, 60, (-1,) * 900)
+    ruleset = parse_rules(rules)
+    spent = time.monotonic() - 1
+    building = "time limit reached during the building of a variant position's model"
+    with pytest.raises(SolverTimeoutError, match=building):
+        build_spec(position, ruleset, deadline=spent)
+    spec, _ = build_spec(position, ruleset)
+    with pytest.raises(SolverTimeoutError, match=building):
+        models.VariantModel(spec, deadline=spent)
+    with pytest.raises(SolverTimeoutError, match=building):
+        models.enumerate_layouts(spec, limit=10, deadline=spent)
+    with pytest.raises(SolverTimeoutError, match=building):
+        solve_variant(position, rules, time_limit=1e-9)
+    path = tmp_path / "empty.mine"
+    path.write_text(position.to_text())
+    for command in ("solve", "explain"):
+        assert main([command, "--rules", rules, "--time-limit", "1e-9", str(path)]) == 1
+        assert capsys.readouterr().err.strip() == f"analyzer: error: {building}"
+    looks = []
+    monkeypatch.setattr(models, "check_building", looks.append)
+    models.VariantModel(spec, deadline=time.monotonic() + 60)
+    assert len(looks) > (3 if ruleset.board else 0)  # in the loops: every few hundred constraints
+
+
 @pytest.mark.parametrize("rules", ["V", "Q", "C", "O", "T", "CO", "QX"])
 def test_cells_put_aside_are_proved_together_and_agree_with_enumeration(rules: str, monkeypatch) -> None:
     """With no effort for a solve under assumptions, every cell is put aside and proved together."""
