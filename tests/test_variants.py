@@ -300,6 +300,11 @@ def test_the_time_limit_stops_the_building_of_a_model(rules: str, tmp_path, caps
     monkeypatch.setattr(models, "check_building", looks.append)
     models.VariantModel(spec, deadline=time.monotonic() + 60)
     assert len(looks) > (3 if ruleset.board else 0)  # in the loops: every few hundred constraints
+    looks.clear()  # the symmetries of an empty board: each turn compared member by member
+    from analyzer.variants.constraints import grid_turns
+
+    models.symmetries(spec, grid_turns(30, 30), deadline=time.monotonic() + 60)
+    assert len(looks) >= (14 if ruleset.board else 7)  # once a turn at least, and within the rules
 
 
 @pytest.mark.parametrize("rules", ["V", "Q", "C", "O", "T", "CO", "QX"])

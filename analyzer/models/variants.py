@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -176,10 +176,21 @@ class VariantSpec:
     symmetries: tuple[tuple[int, ...], ...] = field(default=())
 
 
-def _canonical(spec: VariantSpec, p: Sequence[int]) -> tuple[Any, ...]:
+def _looked(items: Sequence[Any], deadline: float | None) -> Iterator[Any]:
+    """``items``, the deadline looked at every :data:`_CHECK_EVERY` of them."""
+    for k, item in enumerate(items):
+        if k % _CHECK_EVERY == 0:
+            check_building(deadline)
+        yield item
+
+
+def _canonical(spec: VariantSpec, p: Sequence[int], deadline: float | None = None) -> tuple[Any, ...]:
     """``spec`` with its cells renamed by ``p``, in a form where the order of members, of
     their cells and of a ring's start and direction do not count (the clues a multiset;
     each board rule stays in its place, so each must map onto itself)."""
+
+    def each(items: Sequence[Any]) -> Iterator[Any]:
+        return _looked(items, deadline)
 
     def cell(i: int) -> int:
         return p[i] if i >= 0 else i  # KNOWN_SAFE, KNOWN_MINE stay
@@ -193,7 +204,7 @@ def _canonical(spec: VariantSpec, p: Sequence[int]) -> tuple[Any, ...]:
         return min(tuple(t) for way in (turns, [t[::-1] for t in turns]) for t in way)
 
     clues: dict[tuple[Any, ...], int] = {}
-    for clue in spec.clues:
+    for clue in each(spec.clues):
         key = (
             pairs(clue.terms),
             clue.allowed,
@@ -205,29 +216,34 @@ def _canonical(spec: VariantSpec, p: Sequence[int]) -> tuple[Any, ...]:
     rules = tuple(
         (
             rule.letter,
-            frozenset((frozenset(map(cell, cells)), low, high) for cells, low, high in rule.sums),
+            frozenset((frozenset(map(cell, cells)), low, high) for cells, low, high in each(rule.sums)),
             frozenset(
-                (cell(c), frozenset(map(cell, cells)), low, high) for c, cells, low, high in rule.implied
+                (cell(c), frozenset(map(cell, cells)), low, high)
+                for c, cells, low, high in each(rule.implied)
             ),
-            frozenset(frozenset(map(cell, group)) for group in rule.equal),
+            frozenset(frozenset(map(cell, group)) for group in each(rule.equal)),
             tuple(
                 (
-                    frozenset(frozenset((cell(a), cell(b))) for a, b in conn.edges),
+                    frozenset(frozenset((cell(a), cell(b))) for a, b in each(conn.edges)),
                     conn.of_mines,
                     frozenset(map(cell, conn.border)),
                 )
                 for conn in rule.connected
             ),
-            frozenset(frozenset((cell(a), cell(b))) for a, b in rule.path),
-            frozenset(pairs(pattern) for pattern in rule.forbidden),
+            frozenset(frozenset((cell(a), cell(b))) for a, b in each(rule.path)),
+            frozenset(pairs(pattern) for pattern in each(rule.forbidden)),
         )
         for rule in spec.rules
     )
     return pairs(spec.fixed), frozenset(clues.items()), rules, spec.total
 
 
-def symmetries(spec: VariantSpec, candidates: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
+def symmetries(
+    spec: VariantSpec, candidates: Sequence[Sequence[int]], *, deadline: float | None = None
+) -> tuple[tuple[int, ...], ...]:
     """The ``candidates`` (permutations of the cells) that map ``spec`` onto itself.
+
+    ``deadline``: :func:`check_building` looks at it as the constraints are compared.
 
     A candidate is kept when the fixed cells, the clues (as a multiset) and each board
     rule are the same after renaming the cells: then the image of any layout meets every
@@ -245,14 +261,15 @@ def symmetries(spec: VariantSpec, candidates: Sequence[Sequence[int]]) -> tuple[
     kept = []
     base: tuple[Any, ...] | None = None
     for p in candidates:
+        check_building(deadline)
         p = tuple(p)
         if sorted(p) != list(identity) or p == tuple(identity):
             continue
         if frozenset((p[i], v) for i, v in spec.fixed) != frozenset(spec.fixed):
             continue  # the cheap test first: most positions of a game are not symmetric
         if base is None:
-            base = _canonical(spec, identity)
-        if _canonical(spec, p) == base:
+            base = _canonical(spec, identity, deadline)
+        if _canonical(spec, p, deadline) == base:
             kept.append(p)
     return tuple(kept)
 

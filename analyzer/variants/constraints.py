@@ -448,12 +448,13 @@ def build_spec(
         unknown=tuple(unknown),
     )
     check_building(deadline)
-    spec = replace(spec, symmetries=symmetries(spec, grid_turns(width, height)))
+    turns = grid_turns(width, height, deadline)
+    spec = replace(spec, symmetries=symmetries(spec, turns, deadline=deadline))
     check_building(deadline)
     return spec, Members(tuple(clue_cells), rules.board)
 
 
-def grid_turns(width: int, height: int) -> list[tuple[int, ...]]:
+def grid_turns(width: int, height: int, deadline: float | None = None) -> list[tuple[int, ...]]:
     """The turns and flips of a ``width`` x ``height`` grid onto itself, each as where every
     cell (row by row) goes: the two flips and the half turn, and on a square the quarter
     turns and the two diagonal flips too (the identity left out).
@@ -473,4 +474,8 @@ def grid_turns(width: int, height: int) -> list[tuple[int, ...]]:
             lambda r, c: (w - c, r),
         ]
     cells = [divmod(i, width) for i in range(width * height)]
-    return [tuple(row * width + col for row, col in (move(r, c) for r, c in cells)) for move in maps]
+    found = []
+    for move in maps:
+        check_building(deadline)
+        found.append(tuple(row * width + col for row, col in (move(r, c) for r, c in cells)))
+    return found
