@@ -1080,7 +1080,9 @@ def _parser() -> argparse.ArgumentParser:
         "--distrust-flags", action="store_true", help="treat flags as hidden cells (flags may be wrong)"
     )
     explain.add_argument(
-        "--rules", default=None, help="variant rules, e.g. QX: without --cell, the hint (fewest members)"
+        "--rules",
+        default=None,
+        help="variant rules, e.g. QX: without --cell, the hint (a minimal explanation)",
     )
     explain.set_defaults(run=_cmd_explain)
 

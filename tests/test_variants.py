@@ -101,6 +101,19 @@ def _assert_minimal(position: Position, rules: str, runs, e) -> None:
         assert not _forces(*args, e.clues, e.rules, False), "total"
 
 
+def test_a_hint_is_minimal_but_not_always_the_smallest() -> None:
+    """What hint() promises: no member of its explanation can be dropped. Not the fewest
+    members: here its explanation has three, while clue (1, 2) and the mine total alone make
+    (0, 0) a mine (by the oracle); the docstring says so."""
+    position = Position.from_text("4x3x3\nHHHH\n2H2H\n1HH1\n")
+    h = hint(position, "V")
+    assert h is not None
+    _assert_minimal(position, "V", None, h)
+    assert h.size == 3 and _forces(position, "V", None, (0, 0), True, ((1, 2),), (), True)
+    doc = " ".join((hint.__doc__ or "").split())
+    assert "minimal explanation (no member can be dropped)" in doc and "fewest" not in doc
+
+
 @pytest.mark.parametrize("rules", RULE_SETS)
 def test_every_rule_alone_and_in_pairs_matches_enumeration(rules: str) -> None:
     for seed in range(2):

@@ -539,10 +539,14 @@ def hint(
     *,
     time_limit: float | None = None,
 ) -> VariantExplanation | None:
-    """The game's hint: a certain cell with the fewest members in its explanation.
+    """The game's hint: a certain cell with a minimal explanation (no member can be dropped).
 
-    Among the certain cells, the one whose CP-SAT core is smallest is explained
-    minimally, stopping at the first core of a single member. The cores come from the
+    Minimal, not smallest: removing any clue, board rule or the total from the explanation
+    lets the cell go the other way, but another certain cell (or this one) may have an
+    explanation of fewer members (the search below ranks CP-SAT's cores, which are not
+    smallest; a smallest one would need every set of members asked). Among the certain
+    cells, the one whose CP-SAT core is smallest is explained minimally (deletion), stopping
+    at the first core of a single member. The cores come from the
     analysis (cells it proved alone); then, under a connectivity rule (C, O, S), the cells
     that the other members force are found together and asked alone, and the cells forced
     by a connectivity rule alone are looked for (one member); the cells left need a
