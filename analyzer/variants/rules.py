@@ -176,7 +176,9 @@ RULES: dict[str, Rule] = {
             "H",
             "horizontal",
             "board",
-            """(14 Minesweeper Variants 2) Every mine has a mine horizontally next to it.""",
+            """(14 Minesweeper Variants 2) Every mine has a mine horizontally next to it. Not the
+            first game's H, its opposite (no mine has another horizontally next to it), which is
+            not one of these rules.""",
         ),
         _rule(
             "S",
