@@ -158,13 +158,31 @@ def test_rule_letters_are_read_with_primes_and_in_any_case() -> None:
     assert parse_rules("QX").region == "X"
 
 
+def test_multiple_with_negation_reads_twice_coloured_less_uncoloured() -> None:
+    """The game's MN: a clue is |2 x coloured mines - uncoloured mines|. Two mines below a 1:
+    (1, 0) and (1, 2) are coloured, (1, 1) not; only a coloured mine with (1, 1) shows 1
+    (|2 - 1|), so (1, 1) is a mine. Under M alone or N alone no layout shows 1 there."""
+    text = "3x2x2\n?1?\nHHH\n"
+    analysis = solve_variant(text, "MN")
+    assert str(analysis.rules) == "MN" and analysis.mines == ((1, 1),)
+    assert analysis.probability(1, 0) == Fraction(1, 2)
+    for alone in ("M", "N"):
+        with pytest.raises(InconsistentBoardError):
+            solve_variant(text, alone)
+
+
+@pytest.mark.parametrize("rules", ["LMN", "MNX", "MNX'", "MNK", "QMN", "CMN", "BMN"])
+def test_multiple_with_negation_and_a_third_rule_matches_enumeration(rules: str) -> None:
+    for seed in range(3):
+        _check(rules, 4, 3 + seed % 2, seed)
+
+
 @pytest.mark.parametrize(
     ("rules", "message"),
     [
         ("QZ", r"unknown rule 'Z' in 'QZ'"),
         ("QQ", r"rule 'Q' given twice"),
         ("XK", r"rules 'X' and 'K' both set the clue region"),
-        ("MN", r"rules 'M' and 'N' both recolour the clues"),
         ("'", r"unknown rule \"'\""),
     ],
 )

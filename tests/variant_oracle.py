@@ -40,7 +40,9 @@ def shows(rules: str, mines: set[Cell], cell: Cell, width: int, height: int) -> 
                     coloured += 1
                 else:
                     uncoloured += 1
-    if "M" in rules:
+    if "M" in rules and "N" in rules:  # the game's MN (the fan remake's 1M1N)
+        true = abs(2 * coloured - uncoloured)
+    elif "M" in rules:
         true = 2 * coloured + uncoloured
     elif "N" in rules:
         true = abs(coloured - uncoloured)

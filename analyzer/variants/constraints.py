@@ -66,12 +66,14 @@ def region(rules: RuleSet, cell: Cell, width: int, height: int) -> tuple[Cell, .
 
 def weight(rules: RuleSet, cell: Cell) -> int:
     """How much a mine on ``cell`` adds to a clue: 2 on a coloured cell under M, -1 on an
-    uncoloured one under N (the clue shows the absolute value), 1 otherwise."""
-    if rules.colour == "M":
-        return 2 if is_coloured(*cell) else 1
-    if rules.colour == "N":
-        return 1 if is_coloured(*cell) else -1
-    return 1
+    uncoloured one under N (the clue shows the absolute value), both under MN (|2 x coloured -
+    uncoloured|), 1 otherwise."""
+    if rules.colour is None:
+        return 1
+    coloured = is_coloured(*cell)
+    if coloured:
+        return 2 if "M" in rules.colour else 1
+    return -1 if "N" in rules.colour else 1
 
 
 def allowed_values(rules: RuleSet, shown: int) -> tuple[int, ...]:
@@ -82,10 +84,13 @@ def allowed_values(rules: RuleSet, shown: int) -> tuple[int, ...]:
     ((1, 3), (-2, 2))
     >>> allowed_values(parse_rules("LN"), 1)
     (-2, 0, 2)
+    >>> mn = parse_rules("MN")
+    >>> allowed_values(mn, 3), weight(mn, (0, 1)), weight(mn, (0, 0))
+    ((-3, 3), 2, -1)
     """
     raw = (shown - 1, shown + 1) if rules.liar else (shown,)
     counts = tuple(c for c in raw if c >= 0)
-    if rules.colour == "N":
+    if rules.colour is not None and "N" in rules.colour:
         return tuple(sorted({s * c for c in counts for s in (1, -1)}))
     return counts
 
@@ -114,7 +119,7 @@ def clue_value(rules: RuleSet, mines: set[Cell], cell: Cell, width: int, height:
                 true = 1
         return true
     total = sum(weight(rules, c) for c in region(rules, cell, width, height) if c in mines)
-    if rules.colour == "N":
+    if rules.colour is not None and "N" in rules.colour:
         total = abs(total)
     if rules.liar:
         total += lie

@@ -81,8 +81,11 @@ RULES: dict[str, Rule] = {
             "negation",
             "clue",
             """A clue is the absolute difference between the mines on coloured and on uncoloured cells
-            of its region (the checkerboard of M).""",
+            of its region (the checkerboard of M). With M (the game's MN) a mine on a coloured cell
+            counts twice in it: the clue is |2 x coloured - uncoloured|.""",
         ),
+        # M with N (the game's MN): a clue is |2 x (mines on coloured cells) - (mines on
+        # uncoloured cells)|, as the fan-made re-implementation's rule 1M1N reads them.
         _rule(
             "X",
             "cross",
@@ -239,8 +242,8 @@ class RuleSet:
 
     @property
     def colour(self) -> str | None:
-        """``"M"``, ``"N"`` or ``None``: how the checkerboard changes a clue."""
-        return next((r for r in self.clue if r in _COLOUR_RULES), None)
+        """``"M"``, ``"N"``, ``"MN"`` (both) or ``None``: how the checkerboard changes a clue."""
+        return "".join(r for r in self.clue if r in _COLOUR_RULES) or None
 
     @property
     def pattern(self) -> str | None:
@@ -279,7 +282,7 @@ def parse_rules(text: str | RuleSet) -> RuleSet:
     ------
     RuleError
         An unknown letter, a letter given twice, or rules that cannot hold together
-        (two clue regions, M with N, W, P or E with another reading of the clues, L with W).
+        (two clue regions, W, P or E with another reading of the clues, L with W).
 
     Examples
     --------
@@ -316,8 +319,6 @@ def parse_rules(text: str | RuleSet) -> RuleSet:
     regions = [r for r in found if r in _REGION_RULES]
     if len(regions) > 1:
         raise RuleError(f"rules {regions[0]!r} and {regions[1]!r} both set the clue region: use one")
-    if "M" in found and "N" in found:
-        raise RuleError("rules 'M' and 'N' both recolour the clues: use one")
     _check_patterns(found)
     board = tuple(r for r in found if RULES[r].kind == "board")
     clue = tuple(r for r in found if RULES[r].kind == "clue" and r != "V")
