@@ -101,6 +101,19 @@ def _assert_minimal(position: Position, rules: str, runs, e) -> None:
         assert not _forces(*args, e.clues, e.rules, False), "total"
 
 
+def test_a_hint_is_minimal_but_not_always_the_smallest() -> None:
+    """What hint() promises: no member of its explanation can be dropped. Not the fewest
+    members: here its explanation has three, while clue (1, 2) and the mine total alone make
+    (0, 0) a mine (by the oracle); the docstring says so."""
+    position = Position.from_text("4x3x3\nHHHH\n2H2H\n1HH1\n")
+    h = hint(position, "V")
+    assert h is not None
+    _assert_minimal(position, "V", None, h)
+    assert h.size == 3 and _forces(position, "V", None, (0, 0), True, ((1, 2),), (), True)
+    doc = " ".join((hint.__doc__ or "").split())
+    assert "minimal explanation (no member can be dropped)" in doc and "fewest" not in doc
+
+
 @pytest.mark.parametrize("rules", RULE_SETS)
 def test_every_rule_alone_and_in_pairs_matches_enumeration(rules: str) -> None:
     for seed in range(2):
@@ -145,13 +158,31 @@ def test_rule_letters_are_read_with_primes_and_in_any_case() -> None:
     assert parse_rules("QX").region == "X"
 
 
+def test_multiple_with_negation_reads_twice_coloured_less_uncoloured() -> None:
+    """The game's MN: a clue is |2 x coloured mines - uncoloured mines|. Two mines below a 1:
+    (1, 0) and (1, 2) are coloured, (1, 1) not; only a coloured mine with (1, 1) shows 1
+    (|2 - 1|), so (1, 1) is a mine. Under M alone or N alone no layout shows 1 there."""
+    text = "3x2x2\n?1?\nHHH\n"
+    analysis = solve_variant(text, "MN")
+    assert str(analysis.rules) == "MN" and analysis.mines == ((1, 1),)
+    assert analysis.probability(1, 0) == Fraction(1, 2)
+    for alone in ("M", "N"):
+        with pytest.raises(InconsistentBoardError):
+            solve_variant(text, alone)
+
+
+@pytest.mark.parametrize("rules", ["LMN", "MNX", "MNX'", "MNK", "QMN", "CMN", "BMN"])
+def test_multiple_with_negation_and_a_third_rule_matches_enumeration(rules: str) -> None:
+    for seed in range(3):
+        _check(rules, 4, 3 + seed % 2, seed)
+
+
 @pytest.mark.parametrize(
     ("rules", "message"),
     [
         ("QZ", r"unknown rule 'Z' in 'QZ'"),
         ("QQ", r"rule 'Q' given twice"),
         ("XK", r"rules 'X' and 'K' both set the clue region"),
-        ("MN", r"rules 'M' and 'N' both recolour the clues"),
         ("'", r"unknown rule \"'\""),
     ],
 )
@@ -171,6 +202,25 @@ def test_a_rule_on_a_board_that_is_not_the_square_grid_is_refused() -> None:
     )
     with pytest.raises(RuleError, match="rule 'Q' needs the square grid; this board's topology is 'torus'"):
         solve_variant(board, "Q")
+
+
+@pytest.mark.parametrize("command", ["solve", "explain"])
+def test_the_cli_refuses_rules_on_a_hex_board_as_the_api_does(tmp_path, capsys, command) -> None:
+    """The board's topology in its header ('hex') reaches the rules, which refuse it in the API's
+    words (not a 'bad header' of the position's text); a board's JSON (a graph) too."""
+    from analyzer.cli import main
+
+    text = "3x3x1 hex\nHHH\nH1H\nHHH\n"
+    for body in (text, Board.from_text(text).to_json()):
+        with pytest.raises(RuleError, match="needs the square grid") as api:
+            solve_variant(Board.from_text(body), "Q")
+        path = tmp_path / "hex.mine"
+        path.write_text(body)
+        assert main([command, "--rules", "Q", str(path)]) == 2
+        assert capsys.readouterr().err.strip() == f"analyzer: error: {api.value}"
+    assert Position.from_text(text).to_text() == text
+    with pytest.raises(BoardParseError, match="bad header '3x3x1 cube': a cube of 3x3 faces"):
+        Position.from_text("3x3x1 cube\nHHH\nH1H\nHHH\n")
 
 
 def test_a_position_no_layout_meets_names_the_members_in_conflict() -> None:
@@ -205,6 +255,19 @@ def test_multiple_clues_above_eight_are_read() -> None:
     assert len(analysis.mines) == 8
 
 
+def test_multiple_colours_the_games_checkerboard() -> None:
+    """The game's M: the top-left cell is not coloured (row + column odd are). One mine under a
+    clue of 2 must lie on a coloured cell: (1, 0) or (1, 2), so (1, 1) is safe. With the
+    checkerboard the other way round, (1, 1) would be the mine."""
+    text = "3x2x1\n?2?\nHHH\n"
+    analysis = solve_variant(text, "M")
+    assert analysis.safe == ((1, 1),) and analysis.mines == ()
+    assert analysis.probability(1, 0) == analysis.probability(1, 2) == Fraction(1, 2)
+    position = Position.from_text(text)
+    found = oracle.layouts(position.cells, 3, 2, 1, "M")
+    assert sorted(map(sorted, found)) == [[(1, 0)], [(1, 2)]]
+
+
 def test_the_cli_solves_and_explains_under_rules(tmp_path, capsys) -> None:
     from analyzer.cli import main
 
@@ -233,6 +296,46 @@ def test_a_count_the_time_limit_stops_keeps_the_certain_cells(monkeypatch) -> No
     assert cut.probabilities is None and cut.probability_method.endswith("not counted")
     with pytest.raises(InvalidCellError, match="no probabilities for this position: the time limit came"):
         cut.probability(0, 0)
+
+
+@pytest.mark.parametrize("rules", ["S", "T", "QC", "OB", "MX", "AH"])
+def test_the_time_limit_stops_the_building_of_a_model(rules: str, tmp_path, capsys, monkeypatch) -> None:
+    """A deadline passed stops the constraints, the model and the enumeration's model as they
+    are built (a 100x100 board under S took 29 s with a limit of 5 s), with the time-limit error;
+    the deadline is looked at inside the loops over the cells, not only between the stages."""
+    import time
+
+    from analyzer.cli import main
+    from analyzer.errors import SolverTimeoutError
+    from analyzer.models import variants as models
+
+    position = Position(30, 30, 60, (-1,) * 900)
+    ruleset = parse_rules(rules)
+    spent = time.monotonic() - 1
+    building = "time limit reached during the building of a variant position's model"
+    with pytest.raises(SolverTimeoutError, match=building):
+        build_spec(position, ruleset, deadline=spent)
+    spec, _ = build_spec(position, ruleset)
+    with pytest.raises(SolverTimeoutError, match=building):
+        models.VariantModel(spec, deadline=spent)
+    with pytest.raises(SolverTimeoutError, match=building):
+        models.enumerate_layouts(spec, limit=10, deadline=spent)
+    with pytest.raises(SolverTimeoutError, match=building):
+        solve_variant(position, rules, time_limit=1e-9)
+    path = tmp_path / "empty.mine"
+    path.write_text(position.to_text())
+    for command in ("solve", "explain"):
+        assert main([command, "--rules", rules, "--time-limit", "1e-9", str(path)]) == 1
+        assert capsys.readouterr().err.strip() == f"analyzer: error: {building}"
+    looks = []
+    monkeypatch.setattr(models, "check_building", looks.append)
+    models.VariantModel(spec, deadline=time.monotonic() + 60)
+    assert len(looks) > (3 if ruleset.board else 0)  # in the loops: every few hundred constraints
+    looks.clear()  # the symmetries of an empty board: each turn compared member by member
+    from analyzer.variants.constraints import grid_turns
+
+    models.symmetries(spec, grid_turns(30, 30), deadline=time.monotonic() + 60)
+    assert len(looks) >= (14 if ruleset.board else 7)  # once a turn at least, and within the rules
 
 
 @pytest.mark.parametrize("rules", ["V", "Q", "C", "O", "T", "CO", "QX"])

@@ -36,11 +36,13 @@ def shows(rules: str, mines: set[Cell], cell: Cell, width: int, height: int) -> 
     for r in range(height):
         for c in range(width):
             if (r, c) in mines and in_region(rules, r - cell[0], c - cell[1]):
-                if (r + c) % 2 == 0:
+                if (r + c) % 2 == 1:  # the game's checkerboard: the top-left cell is not coloured
                     coloured += 1
                 else:
                     uncoloured += 1
-    if "M" in rules:
+    if "M" in rules and "N" in rules:  # the game's MN (the fan remake's 1M1N)
+        true = abs(2 * coloured - uncoloured)
+    elif "M" in rules:
         true = 2 * coloured + uncoloured
     elif "N" in rules:
         true = abs(coloured - uncoloured)

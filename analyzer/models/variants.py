@@ -37,13 +37,14 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ortools.sat.python import cp_model
 
 from analyzer.errors import SolverTimeoutError
+from analyzer.limits import Deadline
 from analyzer.models.cpsat import _solver
 from analyzer.solver.counting.types import Accumulator, ComponentCounts
 
@@ -70,6 +71,9 @@ __all__ = [
     "DEFER_AFTER",
     "JOINT_EFFORT",
 ]
+
+#: Constraints added between two looks at the deadline while a model is built.
+_CHECK_EVERY = 256
 
 #: In a ring or a line of sight (P, E): a cell known safe (or off the board), a cell known a mine.
 KNOWN_SAFE = -1
@@ -172,10 +176,21 @@ class VariantSpec:
     symmetries: tuple[tuple[int, ...], ...] = field(default=())
 
 
-def _canonical(spec: VariantSpec, p: Sequence[int]) -> tuple[Any, ...]:
+def _looked(items: Sequence[Any], deadline: float | None) -> Iterator[Any]:
+    """``items``, the deadline looked at every :data:`_CHECK_EVERY` of them."""
+    for k, item in enumerate(items):
+        if k % _CHECK_EVERY == 0:
+            check_building(deadline)
+        yield item
+
+
+def _canonical(spec: VariantSpec, p: Sequence[int], deadline: float | None = None) -> tuple[Any, ...]:
     """``spec`` with its cells renamed by ``p``, in a form where the order of members, of
     their cells and of a ring's start and direction do not count (the clues a multiset;
     each board rule stays in its place, so each must map onto itself)."""
+
+    def each(items: Sequence[Any]) -> Iterator[Any]:
+        return _looked(items, deadline)
 
     def cell(i: int) -> int:
         return p[i] if i >= 0 else i  # KNOWN_SAFE, KNOWN_MINE stay
@@ -189,7 +204,7 @@ def _canonical(spec: VariantSpec, p: Sequence[int]) -> tuple[Any, ...]:
         return min(tuple(t) for way in (turns, [t[::-1] for t in turns]) for t in way)
 
     clues: dict[tuple[Any, ...], int] = {}
-    for clue in spec.clues:
+    for clue in each(spec.clues):
         key = (
             pairs(clue.terms),
             clue.allowed,
@@ -201,29 +216,34 @@ def _canonical(spec: VariantSpec, p: Sequence[int]) -> tuple[Any, ...]:
     rules = tuple(
         (
             rule.letter,
-            frozenset((frozenset(map(cell, cells)), low, high) for cells, low, high in rule.sums),
+            frozenset((frozenset(map(cell, cells)), low, high) for cells, low, high in each(rule.sums)),
             frozenset(
-                (cell(c), frozenset(map(cell, cells)), low, high) for c, cells, low, high in rule.implied
+                (cell(c), frozenset(map(cell, cells)), low, high)
+                for c, cells, low, high in each(rule.implied)
             ),
-            frozenset(frozenset(map(cell, group)) for group in rule.equal),
+            frozenset(frozenset(map(cell, group)) for group in each(rule.equal)),
             tuple(
                 (
-                    frozenset(frozenset((cell(a), cell(b))) for a, b in conn.edges),
+                    frozenset(frozenset((cell(a), cell(b))) for a, b in each(conn.edges)),
                     conn.of_mines,
                     frozenset(map(cell, conn.border)),
                 )
                 for conn in rule.connected
             ),
-            frozenset(frozenset((cell(a), cell(b))) for a, b in rule.path),
-            frozenset(pairs(pattern) for pattern in rule.forbidden),
+            frozenset(frozenset((cell(a), cell(b))) for a, b in each(rule.path)),
+            frozenset(pairs(pattern) for pattern in each(rule.forbidden)),
         )
         for rule in spec.rules
     )
     return pairs(spec.fixed), frozenset(clues.items()), rules, spec.total
 
 
-def symmetries(spec: VariantSpec, candidates: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
+def symmetries(
+    spec: VariantSpec, candidates: Sequence[Sequence[int]], *, deadline: float | None = None
+) -> tuple[tuple[int, ...], ...]:
     """The ``candidates`` (permutations of the cells) that map ``spec`` onto itself.
+
+    ``deadline``: :func:`check_building` looks at it as the constraints are compared.
 
     A candidate is kept when the fixed cells, the clues (as a multiset) and each board
     rule are the same after renaming the cells: then the image of any layout meets every
@@ -241,14 +261,15 @@ def symmetries(spec: VariantSpec, candidates: Sequence[Sequence[int]]) -> tuple[
     kept = []
     base: tuple[Any, ...] | None = None
     for p in candidates:
+        check_building(deadline)
         p = tuple(p)
         if sorted(p) != list(identity) or p == tuple(identity):
             continue
         if frozenset((p[i], v) for i, v in spec.fixed) != frozenset(spec.fixed):
             continue  # the cheap test first: most positions of a game are not symmetric
         if base is None:
-            base = _canonical(spec, identity)
-        if _canonical(spec, p) == base:
+            base = _canonical(spec, identity, deadline)
+        if _canonical(spec, p, deadline) == base:
             kept.append(p)
     return tuple(kept)
 
@@ -359,24 +380,33 @@ def _add_rule(
     lit: cp_model.IntVar,
     implied: bool = True,
     circuit: bool = True,
+    deadline: float | None = None,
 ) -> None:
-    for cells, low, high in rule.sums:
+    for k, (cells, low, high) in enumerate(rule.sums):
+        if k % _CHECK_EVERY == 0:
+            check_building(deadline)
         model.add_linear_constraint(sum(x[i] for i in cells), low, high).only_enforce_if(lit)
-    for cell, cells, low, high in rule.implied:
+    for k, (cell, cells, low, high) in enumerate(rule.implied):
+        if k % _CHECK_EVERY == 0:
+            check_building(deadline)
         model.add_linear_constraint(sum(x[i] for i in cells), low, high).only_enforce_if([lit, x[cell]])
     if rule.equal:
-        k = model.new_int_var(0, max(len(g) for g in rule.equal), f"equal_{rule.letter}")
+        each = model.new_int_var(0, max(len(g) for g in rule.equal), f"equal_{rule.letter}")
         for group in rule.equal:
-            model.add(sum(x[i] for i in group) == k).only_enforce_if(lit)
+            model.add(sum(x[i] for i in group) == each).only_enforce_if(lit)
+    check_building(deadline)
     for pattern in rule.forbidden if implied else ():
         model.add_bool_or([x[i].Not() if value else x[i] for i, value in pattern]).only_enforce_if(lit)
+    check_building(deadline)
     for conn in rule.connected if implied else ():
-        _add_degrees(model, x, conn, lit)
+        _add_degrees(model, x, conn, lit, deadline)
     if rule.path and implied and circuit:
-        _add_path_circuit(model, x, rule.path, lit)
+        _add_path_circuit(model, x, rule.path, lit, deadline)
     elif rule.path:
         contacts = []
-        for a, b in rule.path:
+        for k, (a, b) in enumerate(rule.path):
+            if k % _CHECK_EVERY == 0:
+                check_building(deadline)
             both = model.new_bool_var(f"contact_{a}_{b}")  # x[a] and x[b], as clauses
             model.add_implication(both, x[a])
             model.add_implication(both, x[b])
@@ -384,15 +414,22 @@ def _add_rule(
             contacts.append(both)
         some = model.new_bool_var(f"some_mine_{rule.letter}")
         model.add_max_equality(some, x)
-        model.add(sum(contacts) == sum(x) - some).only_enforce_if(lit)
+        model.add(cp_model.LinearExpr.sum(contacts) == cp_model.LinearExpr.sum(x) - some).only_enforce_if(lit)
     if rule.path:
         # A path holds no cycle: not every cell of a 4-cycle (a 2x2 block) is a mine.
-        for cycle in _four_cycles(rule.path):
+        check_building(deadline)
+        for k, cycle in enumerate(_four_cycles(rule.path)):
+            if k % _CHECK_EVERY == 0:
+                check_building(deadline)
             model.add(sum(x[i] for i in cycle) <= len(cycle) - 1).only_enforce_if(lit)
 
 
 def _add_degrees(
-    model: cp_model.CpModel, x: list[cp_model.IntVar], conn: Connectivity, lit: cp_model.IntVar
+    model: cp_model.CpModel,
+    x: list[cp_model.IntVar],
+    conn: Connectivity,
+    lit: cp_model.IntVar,
+    deadline: float | None = None,
 ) -> None:
     """The local side of ``conn``: a member off the border has a member beside it along ``edges``
     (without a border: once there are two members or more).
@@ -412,7 +449,9 @@ def _add_degrees(
         model.add(cp_model.LinearExpr.sum(member) <= 1).only_enforce_if(many.Not())
         enforce.append(many)
     border = set(conn.border)
-    for i, beside in sorted(around.items()):
+    for k, (i, beside) in enumerate(sorted(around.items())):
+        if k % _CHECK_EVERY == 0:
+            check_building(deadline)
         if i not in border:
             model.add_bool_or([member[j] for j in beside]).only_enforce_if([*enforce, member[i]])
 
@@ -422,6 +461,7 @@ def _add_path_circuit(
     x: Sequence[cp_model.IntVar],
     edges: Sequence[tuple[int, int]],
     lit: Any,
+    deadline: float | None = None,
 ) -> None:
     """Under ``lit``, the mines form one path along ``edges`` (or there are none): a circuit
     through a node of its own and every mine, each once (CP-SAT's ``add_circuit``, whose
@@ -435,6 +475,8 @@ def _add_path_circuit(
     n = len(x)
     arcs: list[tuple[int, int, Any]] = []
     for i, xi in enumerate(x):
+        if i % _CHECK_EVERY == 0:
+            check_building(deadline)
         off = model.new_bool_var(f"off_path{i}")
         model.add(off + xi == 1).only_enforce_if(lit)
         arcs.append((i, i, off))
@@ -442,7 +484,9 @@ def _add_path_circuit(
             end = model.new_bool_var(f"end{a}_{b}")
             model.add_implication(end, xi)
             arcs.append((a, b, end))
-    for a, b in edges:
+    for k, (a, b) in enumerate(edges):
+        if k % _CHECK_EVERY == 0:
+            check_building(deadline)
         pair = []
         for u, v in ((a, b), (b, a)):
             step = model.new_bool_var(f"step{u}_{v}")
@@ -459,14 +503,21 @@ def _add_path_circuit(
 
 
 def _four_cycles(edges: Sequence[tuple[int, int]]) -> list[tuple[int, ...]]:
-    """The cycles of four cells of a graph (each once): two cells with two neighbours in common."""
+    """The cycles of four cells of a graph (each once): two cells with two neighbours in common.
+
+    Only the cells two steps from a cell are asked (a 100x100 grid: 0.1 s, where every pair of
+    cells took 90 s).
+
+    >>> _four_cycles([(0, 1), (1, 3), (3, 2), (2, 0), (3, 4)])
+    [(0, 1, 2, 3)]
+    """
     around: dict[int, set[int]] = {}
     for a, b in edges:
         around.setdefault(a, set()).add(b)
         around.setdefault(b, set()).add(a)
     cycles = set()
     for a in around:
-        for c in around:
+        for c in {c for b in around[a] for c in around[b]}:
             if a < c:
                 common = sorted(around[a] & around[c])
                 for k, b in enumerate(common):
@@ -582,6 +633,23 @@ DEFER_AFTER = 3
 JOINT_EFFORT = 0.3
 
 
+#: What :func:`check_building` names when the time limit comes while a model is built.
+BUILDING = "the building of a variant position's model"
+
+
+def check_building(deadline: float | None) -> None:
+    """Raise :class:`~analyzer.errors.SolverTimeoutError` if ``deadline`` has passed while the
+    constraints or the model of a position are built (a 100x100 board's take seconds under S).
+
+    >>> check_building(None)
+    >>> check_building(0.0)
+    Traceback (most recent call last):
+    ...
+    analyzer.errors.SolverTimeoutError: time limit reached during the building of a variant position's model
+    """
+    Deadline(deadline).check(BUILDING)
+
+
 class _Deferred(Exception):
     """A solve the assumptions alone did not settle within :data:`ASSUMPTION_EFFORT`."""
 
@@ -687,7 +755,7 @@ class VariantModel:
     connectivity rule has a member beside it): the same layouts, found and refuted sooner.
     """
 
-    def __init__(self, spec: VariantSpec, *, implied: bool = True) -> None:
+    def __init__(self, spec: VariantSpec, *, implied: bool = True, deadline: float | None = None) -> None:
         self.spec = spec
         self._joint = False  # in the joint proof of certain()
         self._fix_first = False  # its solves go straight to a copy with the members fixed
@@ -706,16 +774,19 @@ class VariantModel:
         for i, value in spec.fixed:
             model.add(self.x[i] == value)
         self.lits: list[cp_model.IntVar] = []
+        check_building(deadline)
         for k, clue in enumerate(spec.clues):
+            if k % _CHECK_EVERY == 0:
+                check_building(deadline)
             lit = model.new_bool_var(f"clue{k}")
             _add_clue(model, self.x, clue, lit)
             self.lits.append(lit)
         for rule in spec.rules:
             lit = model.new_bool_var(f"rule{rule.letter}")
-            _add_rule(model, self.x, rule, lit, implied)
+            _add_rule(model, self.x, rule, lit, implied, deadline=deadline)
             self.lits.append(lit)
         lit = model.new_bool_var("total")
-        model.add(sum(self.x) == spec.total).only_enforce_if(lit)
+        model.add(cp_model.LinearExpr.sum(self.x) == spec.total).only_enforce_if(lit)
         self.lits.append(lit)
         # One literal a cell for "this cell is safe", for assumptions and cores.
         self.safe = [model.new_bool_var(f"s{i}") for i in range(spec.size)]
@@ -738,7 +809,7 @@ class VariantModel:
         """The literal that says ``cell`` is a mine (or safe)."""
         return self.x[cell] if mine else self.safe[cell]
 
-    def local(self) -> tuple[VariantModel, list[int]] | None:
+    def local(self, deadline: float | None = None) -> tuple[VariantModel, list[int]] | None:
         """The model without the connectivity rules (C, O, S), and the index here of each of
         its members; ``None`` when there are none. Smaller, so each solve is quicker, and a
         cell it forces is forced here too (by the same members)."""
@@ -747,7 +818,11 @@ class VariantModel:
         if len(kept) == len(self.spec.rules):
             return None
         spec = replace(self.spec, rules=tuple(self.spec.rules[r] for r in kept))
-        return VariantModel(spec), [*range(first), *(first + r for r in kept), len(self.lits) - 1]
+        return VariantModel(spec, deadline=deadline), [
+            *range(first),
+            *(first + r for r in kept),
+            len(self.lits) - 1,
+        ]
 
     def _cut(self, rule: int, conn: Connectivity, cut: tuple[tuple[int, ...], int, int]) -> None:
         boundary, s, v = cut
@@ -1148,6 +1223,7 @@ def enumerate_layouts(
     hold the same value in every layout (:meth:`VariantModel.certain`): fixing them loses no
     layout, and spares the enumeration the partial layouts a connectivity check would reject.
     """
+    check_building(deadline)
     model = cp_model.CpModel()
     x = [model.new_bool_var(f"x{i}") for i in range(spec.size)]
     for i, value in spec.fixed:
@@ -1155,12 +1231,14 @@ def enumerate_layouts(
     for i, value in (certain or {}).items():
         model.add(x[i] == value)
     on = model.new_constant(1)
-    for clue in spec.clues:
+    for k, clue in enumerate(spec.clues):
+        if k % _CHECK_EVERY == 0:
+            check_building(deadline)
         _add_clue(model, x, clue, on)  # type: ignore[arg-type]
     for rule in spec.rules:
         # No circuit: its arcs would count each layout once a direction of its path.
-        _add_rule(model, x, rule, on, circuit=False)  # type: ignore[arg-type]
-    model.add(sum(x) == spec.total)
+        _add_rule(model, x, rule, on, circuit=False, deadline=deadline)  # type: ignore[arg-type]
+    model.add(cp_model.LinearExpr.sum(x) == spec.total)
     conns = [c for rule in spec.rules for c in rule.connected]
 
     def keep(layout: list[int]) -> bool:

@@ -2,8 +2,8 @@
 
 >>> from analyzer.variants import solve_variant, hint
 >>> analysis = solve_variant("3x3x2\\nHHH\\nH4H\\nHHH\\n", "M")
->>> analysis.probability(0, 0)
-Fraction(1, 2)
+>>> analysis.probability(0, 1), analysis.probability(0, 0)
+(Fraction(1, 2), Fraction(0, 1))
 >>> print(hint("3x3x2\\nHHH\\n?2?\\nHHH\\n", "X'"))
 (0, 1) is a mine: clues (1, 1)
 

@@ -9,6 +9,7 @@ independent reading used to reveal cells and to check answers).
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from analyzer.board.board import FLAG, HIDDEN, Cell
@@ -20,6 +21,7 @@ from analyzer.models.variants import (
     ClueSpec,
     Connectivity,
     VariantSpec,
+    check_building,
     symmetries,
 )
 from analyzer.variants.position import Position
@@ -64,12 +66,14 @@ def region(rules: RuleSet, cell: Cell, width: int, height: int) -> tuple[Cell, .
 
 def weight(rules: RuleSet, cell: Cell) -> int:
     """How much a mine on ``cell`` adds to a clue: 2 on a coloured cell under M, -1 on an
-    uncoloured one under N (the clue shows the absolute value), 1 otherwise."""
-    if rules.colour == "M":
-        return 2 if is_coloured(*cell) else 1
-    if rules.colour == "N":
-        return 1 if is_coloured(*cell) else -1
-    return 1
+    uncoloured one under N (the clue shows the absolute value), both under MN (|2 x coloured -
+    uncoloured|), 1 otherwise."""
+    if rules.colour is None:
+        return 1
+    coloured = is_coloured(*cell)
+    if coloured:
+        return 2 if "M" in rules.colour else 1
+    return -1 if "N" in rules.colour else 1
 
 
 def allowed_values(rules: RuleSet, shown: int) -> tuple[int, ...]:
@@ -80,10 +84,13 @@ def allowed_values(rules: RuleSet, shown: int) -> tuple[int, ...]:
     ((1, 3), (-2, 2))
     >>> allowed_values(parse_rules("LN"), 1)
     (-2, 0, 2)
+    >>> mn = parse_rules("MN")
+    >>> allowed_values(mn, 3), weight(mn, (0, 1)), weight(mn, (0, 0))
+    ((-3, 3), 2, -1)
     """
     raw = (shown - 1, shown + 1) if rules.liar else (shown,)
     counts = tuple(c for c in raw if c >= 0)
-    if rules.colour == "N":
+    if rules.colour is not None and "N" in rules.colour:
         return tuple(sorted({s * c for c in counts for s in (1, -1)}))
     return counts
 
@@ -112,7 +119,7 @@ def clue_value(rules: RuleSet, mines: set[Cell], cell: Cell, width: int, height:
                 true = 1
         return true
     total = sum(weight(rules, c) for c in region(rules, cell, width, height) if c in mines)
-    if rules.colour == "N":
+    if rules.colour is not None and "N" in rules.colour:
         total = abs(total)
     if rules.liar:
         total += lie
@@ -247,18 +254,25 @@ class Members:
     rules: tuple[str, ...]
 
 
-def _rule_spec(letter: str, width: int, height: int) -> BoardRuleSpec:
+def _rule_spec(letter: str, width: int, height: int, deadline: float | None = None) -> BoardRuleSpec:
     def idx(r: int, c: int) -> int:
         return r * width + c
 
     def inside(r: int, c: int) -> bool:
         return 0 <= r < height and 0 <= c < width
 
-    cells = [(r, c) for r in range(height) for c in range(width)]
+    def checked(n: int) -> Iterator[int]:
+        """``range(n)`` over rows, the deadline looked at once a row."""
+        for r in range(n):
+            check_building(deadline)
+            yield r
+
+    def rows() -> Iterator[tuple[int, int]]:
+        return ((r, c) for r in checked(height) for c in range(width))
 
     def pairs(offsets: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
         out = set()
-        for r, c in cells:
+        for r, c in rows():
             for dr, dc in offsets:
                 if inside(r + dr, c + dc):
                     a, b = idx(r, c), idx(r + dr, c + dc)
@@ -268,13 +282,13 @@ def _rule_spec(letter: str, width: int, height: int) -> BoardRuleSpec:
     if letter == "Q":
         windows = tuple(
             ((idx(r, c), idx(r, c + 1), idx(r + 1, c), idx(r + 1, c + 1)), 1, 4)
-            for r in range(height - 1)
+            for r in checked(height - 1)
             for c in range(width - 1)
         )
         return BoardRuleSpec("Q", sums=windows)
     if letter == "T":
         lines = []
-        for r, c in cells:
+        for r, c in rows():
             for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
                 if inside(r + 2 * dr, c + 2 * dc):
                     lines.append(((idx(r, c), idx(r + dr, c + dc), idx(r + 2 * dr, c + 2 * dc)), 0, 2))
@@ -283,26 +297,26 @@ def _rule_spec(letter: str, width: int, height: int) -> BoardRuleSpec:
         return BoardRuleSpec("A", sums=tuple(((a, b), 0, 1) for a, b in pairs(_KNIGHT)))
     if letter == "D":
         implied = []
-        for r, c in cells:
+        for r, c in rows():
             around = tuple(idx(r + dr, c + dc) for dr, dc in _ORTHOGONAL if inside(r + dr, c + dc))
             implied.append((idx(r, c), around, 1, 1))
         return BoardRuleSpec("D", implied=tuple(implied))
     if letter == "H":
         implied = []
-        for r, c in cells:
+        for r, c in rows():
             beside = tuple(idx(r, c + dc) for dc in (-1, 1) if inside(r, c + dc))
             implied.append((idx(r, c), beside, 1, 2))
         return BoardRuleSpec("H", implied=tuple(implied))
     if letter == "B":
-        rows = tuple(tuple(idx(r, c) for c in range(width)) for r in range(height))
+        in_rows = tuple(tuple(idx(r, c) for c in range(width)) for r in checked(height))
         cols = tuple(tuple(idx(r, c) for r in range(height)) for c in range(width))
-        return BoardRuleSpec("B", equal=rows + cols)
+        return BoardRuleSpec("B", equal=in_rows + cols)
     if letter == "C":
         return BoardRuleSpec("C", connected=(Connectivity(pairs(_KING), of_mines=True),))
     if letter == "S":
         orthogonal = pairs(_ORTHOGONAL)
         at_most_two = []
-        for r, c in cells:
+        for r, c in rows():
             around = tuple(idx(r + dr, c + dc) for dr, dc in _ORTHOGONAL if inside(r + dr, c + dc))
             at_most_two.append((idx(r, c), around, 0, 2))
         return BoardRuleSpec(
@@ -312,13 +326,13 @@ def _rule_spec(letter: str, width: int, height: int) -> BoardRuleSpec:
             path=orthogonal,
         )
     if letter == "O":
-        border = tuple(idx(r, c) for r, c in cells if r in (0, height - 1) or c in (0, width - 1))
+        border = tuple(idx(r, c) for r, c in rows() if r in (0, height - 1) or c in (0, width - 1))
         # No 2x2 checkerboard: a path of safe cells joining its two safe cells closes, through
         # their shared corner, a loop around one of its mines, which no orthogonal path of
         # mines can leave, and no border cell lies inside a loop of board cells.
         checkerboards = tuple(
             tuple(zip((idx(r, c), idx(r, c + 1), idx(r + 1, c), idx(r + 1, c + 1)), values, strict=True))
-            for r in range(height - 1)
+            for r in checked(height - 1)
             for c in range(width - 1)
             for values in ((1, 0, 0, 1), (0, 1, 1, 0))
         )
@@ -390,8 +404,14 @@ def check_topology(position: Position, rules: RuleSet) -> None:
         )
 
 
-def build_spec(position: Position, rules: RuleSet) -> tuple[VariantSpec, Members]:
-    """The constraints of a position under ``rules``, and what each member is."""
+def build_spec(
+    position: Position, rules: RuleSet, *, deadline: float | None = None
+) -> tuple[VariantSpec, Members]:
+    """The constraints of a position under ``rules``, and what each member is.
+
+    Raises :class:`~analyzer.errors.SolverTimeoutError` if ``deadline`` (``time.monotonic()``)
+    passes while they are built.
+    """
     check_topology(position, rules)
     width, height = position.width, position.height
     fixed = []
@@ -410,6 +430,8 @@ def build_spec(position: Position, rules: RuleSet) -> tuple[VariantSpec, Members
     clues = []
     clue_cells = []
     for i, value in enumerate(position.cells):
+        if i % width == 0:
+            check_building(deadline)
         if value < 0:
             continue
         cell = divmod(i, width)
@@ -421,7 +443,7 @@ def build_spec(position: Position, rules: RuleSet) -> tuple[VariantSpec, Members
             )
             clues.append(ClueSpec(i, terms, allowed_values(rules, value)))
         clue_cells.append(cell)
-    board_rules = tuple(_rule_spec(letter, width, height) for letter in rules.board)
+    board_rules = tuple(_rule_spec(letter, width, height, deadline) for letter in rules.board)
     spec = VariantSpec(
         size=width * height,
         fixed=tuple(fixed),
@@ -430,11 +452,14 @@ def build_spec(position: Position, rules: RuleSet) -> tuple[VariantSpec, Members
         total=position.mines,
         unknown=tuple(unknown),
     )
-    spec = replace(spec, symmetries=symmetries(spec, grid_turns(width, height)))
+    check_building(deadline)
+    turns = grid_turns(width, height, deadline)
+    spec = replace(spec, symmetries=symmetries(spec, turns, deadline=deadline))
+    check_building(deadline)
     return spec, Members(tuple(clue_cells), rules.board)
 
 
-def grid_turns(width: int, height: int) -> list[tuple[int, ...]]:
+def grid_turns(width: int, height: int, deadline: float | None = None) -> list[tuple[int, ...]]:
     """The turns and flips of a ``width`` x ``height`` grid onto itself, each as where every
     cell (row by row) goes: the two flips and the half turn, and on a square the quarter
     turns and the two diagonal flips too (the identity left out).
@@ -454,4 +479,8 @@ def grid_turns(width: int, height: int) -> list[tuple[int, ...]]:
             lambda r, c: (w - c, r),
         ]
     cells = [divmod(i, width) for i in range(width * height)]
-    return [tuple(row * width + col for row, col in (move(r, c) for r, c in cells)) for move in maps]
+    found = []
+    for move in maps:
+        check_building(deadline)
+        found.append(tuple(row * width + col for row, col in (move(r, c) for r, c in cells)))
+    return found

@@ -11,6 +11,8 @@ cell without a clue; a row whose cells are separated by spaces may hold clues of
 several digits (``10 H 3``). A Wall clue (rule W) of several runs of mines is its run
 lengths joined by commas (``1,3``: a run of one mine and a run of three; any order is
 read, the lengths are written in increasing order); a Wall clue of one run is its length.
+The header may name a board's topology as ``.mine`` does (``9x9x10 hex``), and a board's JSON
+is read too: the position keeps it, and the rules, defined on the square grid, refuse it.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import re
 from dataclasses import dataclass
 
 from analyzer.board.board import FLAG, HIDDEN, Board, Cell
+from analyzer.board.topology import check_topology
 from analyzer.errors import BoardParseError
 
 __all__ = ["Position", "NO_CLUE", "MAX_CLUE"]
@@ -28,7 +31,7 @@ NO_CLUE = -3
 MAX_CLUE = 99
 """The largest clue a position holds (a Multiple clue is at most 17)."""
 
-_HEADER = re.compile(r"\s*([0-9]{1,4})\s*[xX]\s*([0-9]{1,4})\s*[xX]\s*([0-9]{1,5})\s*")
+_HEADER = re.compile(r"\s*([0-9]{1,4})\s*[xX]\s*([0-9]{1,4})\s*[xX]\s*([0-9]{1,5})(?:\s+([A-Za-z]+))?\s*")
 _TOKENS = {"H": HIDDEN, "F": FLAG, "?": NO_CLUE}
 _CHARS = {v: k for k, v in _TOKENS.items()}
 
@@ -171,10 +174,19 @@ class Position:
             lines.pop()
         if not lines:
             raise BoardParseError("empty text: expected a header WIDTHxHEIGHTxMINES", line=1)
+        if lines[0].lstrip().startswith("{"):  # a board's JSON: its topology kept for the rules to check
+            return cls.of(Board.from_text(text))
         header = _HEADER.fullmatch(lines[0])
         if header is None:
             raise BoardParseError(f"bad header {lines[0]!r}: expected WIDTHxHEIGHTxMINES", line=1)
-        width, height, mines = (int(g) for g in header.groups())
+        width, height, mines = (int(g) for g in header.groups()[:3])
+        topology = "square"
+        if header.group(4):  # a board's topology ('9x9x10 hex'): read, so that the rules refuse it
+            try:
+                name = check_topology(header.group(4), width, height)
+            except BoardParseError as error:
+                raise BoardParseError(f"bad header {lines[0]!r}: {error}", line=1) from None
+            topology = name if isinstance(name, str) else "graph"
         rows = lines[1:]
         if len(rows) != height:
             raise BoardParseError(f"expected {height} rows, got {len(rows)}", line=len(lines))
@@ -197,7 +209,7 @@ class Position:
                     raise BoardParseError(
                         f"{token!r} is not a clue, 'H', 'F' or '?'", line=r + 2, column=c + 1
                     )
-        return cls(width, height, mines, tuple(cells), runs=tuple(runs))
+        return cls(width, height, mines, tuple(cells), topology, tuple(runs))
 
     def to_text(self) -> str:
         """The text format; rows are spaced only when a clue has two digits or several runs."""
@@ -207,7 +219,8 @@ class Position:
         sep = " " if any(len(w) > 1 for w in words) else ""
         w = self.width
         rows = [sep.join(words[r * w : (r + 1) * w]) for r in range(self.height)]
-        return f"{self.width}x{self.height}x{self.mines}\n" + "\n".join(rows) + "\n"
+        topology = "" if self.topology == "square" else f" {self.topology}"
+        return f"{self.width}x{self.height}x{self.mines}{topology}\n" + "\n".join(rows) + "\n"
 
     def __str__(self) -> str:
         return self.to_text().split("\n", 1)[1].rstrip("\n")

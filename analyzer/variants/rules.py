@@ -67,8 +67,8 @@ RULES: dict[str, Rule] = {
             "multiple",
             "clue",
             """Each mine on a coloured cell counts as two in a clue (the mine total is unaffected).
-            The colouring is a checkerboard; here the coloured cells are those whose row + column is
-            even (the top-left cell is coloured).""",
+            The colouring is the game's checkerboard: the coloured cells are those whose row + column
+            is odd (the top-left cell is not coloured).""",
         ),
         _rule(
             "L",
@@ -81,8 +81,11 @@ RULES: dict[str, Rule] = {
             "negation",
             "clue",
             """A clue is the absolute difference between the mines on coloured and on uncoloured cells
-            of its region (the checkerboard of M).""",
+            of its region (the checkerboard of M). With M (the game's MN) a mine on a coloured cell
+            counts twice in it: the clue is |2 x coloured - uncoloured|.""",
         ),
+        # M with N (the game's MN): a clue is |2 x (mines on coloured cells) - (mines on
+        # uncoloured cells)|, as the fan-made re-implementation's rule 1M1N reads them.
         _rule(
             "X",
             "cross",
@@ -176,7 +179,9 @@ RULES: dict[str, Rule] = {
             "H",
             "horizontal",
             "board",
-            """(14 Minesweeper Variants 2) Every mine has a mine horizontally next to it.""",
+            """(14 Minesweeper Variants 2) Every mine has a mine horizontally next to it. Not the
+            first game's H, its opposite (no mine has another horizontally next to it), which is
+            not one of these rules.""",
         ),
         _rule(
             "S",
@@ -198,12 +203,14 @@ PATTERN_RULES = ("W", "P", "E")
 
 
 def is_coloured(row: int, col: int) -> bool:
-    """Whether a cell is coloured on the checkerboard of M and N (the top-left cell is).
+    """Whether a cell is coloured on the checkerboard of M and N: row + column odd, as in the
+    game (its top-left cell is not coloured; the game's M levels, the fan-made re-implementation's
+    checkerboard dye and the PKU series' M script all agree).
 
     >>> is_coloured(0, 0), is_coloured(0, 1), is_coloured(3, 5)
-    (True, False, True)
+    (False, True, False)
     """
-    return (row + col) % 2 == 0
+    return (row + col) % 2 == 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,8 +242,8 @@ class RuleSet:
 
     @property
     def colour(self) -> str | None:
-        """``"M"``, ``"N"`` or ``None``: how the checkerboard changes a clue."""
-        return next((r for r in self.clue if r in _COLOUR_RULES), None)
+        """``"M"``, ``"N"``, ``"MN"`` (both) or ``None``: how the checkerboard changes a clue."""
+        return "".join(r for r in self.clue if r in _COLOUR_RULES) or None
 
     @property
     def pattern(self) -> str | None:
@@ -275,7 +282,7 @@ def parse_rules(text: str | RuleSet) -> RuleSet:
     ------
     RuleError
         An unknown letter, a letter given twice, or rules that cannot hold together
-        (two clue regions, M with N, W, P or E with another reading of the clues, L with W).
+        (two clue regions, W, P or E with another reading of the clues, L with W).
 
     Examples
     --------
@@ -312,8 +319,6 @@ def parse_rules(text: str | RuleSet) -> RuleSet:
     regions = [r for r in found if r in _REGION_RULES]
     if len(regions) > 1:
         raise RuleError(f"rules {regions[0]!r} and {regions[1]!r} both set the clue region: use one")
-    if "M" in found and "N" in found:
-        raise RuleError("rules 'M' and 'N' both recolour the clues: use one")
     _check_patterns(found)
     board = tuple(r for r in found if RULES[r].kind == "board")
     clue = tuple(r for r in found if RULES[r].kind == "clue" and r != "V")

@@ -236,10 +236,10 @@ def solve_variant(
     position = Position.of(board)
     ruleset = parse_rules(rules)
     deadline = _deadline(time_limit)
-    spec, members = build_spec(position, ruleset)
+    spec, members = build_spec(position, ruleset, deadline=deadline)
     from analyzer.models.variants import VariantModel
 
-    model = VariantModel(spec)
+    model = VariantModel(spec, deadline=deadline)
     certain, cores, layout = model.certain(deadline)
     if layout is None:
         raise _inconsistent(model, members, deadline)
@@ -518,10 +518,10 @@ def explain_variant(
     if position[row, col] != HIDDEN:
         raise InvalidCellError(f"cell {(row, col)!r} is not hidden")
     deadline = _deadline(time_limit)
-    spec, members = build_spec(position, ruleset)
+    spec, members = build_spec(position, ruleset, deadline=deadline)
     from analyzer.models.variants import VariantModel
 
-    model = VariantModel(spec)
+    model = VariantModel(spec, deadline=deadline)
     index = row * position.width + col
     layout, _ = model.solve(model.lits, deadline)
     if layout is None:
@@ -539,10 +539,14 @@ def hint(
     *,
     time_limit: float | None = None,
 ) -> VariantExplanation | None:
-    """The game's hint: a certain cell with the fewest members in its explanation.
+    """The game's hint: a certain cell with a minimal explanation (no member can be dropped).
 
-    Among the certain cells, the one whose CP-SAT core is smallest is explained
-    minimally, stopping at the first core of a single member. The cores come from the
+    Minimal, not smallest: removing any clue, board rule or the total from the explanation
+    lets the cell go the other way, but another certain cell (or this one) may have an
+    explanation of fewer members (the search below ranks CP-SAT's cores, which are not
+    smallest; a smallest one would need every set of members asked). Among the certain
+    cells, the one whose CP-SAT core is smallest is explained minimally (deletion), stopping
+    at the first core of a single member. The cores come from the
     analysis (cells it proved alone); then, under a connectivity rule (C, O, S), the cells
     that the other members force are found together and asked alone, and the cells forced
     by a connectivity rule alone are looked for (one member); the cells left need a
@@ -561,10 +565,10 @@ def hint(
     certain = sorted([(c, False) for c in analysis.safe] + [(c, True) for c in analysis.mines])
     if not certain:
         return None
-    spec, members = build_spec(analysis.position, analysis.rules)
+    spec, members = build_spec(analysis.position, analysis.rules, deadline=deadline)
     from analyzer.models.variants import VariantModel, _Deferred
 
-    model = VariantModel(spec)
+    model = VariantModel(spec, deadline=deadline)
     width = analysis.position.width
     first = len(spec.clues)
     connected = {first + r for r, rule in enumerate(spec.rules) if rule.connected}
@@ -602,7 +606,7 @@ def hint(
         # Which cells the members without the connectivity rules (C, O, S) force: asked
         # together (a layout rules out many cells at once) in a model without those rules
         # (smaller, so each solve is quicker); each forced cell is then asked for its core.
-        local = model.local()
+        local = model.local(deadline)
         assert local is not None
         light, to_full = local
         todo = [(c, m) for c, m in certain if c not in cores]
