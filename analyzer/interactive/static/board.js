@@ -443,9 +443,11 @@ function analystTools({ root, send, cellAt, view, codeAt, canvas, scroll, minesI
     win.setAttribute("aria-pressed", String(Boolean(shown.win)));
     marksLine.hidden = !current.marks_text;
     marksLine.textContent = current.marks_text ? `marks: ${current.marks_text} (dead: dashed outline, forced 50/50: purple)` : "";
+    marksLine.title = marksLine.textContent;
     winLine.hidden = !current.win;
     winLine.textContent = current.win ? current.win.text : "";
     if (current.win && current.win.cell) winLine.textContent += `; best first move (${current.win.cell.join(", ")})`;
+    winLine.title = winLine.textContent;
     // The timeline, built once a replay, its current tick marked at each step.
     const line = current.timeline;
     const key = line ? `${line.risk.join(",")}|${line.guess.join(",")}` : null;
@@ -621,7 +623,7 @@ function render({ model, el }) {
     button("next guess", "The next click that could hit a mine", nextGuess, "mz-button mz-next-guess"),
   );
 
-  // ---- the status, above the board
+  // ---- the status, above the board, in space kept for it (board.css): no line that appears moves the board
   const caption = element("div", "mz-caption");
   const replayText = element("div", "mz-replay-text");
   const error = element("div", "mz-error");
@@ -642,7 +644,7 @@ function render({ model, el }) {
     exactValue,
   );
   const status = element("div", "mz-status");
-  status.append(caption, replayText, exactBox, error, note, best, why, hoverLine);
+  status.append(caption, replayText, exactBox, hoverLine, best, error, note, why);
 
   // ---- the board: a canvas the size of the view, stuck to the scrolled area's corner
   const scroll = element("div", "mz-scroll");
@@ -675,6 +677,7 @@ function render({ model, el }) {
   function showNote(text) {
     note.hidden = !text;
     note.textContent = text;
+    note.title = text; // a long one is cut short on its line: the whole of it
   }
 
   // ---- geometry
@@ -1123,6 +1126,7 @@ function render({ model, el }) {
     const key = `${current.version}:${r},${c}`;
     const known = exactText.get(key);
     hoverLine.textContent = `${cellName(r, c)}: ${known || describe(r, c)}`;
+    hoverLine.title = hoverLine.textContent;
     canvas.title = hoverLine.textContent; // the tooltip beside the pointer too
     const code = codes[r * current.width + c];
     if (!known && (code === GUESS || code === SAFE || code === MINE)) {
@@ -1218,21 +1222,24 @@ function render({ model, el }) {
     if (view.mode !== "replay") text += ` · ${view.mines_left} mines left`;
     caption.textContent = text;
     canvas.setAttribute("aria-label", `the board: ${text}; hover a cell for its figures`);
-    caption.title = view.counts && view.counts.layouts ? "Click for the exact number of layouts" : "";
+    caption.title = view.counts && view.counts.layouts ? `${text} (click for the exact number of layouts)` : text;
     caption.classList.toggle("mz-asks", Boolean(view.counts && view.counts.layouts));
-    replayText.title = view.replay && !view.replay.click ? "Click for the exact luck" : "";
+    replayText.title = replayText.textContent + (view.replay && !view.replay.click ? " (click for the exact luck)" : "");
     replayText.classList.toggle("mz-asks", Boolean(view.replay && !view.replay.click));
     if (newVersion(view)) exactBox.hidden = true;
     error.hidden = !view.error;
     error.textContent = view.error ? view.error.message : "";
+    error.title = error.textContent;
     showNote(view.note || "");
     why.hidden = !view.why;
     why.textContent = view.why ? view.why.text : "";
+    why.title = why.textContent;
     best.textContent = view.best_text
       ? `best move: ${view.best_text}`
       : view.best_pending
         ? "best move: scoring…"
         : "";
+    best.title = best.textContent ? `${best.textContent} (click to show the cell)` : "";
     layout(); // the size of the area: the grid's, the hexagons', the net's or the graph's
     // Scroll to the cell that matters: the replay's click, the best move after "play best".
     const fresh = view.version !== lastVersion;
