@@ -344,6 +344,9 @@ function analystTools({ root, send, cellAt, view, codeAt, canvas, scroll, minesI
     act({ type: "marks", on: !(view() && view().shown && view().shown.marks) }), "mz-button mz-marks");
   const win = button("win %", "The exact chance to win from here with best play (small end games)", () =>
     act({ type: "win", on: !(view() && view().shown && view().shown.win) }), "mz-button mz-win");
+  // Play mode: the player's flags are marks, not facts, unless trusted (JSMinesweeper's "flags are mines").
+  const trust = button("trust my flags", "Play: take your flags as mines in the analysis, auto-play and the win chance", () =>
+    act({ type: "trust_flags", on: !(view() && view().shown && view().shown.trust_flags) }), "mz-button mz-trust-flags");
   const tools = element("div", "mz-controls mz-analyst");
   tools.append(
     button("open…", "Open a board, layout or replay (or drop a file on the board, or paste a board's text)", () => picker.click(), "mz-button mz-open"),
@@ -354,6 +357,7 @@ function analystTools({ root, send, cellAt, view, codeAt, canvas, scroll, minesI
     element("span", "mz-sep", "|"),
     marks,
     win,
+    trust,
   );
   const autoGuess = button("play to next guess", "Play every certainly safe cell, again and again, and stop at the next guess", () =>
     act({ type: "autoplay", until: "guess" }), "mz-button mz-auto-guess");
@@ -441,6 +445,12 @@ function analystTools({ root, send, cellAt, view, codeAt, canvas, scroll, minesI
     marks.setAttribute("aria-pressed", String(Boolean(shown.marks)));
     win.classList.toggle("mz-on", Boolean(shown.win));
     win.setAttribute("aria-pressed", String(Boolean(shown.win)));
+    trust.classList.toggle("mz-on", Boolean(shown.trust_flags));
+    trust.setAttribute("aria-pressed", String(Boolean(shown.trust_flags)));
+    trust.disabled = current.mode !== "play";
+    trust.title = current.mode === "play"
+      ? `Take your flags as mines in the analysis, auto-play and the win chance (now: ${shown.trust_flags ? "trusted" : "your marks, not facts"})`
+      : "Play mode only: in edit mode the flags are the position's facts";
     marksLine.hidden = !current.marks_text;
     marksLine.textContent = current.marks_text ? `marks: ${current.marks_text} (dead: dashed outline, forced 50/50: purple)` : "";
     marksLine.title = marksLine.textContent;
@@ -632,6 +642,7 @@ function render({ model, el }) {
   best.title = "Click to show the cell";
   best.addEventListener("click", () => current && current.best && scrollToCell(current.best[0], current.best[1], true));
   const why = element("div", "mz-why");
+  const flagLine = element("div", "mz-flag-text"); // play: the flags that are not certain mines
   const hoverLine = element("div", "mz-hover", " ");
   // The long exact value of a count or the luck, asked for by a click on its short figure.
   const exactBox = element("div", "mz-exact");
@@ -644,7 +655,7 @@ function render({ model, el }) {
     exactValue,
   );
   const status = element("div", "mz-status");
-  status.append(caption, replayText, exactBox, hoverLine, best, error, note, why);
+  status.append(caption, replayText, exactBox, hoverLine, best, error, note, flagLine, why);
 
   // ---- the board: a canvas the size of the view, stuck to the scrolled area's corner
   const scroll = element("div", "mz-scroll");
@@ -1129,7 +1140,8 @@ function render({ model, el }) {
     hoverLine.title = hoverLine.textContent;
     canvas.title = hoverLine.textContent; // the tooltip beside the pointer too
     const code = codes[r * current.width + c];
-    if (!known && (code === GUESS || code === SAFE || code === MINE)) {
+    const mark = code === FLAG && !current.trust_flags && current.mode === "play"; // a flag not trusted has a P
+    if (!known && (code === GUESS || code === SAFE || code === MINE || mark)) {
       hoverTimer = setTimeout(() => send({ type: "exact", cell: [r, c] }), 120);
     }
   }
@@ -1231,6 +1243,9 @@ function render({ model, el }) {
     error.textContent = view.error ? view.error.message : "";
     error.title = error.textContent;
     showNote(view.note || "");
+    flagLine.hidden = !view.flag_text;
+    flagLine.textContent = view.flag_text || "";
+    flagLine.title = flagLine.textContent;
     why.hidden = !view.why;
     why.textContent = view.why ? view.why.text : "";
     why.title = why.textContent;
