@@ -636,3 +636,81 @@ def test_the_widget_shows_a_hexagonal_board() -> None:
     w.wait(30)
     flagged = Board.from_text(HEX).replace({(0, 0): -2})
     assert w.board == flagged and fractions(w.session) == expected(flagged)
+
+
+# ----------------------------------------------------------------- play mode: the player's flags
+def _expert_seed_4() -> Session:
+    session = Session(Game.new(30, 16, 99, seed=4))
+    session.act({"type": "cell", "cell": [8, 15], "button": "left"})
+    return session
+
+
+def test_a_wrong_flag_in_play_is_a_mark_not_a_fact_and_is_said_in_one_line() -> None:
+    session = _expert_seed_4()
+    untouched = session.analysis
+    assert untouched is not None and untouched.probability(0, 1) == Fraction(2889, 13450)
+    session.act({"type": "cell", "cell": [0, 0], "button": "right"})  # not a mine
+    game = session.game
+    assert game is not None and session.board.is_flagged(0, 0) and (0, 0) not in game.mines
+    analysis = session.analysis
+    assert analysis is not None and not analysis.trust_flags
+    assert analysis.probability(0, 1) == Fraction(2889, 13450)
+    assert analysis.cell_probabilities == solve(session.board, trust_flags=False).cell_probabilities
+    view = session.view()
+    assert view["flag_text"] == "flag at (0, 0) is not a certain mine: P = 2889/13450 ≈ 21.5%"
+    assert view["error"] is None and view["trust_flags"] is False and view["shown"]["trust_flags"] is False
+    assert kinds(session)[0] == "flag"  # still drawn as the player's flag
+    assert session.act({"type": "exact", "cell": [0, 0]})["p"] == "2889/13450"  # type: ignore[index]
+    # Trusted (JSMinesweeper's "flags are mines"): the flag is a fact, as before.
+    session.act({"type": "trust_flags", "on": True})
+    assert session.analysis is not None and session.analysis.probability(0, 1) == Fraction(4256, 20009)
+    assert session.view()["flag_text"] == "" and session.view()["trust_flags"] is True
+    trusted = Session(Game.new(30, 16, 99, seed=4), trust_flags=True)
+    trusted.act({"type": "cell", "cell": [8, 15], "button": "left"})
+    trusted.act({"type": "cell", "cell": [0, 0], "button": "right"})
+    assert trusted.analysis is not None and trusted.analysis.probability(0, 1) == Fraction(4256, 20009)
+    session.act({"type": "trust_flags", "on": "yes"})
+    assert session.note == "trust_flags must be True or False, got 'yes'"
+
+
+def test_flags_that_cannot_all_be_mines_are_named_and_the_probabilities_stay() -> None:
+    session = _expert_seed_4()
+    for cell in ((4, 8), (5, 7)):  # both beside the 1 at (5, 8)
+        session.act({"type": "cell", "cell": list(cell), "button": "right"})
+    view = session.view()
+    assert view["flag_text"] == (
+        "flags at (4, 8), (5, 7) cannot all be mines:"
+        " clue 1 at (5, 8) has 2 flagged neighbours, more than it shows"
+    )
+    assert view["error"] is None and session.analysis is not None
+    assert session.analysis.cell_probabilities == solve(session.board, trust_flags=False).cell_probabilities
+    session.act({"type": "trust_flags", "on": True})  # facts: the board has no analysis, as before
+    assert session.analysis is None and session.view()["error"]["clues"] == [[5, 8]]
+    assert session.win_chance()["p"] is None
+    session.act({"type": "autoplay", "until": "guess"})
+    assert session.note.startswith("auto-play stopped: clue 1 at (5, 8) has 2 flagged neighbours")
+
+
+def test_edit_mode_still_takes_the_flags_as_facts() -> None:
+    session = Session("3x1x1\nH1F\n")
+    assert session.analysis is not None and session.analysis.probability(0, 0) == 0
+    assert session.view()["trust_flags"] is True and session.view()["flag_text"] == ""
+
+
+def test_the_widget_takes_trust_my_flags_too() -> None:
+    pytest.importorskip("anywidget")
+    from analyzer.interactive.jupyter import BoardWidget
+
+    game = Game.from_layout_text("*.\n..\n..\n")
+    game.reveal(2, 0)
+    game.toggle_flag(0, 1)  # wrong: trusted, (0, 0) is safe
+    for trust, p in ((False, "1/2"), (True, "0/1")):
+        w = BoardWidget(game, trust_flags=trust)
+        w.wait(30)
+        assert w.view["shown"]["trust_flags"] is trust
+        assert w.session.act({"type": "exact", "cell": [0, 0]})["p"] == p  # type: ignore[index]
+    w._receive(w, {"type": "trust_flags", "on": False}, [])
+    w.wait(30)
+    assert w.view["trust_flags"] is False and w.view["flag_text"].startswith(
+        "flag at (0, 1) is not a certain"
+    )

@@ -90,14 +90,17 @@ def exact(tab: Any, cell: tuple[int, int], which: int = 0) -> dict[str, Any]:
     )
 
 
-def assert_probabilities_match(tab: Any, board: Board, sample: int | None = None, which: int = 0) -> None:
+def assert_probabilities_match(
+    tab: Any, board: Board, sample: int | None = None, which: int = 0, *, trust_flags: bool = True
+) -> None:
     """Each hidden cell's probability on the page is the one :func:`analyzer.solve` gives.
 
     The drawn float is the fraction's (to float32), the kind says safe, mine or guess
     exactly, and the exact fraction the page asks for (hover) is the fraction itself,
-    for every cell or for ``sample`` of them spread over the board.
+    for every cell or for ``sample`` of them spread over the board. ``trust_flags`` false: the
+    flags are the player's marks (play mode's default), not mines.
     """
-    analysis = solve(board)
+    analysis = solve(board, trust_flags=trust_flags)
     cells = shown(tab, which)
     assert len(cells) == board.width * board.height
     asked = []
@@ -397,4 +400,4 @@ def test_clicks_sent_faster_than_the_answers_all_count_in_order() -> None:
         tab.wait_for_timeout(100)
         idle(tab)
         assert sorted(session.board.flagged_cells()) == sorted(cells)
-        assert_probabilities_match(tab, session.board, sample=5)
+        assert_probabilities_match(tab, session.board, sample=5, trust_flags=False)  # the player's marks

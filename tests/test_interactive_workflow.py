@@ -301,11 +301,16 @@ def test_autoplay_does_not_trust_a_wrong_flag_and_stops_at_its_time(monkeypatch:
     game.reveal(2, 0)
     session = Session(game)
     assert session.board.hidden_cells() == ((0, 0), (0, 1))
-    session.act({"type": "cell", "cell": [0, 1], "button": "right"})  # wrong: (0, 0) would look safe
-    assert session.analysis is not None and session.analysis.probability(0, 0) == 0
+    session.act({"type": "cell", "cell": [0, 1], "button": "right"})  # wrong: trusted, (0, 0) would look safe
+    assert session.analysis is not None and session.analysis.probability(0, 0) == Fraction(1, 2)
     session.act({"type": "autoplay", "until": "guess"})
     assert game.status == "playing"
     assert session.note.startswith("auto-play stopped at a guess; best guess (0, 0) guess: 50.0% mine")
+    # Trusted, the flag is a fact for auto-play as for the analysis shown: (0, 0) is safe, and a mine.
+    session.act({"type": "trust_flags", "on": True})
+    assert session.analysis is not None and session.analysis.probability(0, 0) == 0
+    session.act({"type": "autoplay", "until": "guess"})
+    assert game.status == "lost" and game.fatal_cell == (0, 0)
     monkeypatch.setattr(session_module, "AUTOPLAY_SECONDS", -1.0)
     session = Session(Game.new(9, 9, 10, seed=11))
     session.act({"type": "autoplay", "until": "end"})
@@ -429,6 +434,10 @@ def test_the_win_chance_in_play_does_not_trust_the_players_flags() -> None:
     assert session.win_chance()["p"] == "1/1"
     session.act({"type": "cell", "cell": [0, 1], "button": "right"})  # a wrong flag
     assert session.win_chance()["p"] == "1/1"
+    # Trusted, the flag is a mine for the win chance as for the analysis: as edit mode takes it.
+    session.act({"type": "trust_flags", "on": True})
+    trusted = session.win_chance()["p"]
+    assert trusted == Session(session.board).win_chance()["p"] and trusted != "1/1"
 
 
 # ----------------------------------------------------------------- a replay's timeline
@@ -522,3 +531,19 @@ def test_the_win_chance_of_a_large_end_game_flags_its_certain_mines_first(
     assert session.win_chance()["text"] == (
         "1 hidden cell besides the certain mines: the exact search takes at most 0"
     )
+
+
+def test_play_best_reveals_the_best_move_under_a_flag_that_is_not_trusted() -> None:
+    game = Game.from_layout_text("*.\n..\n..\n")
+    game.reveal(2, 0)
+    session = Session(game)
+    session.act({"type": "cell", "cell": [0, 1], "button": "right"})  # a wrong flag on a 50/50
+    best = session.best_move()
+    assert best is not None
+    if best.cell != (0, 1):  # make the best move the flagged cell: flag the other one instead
+        session.act({"type": "cell", "cell": [0, 1], "button": "right"})
+        session.act({"type": "cell", "cell": list(best.cell), "button": "right"})
+    flagged = session.board.flagged_cells()[0]
+    assert session.best_move() is not None and session.best_move().cell == flagged  # type: ignore[union-attr]
+    session.act({"type": "play_best"})
+    assert session.note == "" and (game.board.is_revealed(*flagged) or game.fatal_cell == flagged)

@@ -49,6 +49,9 @@ class BoardWidget(anywidget.AnyWidget):
         Seconds the exact solve of a position may take.
     seed : int
         Seed of the first new game.
+    trust_flags : bool
+        Play mode: take the player's flags as mines (the toolbar's "trust my flags");
+        by default they are marks, not facts (see :class:`~analyzer.interactive.session.Session`).
 
     Attributes
     ----------
@@ -67,9 +70,16 @@ class BoardWidget(anywidget.AnyWidget):
     probabilities = traitlets.Bytes(b"").tag(sync=True)
     busy = traitlets.Bool(False).tag(sync=True)
 
-    def __init__(self, source: object = None, *, time_limit: float = DEFAULT_TIME_LIMIT, seed: int = 0):
+    def __init__(
+        self,
+        source: object = None,
+        *,
+        time_limit: float = DEFAULT_TIME_LIMIT,
+        seed: int = 0,
+        trust_flags: bool = False,
+    ):
         super().__init__()
-        self.session = Session(source, time_limit=time_limit, seed=seed)
+        self.session = Session(source, time_limit=time_limit, seed=seed, trust_flags=trust_flags)
         self._actions: queue.Queue[dict[str, Any] | None] = queue.Queue()
         self._worker: threading.Thread | None = None
         self._guard = threading.Lock()

@@ -39,7 +39,11 @@ Big boards, small messages: nothing is sent per cell as text. An answer
     ``edges`` and ``names``), ``caption`` (short text), ``counts``
     (``{"layouts": short text, "layouts_digits": n}``;
     the exact numbers on demand, below), ``error`` (``{"message", "clues": [[r, c], ...]}``
-    or ``None``), ``note`` (why the last action was refused, else ``""``), ``best``
+    or ``None``), ``note`` (why the last action was refused, else ``""``),
+    ``trust_flags`` (whether the analysis takes the flags as mines: always in edit
+    and replay mode, in play mode only under :attr:`Session.trust_flags`),
+    ``flag_text`` (play mode, flags not trusted: the flags that are not certain
+    mines, in one line, else ``""``), ``best``
     (``[r, c]`` or ``None``), ``best_text``, ``best_pending`` (true while the best
     move is still being scored: it follows, see below), ``why`` (the explanation
     of the cell asked about, or ``None``), ``marks`` (below), ``game``, ``replay``,
@@ -83,10 +87,10 @@ number on its background is checked in the tests): ``numbers`` (ink of 0-8),
 viridis at ``1 - sqrt(p)``), ``kinds`` (:data:`KINDS`).
 
 The analyst's tools (the actions ``open``, ``paste``, ``save``, ``undo``, ``redo``,
-``paint``, ``wheel``, ``autoplay``, ``marks``, ``win``, ``guess`` of :meth:`Session.act`)
+``paint``, ``wheel``, ``autoplay``, ``marks``, ``win``, ``trust_flags``, ``guess`` of :meth:`Session.act`)
 read ``history`` (``{"undo": n, "redo": n}``), ``download`` (the file a ``save``
 made: ``{"id", "name", "mime", "data"}``, base64, until the next action), ``shown``
-(``{"marks": bool, "win": bool}``), ``marks_text`` (what the dead-cell and 50/50
+(``{"marks": bool, "win": bool, "trust_flags": bool}``), ``marks_text`` (what the dead-cell and 50/50
 search found, or ``None``), ``win`` (:meth:`Session.win_chance`, or ``None``),
 ``timeline`` (a replay's clicks: ``{"risk": [float], "guess": [bool], "exact":
 [text]}``, or ``None``) and ``name`` (the name files are saved under).
@@ -133,7 +137,7 @@ from analyzer.errors import (
     OptionError,
     SolverTimeoutError,
 )
-from analyzer.limits import digit_count, exact_text, fraction_text, percent, plural
+from analyzer.limits import digit_count, exact_text, flag, fraction_text, percent, plural
 from analyzer.names import PRESETS
 from analyzer.render import exact_or_rounded, percent_text, probability_colour
 
@@ -270,6 +274,9 @@ WIN_HIDDEN = 300
 AUTOPLAY_SECONDS = 30.0
 """Seconds one auto-play may run before it stops and says so."""
 
+FLAGS_NAMED = 4
+"""How many of the player's doubtful flags ``flag_text`` names (then "and n more")."""
+
 REPLAY_FORMATS = ("avf", "rmv", "evf", "mvf")
 
 _RECORDED = frozenset(
@@ -305,6 +312,12 @@ class Session:
         Seconds the exact solve may take (then the certain cells come from CP-SAT).
     seed : int, optional
         Seed of the first new game when ``source`` is ``None`` (later games count up from it).
+    trust_flags : bool
+        Play mode: take the player's flags as mines (JSMinesweeper's "flags are
+        mines"). By default they are the player's marks, not facts: the analysis
+        shown, auto-play and the win chance all solve without them, and a flag that
+        is not a certain mine is said in :meth:`view`'s ``flag_text``. Edit mode
+        (the flags are the position's facts) and replays always take them as mines.
 
     Examples
     --------
@@ -316,10 +329,19 @@ class Session:
     Fraction(0, 1)
     """
 
-    def __init__(self, source: object = None, *, time_limit: float = DEFAULT_TIME_LIMIT, seed: int = 0):
+    def __init__(
+        self,
+        source: object = None,
+        *,
+        time_limit: float = DEFAULT_TIME_LIMIT,
+        seed: int = 0,
+        trust_flags: bool = False,
+    ):
         if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not time_limit > 0:
             raise OptionError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
         self.time_limit = float(time_limit)
+        self.trust_flags = flag(trust_flags, "trust_flags")
+        self._flag_text = ""
         self.lock = threading.RLock()
         self.mode = "edit"
         self.note = ""
@@ -543,6 +565,8 @@ class Session:
           move and go on until the game ends (``"end"``).
         - ``marks`` ``{on}``: show dead cells and forced 50/50s (:meth:`marks`).
         - ``win`` ``{on}``: show the exact chance to win with best play (:meth:`win_chance`).
+        - ``trust_flags`` ``{on}``: play mode's flags are mines (see the class) or,
+          off, the player's marks.
         - ``guess`` ``{direction}``: replay: step to the next (1) or previous (-1) guess.
         - ``exact`` ``{cell}`` or ``{of: "layouts" | "luck"}``: asks, changes nothing
           (see the module text).
@@ -598,6 +622,9 @@ class Session:
             move = self.best_move()
             if move is None:
                 raise GameError("no move to play: the game is over or has no analysis")
+            assert self._game is not None
+            if self._game.board[move.cell] == FLAG:  # a flag of the player's, not trusted
+                self._game.toggle_flag(*move.cell)
             self._play(move.cell, "left")
         elif kind == "mode":
             self._switch(str(action.get("mode")))
@@ -636,6 +663,11 @@ class Session:
             self.show_marks = bool(action.get("on", True))
         elif kind == "win":
             self.show_win = bool(action.get("on", True))
+        elif kind == "trust_flags":
+            on = flag(action.get("on", True), "trust_flags")
+            if on != self.trust_flags:
+                self.trust_flags = on
+                self._changed()
         elif kind == "guess":
             self._next_guess(_integer(action.get("direction", 1), "direction", negative=True))
         else:
@@ -946,22 +978,8 @@ class Session:
                 self.note = f"auto-play stopped after {AUTOPLAY_SECONDS:g} s"
                 break
             board = game.board
-            flagged = FLAG in board.cells
-            if flagged:
-                # The player's flags are guesses, not facts: a wrong one must not make a mine look safe.
-                from analyzer.solver.solve import solve
-
-                board = board.replace(
-                    {divmod(i, board.width): HIDDEN for i, v in enumerate(board.cells) if v == FLAG}
-                )
-                try:
-                    analysis: Analysis | None = solve(board, time_limit=self.time_limit)
-                except AnalyzerError as error:
-                    self.note = f"auto-play stopped: {_message(error)}"
-                    break
-            else:
-                self._refresh()
-                analysis = self._analysis
+            self._refresh()  # the analysis shown: flags as mines only under trust_flags
+            analysis = self._analysis
             if analysis is None:
                 self.note = "auto-play stopped: " + (self._error or {}).get("message", "no analysis")
                 break
@@ -978,8 +996,7 @@ class Session:
                     safe_clicks += 1
                 self._changed()
                 continue
-            moves = analysis.best_moves(1) if flagged else ()
-            move = moves[0] if moves else (None if flagged else self.best_move())
+            move = self.best_move()
             if until == "guess":
                 best = f"; best guess {move.describe()}" if move is not None else ""
                 self.note = f"auto-play stopped at a guess{best}"
@@ -1063,9 +1080,9 @@ class Session:
         The end game's exact search (:func:`~analyzer.play.players.endgame.endgame_search`)
         over every remaining layout (equally likely), when at most :data:`WIN_LAYOUTS`
         remain and the search ends within :data:`WIN_NODES` positions; else ``p`` is
-        ``None`` and ``text`` says why. In play mode the player's flags are not taken
-        as facts; in edit mode they are (as the solve takes them). ``cell`` is the
-        first move of best play.
+        ``None`` and ``text`` says why. The flags are taken as the analysis shown
+        takes them: in play mode not as facts unless :attr:`trust_flags`; in edit
+        mode as facts. ``cell`` is the first move of best play.
 
         >>> Session("3x1x1\\nHHH\\n").win_chance()["p"]
         '2/3'
@@ -1078,7 +1095,6 @@ class Session:
 
     def _find_win(self) -> dict[str, Any]:
         from analyzer.play.players.endgame import endgame_layouts, endgame_search
-        from analyzer.solver.solve import solve
 
         none: dict[str, Any] = {"p": None, "percent": None, "cell": None}
         too_many = none | {"text": f"more than {WIN_LAYOUTS:,} layouts remain: too many for the exact search"}
@@ -1090,14 +1106,16 @@ class Session:
                 return none | {
                     "text": "before the first click the first-click rule decides: reveal a cell first"
                 }
-            # The player's flags are guesses, not facts: the layouts are counted without them.
-            board = board.replace(
-                {divmod(i, board.width): HIDDEN for i, v in enumerate(board.cells) if v == FLAG}
-            )
-            try:
-                analysis = solve(board, time_limit=self.time_limit)
-            except AnalyzerError as error:
-                return none | {"text": f"no chance to win: {_message(error)}"}
+            if self._analysis is None:
+                return none | {
+                    "text": "no chance to win: " + (self._error or {}).get("message", "no analysis")
+                }
+            analysis = self._analysis
+            if not analysis.trust_flags:
+                # The player's flags are marks, not facts: the layouts are counted without them.
+                board = board.replace(
+                    {divmod(i, board.width): HIDDEN for i, v in enumerate(board.cells) if v == FLAG}
+                )
         else:
             if self._analysis is None:
                 return none | {"text": "no chance to win without an exact analysis"}
@@ -1146,7 +1164,7 @@ class Session:
         return {
             "history": {"undo": len(self._undo), "redo": len(self._redo)},
             "download": self._download,
-            "shown": {"marks": self.show_marks, "win": self.show_win},
+            "shown": {"marks": self.show_marks, "win": self.show_win, "trust_flags": self.trust_flags},
             "marks_text": self.marks()["text"] if self.show_marks else None,
             "win": self.win_chance() if self.show_win else None,
             "timeline": self._timeline(),
@@ -1232,6 +1250,8 @@ class Session:
             "counts": self._counts(analysis),
             "error": error,
             "note": self.note,
+            "trust_flags": self._trusts_flags(),
+            "flag_text": self._flag_text if board is not None else "",
             "best": list(best.cell) if best is not None else None,
             "best_text": self._best_text(best) if best is not None else "",
             "best_pending": False,
@@ -1392,8 +1412,7 @@ class Session:
         hidden = values == HIDDEN
         if analysis is not None:
             floats = np.asarray(analysis.to_numpy(), dtype=np.float64).ravel()
-            if not analysis.trust_flags:
-                hidden = hidden | (values == FLAG)
+            # A flag stays a flag (not trusted, it is the player's mark: its P is asked for on hover).
             p[hidden] = floats[hidden]
             codes[hidden] = CODES["guess"]
             # A correctly rounded float is 0 or 1 exactly when the fraction is, or is within
@@ -1585,6 +1604,7 @@ class Session:
         self._analysis = None
         self._certain = None
         self._error = None
+        self._flag_text = ""
         if self.mode == "play" and self._game is not None and self._game.is_finished:
             return
         if self.mode == "replay" and self._step >= len(self._replay_boards):
@@ -1594,14 +1614,53 @@ class Session:
         except BoardParseError as error:
             self._error = {"message": str(error), "clues": []}
             return
+        trust = self._trusts_flags()
         try:
-            self._analysis = solve(board, time_limit=self.time_limit)
+            self._analysis = solve(board, time_limit=self.time_limit, trust_flags=trust)
         except InconsistentBoardError as error:
             self._error = {"message": str(error), "clues": [list(c) for c in error.clues]}
         except SolverTimeoutError:
             self._fall_back(board)
         except AnalyzerError as error:
             self._error = {"message": _message(error), "clues": []}
+        if not trust and FLAG in board.cells:
+            self._flag_text = self._wrong_flags(board)
+
+    def _trusts_flags(self) -> bool:
+        """Whether the analysis takes the flags as mines: always in edit and replay, in play if told."""
+        return self.mode != "play" or self.trust_flags
+
+    def _wrong_flags(self, board: Board) -> str:
+        """The player's flags that are not certain mines, in one line (``""``: every flag is one)."""
+        from analyzer.solver.solve import solve
+
+        analysis = self._analysis
+        flags = [divmod(i, board.width) for i, v in enumerate(board.cells) if v == FLAG]
+        if analysis is None:
+            return ""
+        doubt = [(cell, analysis.probability(*cell)) for cell in flags]
+        doubt = sorted(((cell, p) for cell, p in doubt if p != 1), key=lambda found: found[1] != 0)
+        if not doubt:
+            return ""
+        more = f" and {len(doubt) - FLAGS_NAMED} more" if len(doubt) > FLAGS_NAMED else ""
+        if len(flags) >= 2 and (len(doubt) >= 2 or doubt[0][1] == 0):
+            # Each may be a mine and all of them not: the solve with the flags as mines says.
+            try:
+                solve(board, time_limit=self.time_limit, trust_flags=True)
+            except InconsistentBoardError as error:
+                named = ", ".join(repr(cell) for cell, _ in doubt[:FLAGS_NAMED])
+                return f"flags at {named}{more} cannot all be mines: {_message(error)}"
+            except AnalyzerError:
+                pass  # past the time limit: each flag's probability is still worth saying
+
+        def said(p: Fraction) -> str:
+            return "0 (certainly safe)" if p == 0 else f"{exact_or_rounded(p)} ≈ {percent(p)}"
+
+        if len(doubt) == 1:
+            ((cell, p),) = doubt
+            return f"flag at {cell!r} is not a certain mine: P = {said(p)}"
+        listed = "; ".join(f"{cell!r}: P = {said(p)}" for cell, p in doubt[:FLAGS_NAMED])
+        return f"flags that are not certain mines: {listed}{more}"
 
     def _fall_back(self, board: Board) -> None:
         """Past the time limit: the certain cells by CP-SAT feasibility, without counting."""
@@ -1609,7 +1668,9 @@ class Session:
 
         limit = f"the exact count took longer than {self.time_limit:g} s"
         try:
-            found = certain_cells(board, time_limit=max(self.time_limit, CERTAIN_SECONDS))
+            found = certain_cells(
+                board, trust_flags=self._trusts_flags(), time_limit=max(self.time_limit, CERTAIN_SECONDS)
+            )
         except (SolverTimeoutError, AnalyzerError) as error:
             self._error = {
                 "message": f"{limit}, and so did the certain cells ({_message(error)})",

@@ -159,13 +159,18 @@ def serve(
     open_browser: bool = True,
     time_limit: float = DEFAULT_TIME_LIMIT,
     seed: int = 0,
+    trust_flags: bool = False,
 ) -> None:
     """Serve the interactive board for ``source`` (a :class:`Session`, or what one opens) until interrupted.
 
     Prints the page's URL, token included, and opens it unless ``open_browser`` is false.
     Raises ``OSError`` when the port cannot be had.
     """
-    session = source if isinstance(source, Session) else Session(source, time_limit=time_limit, seed=seed)
+    session = (
+        source
+        if isinstance(source, Session)
+        else Session(source, time_limit=time_limit, seed=seed, trust_flags=trust_flags)
+    )
     server = WebServer(session, host=host, port=port)
     print(f"analyzer web: {server.url} (Ctrl+C stops it)", flush=True)
     if host.strip("[]").lower() not in _LOOPBACK:

@@ -344,6 +344,9 @@ function analystTools({ root, send, cellAt, view, codeAt, canvas, scroll, minesI
     act({ type: "marks", on: !(view() && view().shown && view().shown.marks) }), "mz-button mz-marks");
   const win = button("win %", "The exact chance to win from here with best play (small end games)", () =>
     act({ type: "win", on: !(view() && view().shown && view().shown.win) }), "mz-button mz-win");
+  // Play mode: the player's flags are marks, not facts, unless trusted (JSMinesweeper's "flags are mines").
+  const trust = button("trust my flags", "Play: take your flags as mines in the analysis, auto-play and the win chance", () =>
+    act({ type: "trust_flags", on: !(view() && view().shown && view().shown.trust_flags) }), "mz-button mz-trust-flags");
   const tools = element("div", "mz-controls mz-analyst");
   tools.append(
     button("open…", "Open a board, layout or replay (or drop a file on the board, or paste a board's text)", () => picker.click(), "mz-button mz-open"),
@@ -354,6 +357,7 @@ function analystTools({ root, send, cellAt, view, codeAt, canvas, scroll, minesI
     element("span", "mz-sep", "|"),
     marks,
     win,
+    trust,
   );
   const autoGuess = button("play to next guess", "Play every certainly safe cell, again and again, and stop at the next guess", () =>
     act({ type: "autoplay", until: "guess" }), "mz-button mz-auto-guess");
@@ -441,11 +445,19 @@ function analystTools({ root, send, cellAt, view, codeAt, canvas, scroll, minesI
     marks.setAttribute("aria-pressed", String(Boolean(shown.marks)));
     win.classList.toggle("mz-on", Boolean(shown.win));
     win.setAttribute("aria-pressed", String(Boolean(shown.win)));
+    trust.classList.toggle("mz-on", Boolean(shown.trust_flags));
+    trust.setAttribute("aria-pressed", String(Boolean(shown.trust_flags)));
+    trust.disabled = current.mode !== "play";
+    trust.title = current.mode === "play"
+      ? `Take your flags as mines in the analysis, auto-play and the win chance (now: ${shown.trust_flags ? "trusted" : "your marks, not facts"})`
+      : "Play mode only: in edit mode the flags are the position's facts";
     marksLine.hidden = !current.marks_text;
     marksLine.textContent = current.marks_text ? `marks: ${current.marks_text} (dead: dashed outline, forced 50/50: purple)` : "";
+    marksLine.title = marksLine.textContent;
     winLine.hidden = !current.win;
     winLine.textContent = current.win ? current.win.text : "";
     if (current.win && current.win.cell) winLine.textContent += `; best first move (${current.win.cell.join(", ")})`;
+    winLine.title = winLine.textContent;
     // The timeline, built once a replay, its current tick marked at each step.
     const line = current.timeline;
     const key = line ? `${line.risk.join(",")}|${line.guess.join(",")}` : null;
@@ -621,7 +633,7 @@ function render({ model, el }) {
     button("next guess", "The next click that could hit a mine", nextGuess, "mz-button mz-next-guess"),
   );
 
-  // ---- the status, above the board
+  // ---- the status, above the board, in space kept for it (board.css): no line that appears moves the board
   const caption = element("div", "mz-caption");
   const replayText = element("div", "mz-replay-text");
   const error = element("div", "mz-error");
@@ -630,6 +642,7 @@ function render({ model, el }) {
   best.title = "Click to show the cell";
   best.addEventListener("click", () => current && current.best && scrollToCell(current.best[0], current.best[1], true));
   const why = element("div", "mz-why");
+  const flagLine = element("div", "mz-flag-text"); // play: the flags that are not certain mines
   const hoverLine = element("div", "mz-hover", " ");
   // The long exact value of a count or the luck, asked for by a click on its short figure.
   const exactBox = element("div", "mz-exact");
@@ -642,7 +655,7 @@ function render({ model, el }) {
     exactValue,
   );
   const status = element("div", "mz-status");
-  status.append(caption, replayText, exactBox, error, note, best, why, hoverLine);
+  status.append(caption, replayText, exactBox, hoverLine, best, error, note, flagLine, why);
 
   // ---- the board: a canvas the size of the view, stuck to the scrolled area's corner
   const scroll = element("div", "mz-scroll");
@@ -675,6 +688,7 @@ function render({ model, el }) {
   function showNote(text) {
     note.hidden = !text;
     note.textContent = text;
+    note.title = text; // a long one is cut short on its line: the whole of it
   }
 
   // ---- geometry
@@ -1123,9 +1137,11 @@ function render({ model, el }) {
     const key = `${current.version}:${r},${c}`;
     const known = exactText.get(key);
     hoverLine.textContent = `${cellName(r, c)}: ${known || describe(r, c)}`;
+    hoverLine.title = hoverLine.textContent;
     canvas.title = hoverLine.textContent; // the tooltip beside the pointer too
     const code = codes[r * current.width + c];
-    if (!known && (code === GUESS || code === SAFE || code === MINE)) {
+    const mark = code === FLAG && !current.trust_flags && current.mode === "play"; // a flag not trusted has a P
+    if (!known && (code === GUESS || code === SAFE || code === MINE || mark)) {
       hoverTimer = setTimeout(() => send({ type: "exact", cell: [r, c] }), 120);
     }
   }
@@ -1218,21 +1234,27 @@ function render({ model, el }) {
     if (view.mode !== "replay") text += ` · ${view.mines_left} mines left`;
     caption.textContent = text;
     canvas.setAttribute("aria-label", `the board: ${text}; hover a cell for its figures`);
-    caption.title = view.counts && view.counts.layouts ? "Click for the exact number of layouts" : "";
+    caption.title = view.counts && view.counts.layouts ? `${text} (click for the exact number of layouts)` : text;
     caption.classList.toggle("mz-asks", Boolean(view.counts && view.counts.layouts));
-    replayText.title = view.replay && !view.replay.click ? "Click for the exact luck" : "";
+    replayText.title = replayText.textContent + (view.replay && !view.replay.click ? " (click for the exact luck)" : "");
     replayText.classList.toggle("mz-asks", Boolean(view.replay && !view.replay.click));
     if (newVersion(view)) exactBox.hidden = true;
     error.hidden = !view.error;
     error.textContent = view.error ? view.error.message : "";
+    error.title = error.textContent;
     showNote(view.note || "");
+    flagLine.hidden = !view.flag_text;
+    flagLine.textContent = view.flag_text || "";
+    flagLine.title = flagLine.textContent;
     why.hidden = !view.why;
     why.textContent = view.why ? view.why.text : "";
+    why.title = why.textContent;
     best.textContent = view.best_text
       ? `best move: ${view.best_text}`
       : view.best_pending
         ? "best move: scoring…"
         : "";
+    best.title = best.textContent ? `${best.textContent} (click to show the cell)` : "";
     layout(); // the size of the area: the grid's, the hexagons', the net's or the graph's
     // Scroll to the cell that matters: the replay's click, the best move after "play best".
     const fresh = view.version !== lastVersion;
