@@ -56,11 +56,13 @@ bench-placement: $(STAMP)
 bench-games: $(STAMP)
 	$(BIN)/python -m benchmarks.games speed
 
+# JupyterLab refuses to run as root unless told to (a container's shell is often root).
 notebooks: $(STAMP)
-	$(BIN)/jupyter lab notebooks/
+	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) notebooks/
 
+# Run every notebook in place (an unchanged one is written back byte for byte), then export its figures.
 notebooks-run: $(STAMP)
-	$(BIN)/jupyter nbconvert --to notebook --execute --inplace notebooks/*.ipynb
+	$(BIN)/python scripts/run_notebooks.py
 	$(BIN)/python scripts/export_figures.py
 
 clean:

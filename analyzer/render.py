@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from analyzer.play.game import Game
     from analyzer.solver.analysis import Analysis
     from analyzer.solver.explain import Explanation
+    from analyzer.variants.position import Position
+    from analyzer.variants.rules import RuleSet
 
 __all__ = [
     "board_html",
@@ -36,6 +38,7 @@ __all__ = [
     "probability_colour",
     "percent_text",
     "game_html",
+    "position_html",
     "certain_text",
     "text_colour",
     "SAFE_MARK",
@@ -311,6 +314,53 @@ def board_html(board: Board) -> str:
         [_revealed(value) if value >= 0 else _hidden_or_flag(value) for value in row] for row in board.rows()
     ]
     return _picture(board, rows, f"{board_size_text(board)}, {plural(board.mines, 'mine')}")
+
+
+_COLOURED = "box-shadow:inset 0 0 0 3px #7e57c2"
+"""How a coloured cell of rules M and N is marked: a violet frame inside the cell."""
+
+
+def position_html(position: Position, rules: str | RuleSet | None = None) -> str:
+    """A variant position as an HTML table, as :func:`board_html` draws a board.
+
+    Clues as numbers (a Wall clue as its runs), ``?`` for a cell known safe without a clue;
+    with a colouring rule (M, N) the cells it colours are framed.
+
+    >>> from analyzer.variants import Position
+    >>> picture = position_html(Position.from_text("2x1x1\\nH?\\n"), "M")
+    >>> picture.count("<td"), picture.count("inset"), "rules M" in picture
+    (2, 1, True)
+    """
+    from analyzer.variants.position import NO_CLUE
+    from analyzer.variants.rules import is_coloured, parse_rules
+
+    ruleset = None if rules is None else parse_rules(rules) if isinstance(rules, str) else rules
+    coloured = ruleset is not None and ruleset.colour is not None
+    runs = dict(position.runs)
+    rows = []
+    for r in range(position.height):
+        row = []
+        for c in range(position.width):
+            value = position[r, c]
+            if value == NO_CLUE:
+                text, style, title = "?", "background:#ddd;color:#555", "safe, no clue"
+            elif value >= 0:
+                lengths = runs.get(r * position.width + c)
+                text = str(value) if lengths is None else ",".join(map(str, lengths))
+                colour = NUMBER_COLOURS[value] if value < len(NUMBER_COLOURS) else "#000"
+                text, style, title = text, f"background:#ddd;color:{colour}", f"clue {text}"
+            else:
+                text, style, title = _hidden_or_flag(value)
+            if coloured and is_coloured(r, c):
+                style, title = f"{style};{_COLOURED}", f"{title}, coloured"
+            row.append((text, style, title))
+        rows.append(row)
+    caption = f"{position.width}x{position.height}, {plural(position.mines, 'mine')}"
+    if ruleset is not None:
+        caption += f", rules {rules if isinstance(rules, str) else ruleset}"
+        if coloured:
+            caption += f" (framed: the cells {ruleset.colour} colours)"
+    return _table(rows, caption)
 
 
 def game_html(game: Game) -> str:

@@ -252,6 +252,17 @@ def test_the_widget_function_survives_the_import_of_the_widget_module() -> None:
     assert type(analyzer.widget(BOARD)).__name__ == "BoardWidget"
 
 
+def test_the_widget_s_text_says_what_it_shows_not_where_it_is_in_memory() -> None:
+    # A notebook stores this text beside the widget: an address made every run of it a change.
+    pytest.importorskip("anywidget")
+    from analyzer.interactive.jupyter import BoardWidget
+
+    w = BoardWidget(BOARD)
+    board = Board.from_text(BOARD)
+    assert repr(w) == f"<BoardWidget: edit, {board.width}x{board.height} with {board.mines} mines>"
+    assert " at 0x" not in w._repr_mimebundle_()[0]["text/plain"]
+
+
 def test_the_widget_takes_clicks_in_a_thread_and_changes_from_code() -> None:
     pytest.importorskip("anywidget")
     from analyzer.interactive.jupyter import BoardWidget

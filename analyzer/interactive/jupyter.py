@@ -90,6 +90,11 @@ class BoardWidget(anywidget.AnyWidget):
         self._score_best()
         self.on_msg(self._receive)
 
+    def __repr__(self) -> str:
+        # The text a notebook stores beside the widget: what it shows, not where it is in memory.
+        board = self.session.board
+        return f"<BoardWidget: {self.session.mode}, {board.width}x{board.height} with {board.mines} mines>"
+
     # -------------------------------------------------------------- values
     @property
     def board(self) -> Board:

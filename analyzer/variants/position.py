@@ -225,6 +225,11 @@ class Position:
     def __str__(self) -> str:
         return self.to_text().split("\n", 1)[1].rstrip("\n")
 
+    def _repr_html_(self) -> str:
+        from analyzer.render import position_html
+
+        return position_html(self)
+
 
 def check_runs(lengths: tuple[int, ...]) -> None:
     """Raise :class:`BoardParseError` unless ``lengths`` can be the runs of mines around a cell.
