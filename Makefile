@@ -22,11 +22,12 @@ setup: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/analyzer solve analyzer/examples/cs70_figure2_4x4_6.mine
 
+# The tests on every core (pytest-xdist: one worker a core, each with one headless browser).
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto
 
 test-all: $(STAMP)
-	$(BIN)/python -m pytest -q -m "slow or not slow"
+	$(BIN)/python -m pytest -q -n auto -m "slow or not slow"
 
 lint: $(STAMP)
 	$(BIN)/ruff check analyzer tests

@@ -543,6 +543,7 @@ def test_waiting_players_leave_dead_cells_for_later() -> None:
     assert changed >= 1
 
 
+@pytest.mark.slow  # 60 expert positions; the compiled player meets this one by default
 def test_players_guess_pseudo_fifty_fifties_first() -> None:
     # Where a living pseudo-50/50 cell exists the player guesses the least likely one; elsewhere as before.
     from analyzer.play.forced import pseudo_fifty_fifties
@@ -567,7 +568,9 @@ def test_players_guess_pseudo_fifty_fifties_first() -> None:
     assert changed >= 1
 
 
-@pytest.mark.parametrize(("preset", "count"), [("intermediate", 40), ("expert", 30)])
+@pytest.mark.parametrize(
+    ("preset", "count"), [("intermediate", 40), pytest.param("expert", 30, marks=pytest.mark.slow)]
+)
 def test_guess_with_off_front_candidates_is_the_exact_players(preset: str, count: int) -> None:
     _compiled_guesses_agree(preset, count, "secondary", "wait", "first", offedge=8)
 
@@ -577,7 +580,9 @@ def test_guess_with_progress_added_to_secondary_safety_is_the_exact_players(pres
     _compiled_guesses_agree(preset, count, "secondary", "wait", progress=Fraction(1, 5))
 
 
-@pytest.mark.parametrize(("preset", "count"), [("intermediate", 40), ("expert", 40)])
+@pytest.mark.parametrize(
+    ("preset", "count"), [("intermediate", 40), pytest.param("expert", 40, marks=pytest.mark.slow)]
+)
 def test_guess_with_alike_cells_once_is_the_exact_players(preset: str, count: int) -> None:
     _compiled_guesses_agree(preset, count, "secondary", "wait", "first", alike="once")
 

@@ -365,6 +365,7 @@ def _game_positions(count: int, seed: int):
             game.reveal(action.row, action.col)
 
 
+@pytest.mark.slow  # 60 expert positions; the compiled scan meets brute force on small boards by default
 def test_compiled_scan_finds_the_exact_ones_in_real_games() -> None:
     with_pseudo = 0
     for board, analysis in _game_positions(60, seed=3):
@@ -404,6 +405,7 @@ def test_fifty_influence_weighs_corners_most_on_an_open_board() -> None:
     assert {influence[i] for i in range(16) if i not in (0, 3, 12, 15)} == {Fraction(1, 280)}
 
 
+@pytest.mark.slow  # 40 expert positions; test_fifty_influence_is_what_its_definition_says runs by default
 def test_compiled_influence_is_the_exact_one_in_real_games() -> None:
     influenced = 0
     for board, analysis in _game_positions(40, seed=5):

@@ -12,10 +12,10 @@ from analyzer.play.generate import generate_layouts
 
 
 def test_generate_no_guess_expert_files_read_back(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["generate", "--preset", "expert", "--no-guess", "--count", "3", "--seed", "1", "--output"]
+    args = ["generate", "--preset", "expert", "--no-guess", "--count", "1", "--seed", "1", "--output"]
     assert main([*args, str(tmp_path / "a")]) == 0
     written = capsys.readouterr().out.split()
-    assert len(written) == 6 and {Path(p).suffix for p in written} == {".mbf", ".mine"}
+    assert len(written) == 2 and {Path(p).suffix for p in written} == {".mbf", ".mine"}
     assert main([*args, str(tmp_path / "b")]) == 0  # the same seed, the same files
     capsys.readouterr()
     for path in map(Path, written):

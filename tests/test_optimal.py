@@ -490,6 +490,7 @@ def test_closure_walk_gives_the_walk_value(width: int, height: int, rule: str, p
             assert closure.probability == walk.probability, (player, width, height, mines, rule, first)
 
 
+@pytest.mark.slow  # the small boards of test_closure_walk_gives_the_walk_value run by default
 def test_closure_walk_on_a_larger_board() -> None:
     # 4x3 with 3 mines: the generic walk finishes, the closure walk visits far fewer boards.
     for player in ("local", "subset"):

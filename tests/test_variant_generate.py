@@ -27,7 +27,15 @@ def _check_layout(rules: str, layout: frozenset, width: int, height: int) -> Non
             assert oracle.board_rule_holds(letter, set(layout), width, height), (rules, letter, layout)
 
 
-@pytest.mark.parametrize("rules", RULE_SETS)
+SLOW_SETS = {"TS", "AS", "HS", "BS", "QO", "S"}
+"""The sets whose random layouts take longest to draw (tens of seconds): in ``make test-all``."""
+
+
+def _sets(sets: list[str]) -> list[object]:
+    return [pytest.param(rules, marks=pytest.mark.slow) if rules in SLOW_SETS else rules for rules in sets]
+
+
+@pytest.mark.parametrize("rules", _sets(RULE_SETS))
 def test_layouts_meet_every_rule_alone_and_in_pairs(rules: str) -> None:
     for seed, (width, height) in enumerate([(5, 5), (6, 6)]):
         layout = random_layout(rules, width, height, seed=seed)
@@ -36,7 +44,7 @@ def test_layouts_meet_every_rule_alone_and_in_pairs(rules: str) -> None:
             assert len(layout) == default_mines(rules, width, height)
 
 
-@pytest.mark.parametrize("rules", [letter for letter in BOARD] + ["QO", "CT", "DB", "OB"])
+@pytest.mark.parametrize("rules", _sets([letter for letter in BOARD] + ["QO", "CT", "DB", "OB"]))
 def test_eight_by_eight_layouts_have_the_game_total(rules: str) -> None:
     layout = random_layout(rules, 8, 8, seed=1)
     _check_layout(rules, layout, 8, 8)

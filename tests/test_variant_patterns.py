@@ -58,7 +58,7 @@ def test_random_positions_under_the_new_rules_match_enumeration(
     _check(rules, width, height, seed)
 
 
-@pytest.mark.parametrize("rules", ["W", "P", "E", "LP", "LE"])
+@pytest.mark.parametrize("rules", ["W", "P", "E", "LP", pytest.param("LE", marks=pytest.mark.slow)])
 def test_the_component_pipeline_equals_the_enumeration_of_every_layout(rules: str) -> None:
     # Two formulations: components enumerated apart and joined by the DP, against every layout at once.
     from analyzer.models.variants import enumerate_layouts

@@ -131,7 +131,10 @@ def test_random_positions_match_enumeration(rules: str, width: int, height: int,
     _check(rules, width, height, seed)
 
 
-@pytest.mark.parametrize("rules", ["V", "X", "M", "LN", "LX'", "NK"])
+@pytest.mark.parametrize(
+    "rules",
+    ["V", "X", "M", *(pytest.param(rules, marks=pytest.mark.slow) for rules in ("LN", "LX'", "NK"))],
+)
 def test_the_exact_pipeline_equals_the_enumeration_of_every_layout(rules: str) -> None:
     # The second formulation: layouts enumerated by CP-SAT, against the groups and components.
     from analyzer.models.variants import enumerate_layouts
