@@ -6,14 +6,17 @@ session behind the server is checked unchanged afterwards.
 
 from __future__ import annotations
 
+import base64
 import http.client
 import json
+import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from analyzer import Board
+from analyzer.errors import OptionError
 from analyzer.interactive.session import MAX_CELLS, Session
 from analyzer.interactive.web import MAX_ACTION_BYTES, TOKEN_HEADER, WebServer
 
@@ -232,16 +235,61 @@ def test_an_oversized_board_is_refused_before_it_is_made(server: WebServer, acti
     assert status == 200  # a refused action answers with the view, unchanged, and a note
     size = f"got {action['width']}x{action['height']}"
     assert view["note"] in (
-        f"a board is 1 to {MAX_CELLS:,} cells (e.g. 2000x2000), {size}",
+        f"a board is 1 to {MAX_CELLS:,} cells (e.g. 1000x1000), {size}",
         f"a board is at most 20,000 cells a side, {size}",
     )
     assert view["mode"] == "edit" and view["width"] == 4
     assert server.session.board == Board.from_text(BOARD)
 
 
+def _big_mine(width: int, height: int) -> str:
+    return f"{width}x{height}x10\n" + ("H" * width + "\n") * height
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        {"type": "new_game", "width": 2000, "height": 2000, "mines": 10},
+        {"type": "new_game", "size": "1001x1000x10"},
+        {"type": "resize", "width": 2000, "height": 2000, "mines": 10},
+        {"type": "paste", "text": _big_mine(2000, 2000)},
+        {"type": "paste", "text": ("H" * 1001 + "\n") * 1000, "mines": 10},
+        {
+            "type": "open",
+            "name": "big.mine",
+            "data": base64.b64encode(_big_mine(2000, 2000).encode()).decode(),
+        },
+    ],
+    ids=["new-2000", "new-size", "resize", "paste-mine", "paste-rows", "open-mine"],
+)
+def test_a_board_past_what_the_page_handles_is_refused_at_once(
+    server: WebServer, action: dict[str, Any]
+) -> None:
+    """Issue 56: a 2000x2000 game took 17.9 s and 2.3 GB to load, then 65-71 s a click."""
+    started = time.perf_counter()
+    status, _, view = ask(server, "POST", "/api/action", json.dumps(action).encode())
+    elapsed = time.perf_counter() - started
+    assert status == 200 and view["note"].startswith(f"a board is 1 to {MAX_CELLS:,} cells (e.g. 1000x1000)")
+    assert elapsed < 5, elapsed  # refused from the size alone (15 ms here): nothing is made
+    assert MAX_CELLS == 1000 * 1000  # what docs/guide/interactive.md measures the page at
+    assert server.session.board == Board.from_text(BOARD)
+
+
+@pytest.mark.parametrize("source", ["board", "game"])
+def test_a_source_past_what_the_page_handles_is_refused_before_it_is_shown(source: str) -> None:
+    """What ``analyzer web FILE`` or ``analyzer.widget(source)`` is given is held to the same limit."""
+    from analyzer.play.game import Game
+
+    given: object = Board.from_text(_big_mine(1001, 1000)) if source == "board" else Game.new(1001, 1000, 10)
+    with pytest.raises(
+        OptionError, match=r"a board is 1 to 1,000,000 cells \(e.g. 1000x1000\), got 1001x1000"
+    ):
+        Session(given)
+
+
 def test_the_largest_board_allowed_is_made() -> None:
     session = Session(BOARD)
-    session.act({"type": "resize", "width": 2000, "height": 2000, "mines": 10})
+    session.act({"type": "resize", "width": 1000, "height": 1000, "mines": 10})
     assert session.note == "" and session.board.width * session.board.height == MAX_CELLS
 
 
