@@ -336,3 +336,22 @@ def test_serving_beyond_this_machine_says_what_guards_it(
     assert "listening on 0.0.0.0, not only this machine" in err
     web.serve(Session(BOARD), host="127.0.0.1", port=0, open_browser=False)
     assert capsys.readouterr().err == ""
+
+
+def test_the_file_picker_offers_every_kind_of_file_the_server_opens() -> None:
+    """Issue 55: the picker's accept= list left out .json, though a graph's board opens from it."""
+    import re
+
+    from analyzer.interactive.session import REPLAY_FORMATS
+    from analyzer.interactive.web import static_text
+
+    found = re.search(r'const OPENABLE = "([^"]*)";', static_text("board.js"))
+    assert found is not None
+    offered = set(found[1].split(","))
+    session = Session(BOARD)
+    graph = Board.from_json('{"mines": 1, "cells": [{"state": "H", "neighbours": []}]}')
+    opened = {"json": graph.to_json(), "mine": BOARD, "txt": BOARD}
+    for suffix, text in opened.items():
+        session.act({"type": "open", "name": f"x.{suffix}", "data": base64.b64encode(text.encode()).decode()})
+        assert session.note == "", suffix
+    assert {f".{suffix}" for suffix in (*opened, "mbf", *REPLAY_FORMATS)} <= offered
