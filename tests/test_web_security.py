@@ -9,6 +9,8 @@ from __future__ import annotations
 import base64
 import http.client
 import json
+import socket
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -355,3 +357,100 @@ def test_the_file_picker_offers_every_kind_of_file_the_server_opens() -> None:
         session.act({"type": "open", "name": f"x.{suffix}", "data": base64.b64encode(text.encode()).decode()})
         assert session.note == "", suffix
     assert {f".{suffix}" for suffix in (*opened, "mbf", *REPLAY_FORMATS)} <= offered
+
+
+# ------------------------------------------------------------ load (issue 55): 127.0.0.1 only, bounded
+
+
+def _raw(server: WebServer, data: bytes) -> int | None:
+    """Send ``data`` on a new connection and return the answer's status (``None``: a reset or no answer)."""
+    from benchmarks.web_load import status_of
+
+    with socket.create_connection(("127.0.0.1", server.port), timeout=20) as connection:
+        try:
+            connection.sendall(data)
+        except OSError:
+            return None
+        return status_of(connection)
+
+
+def _get(server: WebServer) -> bytes:
+    from benchmarks.web_load import request_bytes
+
+    return request_bytes(server)
+
+
+def test_half_sent_connections_hold_at_most_the_bound_and_end_after_the_timeout() -> None:
+    from benchmarks.web_load import status_of
+
+    with WebServer(Session(BOARD), port=0, max_threads=4, request_timeout=1.0) as server:
+        before = threading.active_count()
+        started = time.monotonic()
+        slow = [socket.create_connection(("127.0.0.1", server.port), timeout=20) for _ in range(20)]
+        try:
+            for connection in slow:
+                connection.sendall(f"GET /api/view HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n".encode())
+            time.sleep(0.3)
+            assert threading.active_count() <= before + 4
+            assert _raw(server, _get(server)) in (200, 503)  # answered meanwhile, never left hanging
+            statuses = [status_of(connection) for connection in slow]
+        finally:
+            for connection in slow:
+                connection.close()
+        assert set(statuses) <= {408, 503} and statuses.count(408) >= 1, statuses
+        assert time.monotonic() - started < 10  # dropped after the 1 s given, not held
+        assert _raw(server, _get(server)) == 200
+        deadline = time.monotonic() + 5
+        while threading.active_count() > before and time.monotonic() < deadline:
+            time.sleep(0.05)  # the last answer's thread ending
+        assert threading.active_count() <= before
+
+
+def test_a_burst_of_200_requests_is_answered_every_one() -> None:
+    from benchmarks.web_load import concurrent
+
+    with WebServer(Session(BOARD), port=0, max_threads=4) as server:
+        result = concurrent(server, 200)
+        assert result["answered"] == 200, result
+        assert set(result["statuses"]) <= {"200", "503"} and "200" in result["statuses"]
+        assert server.httpd.request_queue_size >= 200
+
+
+@pytest.mark.parametrize(
+    ("headers", "status"),
+    [
+        ({"Origin": "http://evil.example"}, 403),
+        ({"Content-Type": "text/plain"}, 415),
+        ({"Content-Length": str(MAX_ACTION_BYTES + 1)}, 413),
+    ],
+)
+def test_a_refused_request_with_a_body_gets_its_status_not_a_reset(
+    server: WebServer, headers: dict[str, str], status: int
+) -> None:
+    body = b"{" + b" " * (4 * 2**20)
+    sent = {
+        "Host": f"127.0.0.1:{server.port}",
+        TOKEN_HEADER: server.token,
+        "Content-Type": "application/json",
+        "Content-Length": str(len(body)),
+        **headers,
+    }
+    head = "POST /api/action HTTP/1.1\r\n" + "".join(f"{k}: {v}\r\n" for k, v in sent.items()) + "\r\n"
+    assert _raw(server, head.encode() + body) == status
+    unchanged(server)
+
+
+@pytest.mark.parametrize("method", ["PUT", "DELETE", "PATCH", "OPTIONS"])
+def test_other_methods_are_405_with_allow(server: WebServer, method: str) -> None:
+    status, headers, _ = ask(server, method, "/api/action")
+    assert status == 405 and headers["Allow"] == "GET, POST"
+    status, _, _ = ask(server, method, "/api/action", token=False)
+    assert status == 403
+    unchanged(server)
+
+
+def test_the_page_has_an_icon(server: WebServer) -> None:
+    status, headers, icon = ask(server, "GET", "/favicon.ico")
+    assert status == 200 and headers["Content-Type"] == "image/svg+xml" and icon.startswith("<svg")
+    _, _, page = ask(server, "GET", "/")
+    assert '<link rel="icon" href="favicon.ico"' in page
