@@ -114,7 +114,7 @@ def test_an_impossible_edit_names_the_clues_and_a_bad_total_says_why() -> None:
         ({"type": "cell", "cell": [0, 0], "button": "middle"}, "button must be"),
         ({"type": "key", "cell": [0, 0], "key": "9"}, "sets nothing"),
         ({"type": "mines", "mines": -1}, "mines must be an integer >= 0"),
-        ({"type": "resize", "width": 0, "height": 3, "mines": 0}, "a board is 1 to 4,000,000 cells"),
+        ({"type": "resize", "width": 0, "height": 3, "mines": 0}, "a board is 1 to 1,000,000 cells"),
         ({"type": "resize", "width": 10**5, "height": 10**5, "mines": 0}, "got 100000x100000"),
         ({"type": "resize", "size": "3x3"}, "expected beginner, intermediate, expert or WxHxM"),
         ({"type": "new_game", "size": "4x4x17"}, "more mines (17) than cells (16)"),
@@ -397,7 +397,7 @@ def test_cli_web_refuses_a_bad_size_and_a_taken_port(capsys: pytest.CaptureFixtu
     assert main(["web", "--new", "3x3", "--no-browser"]) == 2  # a usage error
     assert "expected beginner, intermediate, expert or WxHxM" in capsys.readouterr().err
     assert main(["web", "--new", "100000x100000x1", "--no-browser"]) == 2  # a usage error too
-    assert "a board is 1 to 4,000,000 cells (e.g. 2000x2000), got 100000x100000" in capsys.readouterr().err
+    assert "a board is 1 to 1,000,000 cells (e.g. 1000x1000), got 100000x100000" in capsys.readouterr().err
     assert main(["web", "--new", "9x9x10", "--topology", "cube", "--no-browser"]) == 2
     assert capsys.readouterr().err == (
         "analyzer web: error: --new '9x9x10' --topology 'cube': a cube of 9x9 faces is 9 wide and 54 high"

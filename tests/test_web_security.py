@@ -6,14 +6,19 @@ session behind the server is checked unchanged afterwards.
 
 from __future__ import annotations
 
+import base64
 import http.client
 import json
+import socket
+import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from analyzer import Board
+from analyzer.errors import OptionError
 from analyzer.interactive.session import MAX_CELLS, Session
 from analyzer.interactive.web import MAX_ACTION_BYTES, TOKEN_HEADER, WebServer
 
@@ -232,16 +237,61 @@ def test_an_oversized_board_is_refused_before_it_is_made(server: WebServer, acti
     assert status == 200  # a refused action answers with the view, unchanged, and a note
     size = f"got {action['width']}x{action['height']}"
     assert view["note"] in (
-        f"a board is 1 to {MAX_CELLS:,} cells (e.g. 2000x2000), {size}",
+        f"a board is 1 to {MAX_CELLS:,} cells (e.g. 1000x1000), {size}",
         f"a board is at most 20,000 cells a side, {size}",
     )
     assert view["mode"] == "edit" and view["width"] == 4
     assert server.session.board == Board.from_text(BOARD)
 
 
+def _big_mine(width: int, height: int) -> str:
+    return f"{width}x{height}x10\n" + ("H" * width + "\n") * height
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        {"type": "new_game", "width": 2000, "height": 2000, "mines": 10},
+        {"type": "new_game", "size": "1001x1000x10"},
+        {"type": "resize", "width": 2000, "height": 2000, "mines": 10},
+        {"type": "paste", "text": _big_mine(2000, 2000)},
+        {"type": "paste", "text": ("H" * 1001 + "\n") * 1000, "mines": 10},
+        {
+            "type": "open",
+            "name": "big.mine",
+            "data": base64.b64encode(_big_mine(2000, 2000).encode()).decode(),
+        },
+    ],
+    ids=["new-2000", "new-size", "resize", "paste-mine", "paste-rows", "open-mine"],
+)
+def test_a_board_past_what_the_page_handles_is_refused_at_once(
+    server: WebServer, action: dict[str, Any]
+) -> None:
+    """Issue 56: a 2000x2000 game took 17.9 s and 2.3 GB to load, then 65-71 s a click."""
+    started = time.perf_counter()
+    status, _, view = ask(server, "POST", "/api/action", json.dumps(action).encode())
+    elapsed = time.perf_counter() - started
+    assert status == 200 and view["note"].startswith(f"a board is 1 to {MAX_CELLS:,} cells (e.g. 1000x1000)")
+    assert elapsed < 5, elapsed  # refused from the size alone (15 ms here): nothing is made
+    assert MAX_CELLS == 1000 * 1000  # what docs/guide/interactive.md measures the page at
+    assert server.session.board == Board.from_text(BOARD)
+
+
+@pytest.mark.parametrize("source", ["board", "game"])
+def test_a_source_past_what_the_page_handles_is_refused_before_it_is_shown(source: str) -> None:
+    """What ``analyzer web FILE`` or ``analyzer.widget(source)`` is given is held to the same limit."""
+    from analyzer.play.game import Game
+
+    given: object = Board.from_text(_big_mine(1001, 1000)) if source == "board" else Game.new(1001, 1000, 10)
+    with pytest.raises(
+        OptionError, match=r"a board is 1 to 1,000,000 cells \(e.g. 1000x1000\), got 1001x1000"
+    ):
+        Session(given)
+
+
 def test_the_largest_board_allowed_is_made() -> None:
     session = Session(BOARD)
-    session.act({"type": "resize", "width": 2000, "height": 2000, "mines": 10})
+    session.act({"type": "resize", "width": 1000, "height": 1000, "mines": 10})
     assert session.note == "" and session.board.width * session.board.height == MAX_CELLS
 
 
@@ -288,3 +338,119 @@ def test_serving_beyond_this_machine_says_what_guards_it(
     assert "listening on 0.0.0.0, not only this machine" in err
     web.serve(Session(BOARD), host="127.0.0.1", port=0, open_browser=False)
     assert capsys.readouterr().err == ""
+
+
+def test_the_file_picker_offers_every_kind_of_file_the_server_opens() -> None:
+    """Issue 55: the picker's accept= list left out .json, though a graph's board opens from it."""
+    import re
+
+    from analyzer.interactive.session import REPLAY_FORMATS
+    from analyzer.interactive.web import static_text
+
+    found = re.search(r'const OPENABLE = "([^"]*)";', static_text("board.js"))
+    assert found is not None
+    offered = set(found[1].split(","))
+    session = Session(BOARD)
+    graph = Board.from_json('{"mines": 1, "cells": [{"state": "H", "neighbours": []}]}')
+    opened = {"json": graph.to_json(), "mine": BOARD, "txt": BOARD}
+    for suffix, text in opened.items():
+        session.act({"type": "open", "name": f"x.{suffix}", "data": base64.b64encode(text.encode()).decode()})
+        assert session.note == "", suffix
+    assert {f".{suffix}" for suffix in (*opened, "mbf", *REPLAY_FORMATS)} <= offered
+
+
+# ------------------------------------------------------------ load (issue 55): 127.0.0.1 only, bounded
+
+
+def _raw(server: WebServer, data: bytes) -> int | None:
+    """Send ``data`` on a new connection and return the answer's status (``None``: a reset or no answer)."""
+    from benchmarks.web_load import status_of
+
+    with socket.create_connection(("127.0.0.1", server.port), timeout=20) as connection:
+        try:
+            connection.sendall(data)
+        except OSError:
+            return None
+        return status_of(connection)
+
+
+def _get(server: WebServer) -> bytes:
+    from benchmarks.web_load import request_bytes
+
+    return request_bytes(server)
+
+
+def test_half_sent_connections_hold_at_most_the_bound_and_end_after_the_timeout() -> None:
+    from benchmarks.web_load import status_of
+
+    with WebServer(Session(BOARD), port=0, max_threads=4, request_timeout=1.0) as server:
+        before = threading.active_count()
+        started = time.monotonic()
+        slow = [socket.create_connection(("127.0.0.1", server.port), timeout=20) for _ in range(20)]
+        try:
+            for connection in slow:
+                connection.sendall(f"GET /api/view HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n".encode())
+            time.sleep(0.3)
+            assert threading.active_count() <= before + 4
+            assert _raw(server, _get(server)) in (200, 503)  # answered meanwhile, never left hanging
+            statuses = [status_of(connection) for connection in slow]
+        finally:
+            for connection in slow:
+                connection.close()
+        assert set(statuses) <= {408, 503} and statuses.count(408) >= 1, statuses
+        assert time.monotonic() - started < 10  # dropped after the 1 s given, not held
+        assert _raw(server, _get(server)) == 200
+        deadline = time.monotonic() + 5
+        while threading.active_count() > before and time.monotonic() < deadline:
+            time.sleep(0.05)  # the last answer's thread ending
+        assert threading.active_count() <= before
+
+
+def test_a_burst_of_200_requests_is_answered_every_one() -> None:
+    from benchmarks.web_load import concurrent
+
+    with WebServer(Session(BOARD), port=0, max_threads=4) as server:
+        result = concurrent(server, 200)
+        assert result["answered"] == 200, result
+        assert set(result["statuses"]) <= {"200", "503"} and "200" in result["statuses"]
+        assert server.httpd.request_queue_size >= 200
+
+
+@pytest.mark.parametrize(
+    ("headers", "status"),
+    [
+        ({"Origin": "http://evil.example"}, 403),
+        ({"Content-Type": "text/plain"}, 415),
+        ({"Content-Length": str(MAX_ACTION_BYTES + 1)}, 413),
+    ],
+)
+def test_a_refused_request_with_a_body_gets_its_status_not_a_reset(
+    server: WebServer, headers: dict[str, str], status: int
+) -> None:
+    body = b"{" + b" " * (4 * 2**20)
+    sent = {
+        "Host": f"127.0.0.1:{server.port}",
+        TOKEN_HEADER: server.token,
+        "Content-Type": "application/json",
+        "Content-Length": str(len(body)),
+        **headers,
+    }
+    head = "POST /api/action HTTP/1.1\r\n" + "".join(f"{k}: {v}\r\n" for k, v in sent.items()) + "\r\n"
+    assert _raw(server, head.encode() + body) == status
+    unchanged(server)
+
+
+@pytest.mark.parametrize("method", ["PUT", "DELETE", "PATCH", "OPTIONS"])
+def test_other_methods_are_405_with_allow(server: WebServer, method: str) -> None:
+    status, headers, _ = ask(server, method, "/api/action")
+    assert status == 405 and headers["Allow"] == "GET, POST"
+    status, _, _ = ask(server, method, "/api/action", token=False)
+    assert status == 403
+    unchanged(server)
+
+
+def test_the_page_has_an_icon(server: WebServer) -> None:
+    status, headers, icon = ask(server, "GET", "/favicon.ico")
+    assert status == 200 and headers["Content-Type"] == "image/svg+xml" and icon.startswith("<svg")
+    _, _, page = ask(server, "GET", "/")
+    assert '<link rel="icon" href="favicon.ico"' in page

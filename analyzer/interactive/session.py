@@ -211,9 +211,14 @@ KINDS = ("number",) * 9 + (
 )
 """The kind of cell each code is, as the front end and the tests name it (the index is the code)."""
 
-MAX_SIDE = 2000
+MAX_SIDE = 1000
 MAX_CELLS = MAX_SIDE * MAX_SIDE
-"""The most cells a new board or game from the page may have (a 1000x1000 board loads and scrolls)."""
+"""The most cells a board, game or replay shown in the page may have, refused before it is made.
+
+The largest size the page is measured to handle (``docs/guide/interactive.md``: a
+1000x1000 board loads in half a second, a click answers within a second); a
+2000x2000 game took 17.9 s and 2.3 GB to load and 65-71 s a click (issue 56).
+"""
 
 MAX_LENGTH = 20_000
 """The most rows or columns such a board may have (a board is drawn, and scrolled, in one piece)."""
@@ -383,6 +388,7 @@ class Session:
                 self.new_game(*PRESETS["beginner"])
                 return
             if isinstance(source, Game):
+                check_size(source.width, source.height)
                 self._game = source
                 self._set_mode("play")
                 return
@@ -406,6 +412,7 @@ class Session:
 
     def set_board(self, board: Board) -> None:
         """Show ``board`` in edit mode, on any topology (the view's ``topology`` says how it is drawn)."""
+        check_size(board.width, board.height)
         with self.lock:
             self._width, self._height, self._mines = board.width, board.height, board.mines
             self._cells = list(board.cells)
@@ -438,6 +445,8 @@ class Session:
     def _open_replay(self, source: Any) -> None:
         from analyzer.replays.analyse import ReplayAnalysis, analyse_replay
 
+        recorded = source.replay if isinstance(source, ReplayAnalysis) else source
+        check_size(recorded.width, recorded.height)
         analysed = source if isinstance(source, ReplayAnalysis) else analyse_replay(source)
         replay = analysed.replay
         opening = [a for a in replay.actions if a.kind not in ("flag", "unflag")]
@@ -1717,7 +1726,7 @@ def check_size(width: int, height: int) -> None:
     >>> check_size(100_000, 100_000)
     Traceback (most recent call last):
     ...
-    analyzer.errors.OptionError: a board is 1 to 4,000,000 cells (e.g. 2000x2000), got 100000x100000
+    analyzer.errors.OptionError: a board is 1 to 1,000,000 cells (e.g. 1000x1000), got 100000x100000
     >>> check_size(20_001, 1)
     Traceback (most recent call last):
     ...

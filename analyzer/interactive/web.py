@@ -3,8 +3,8 @@
 The page is the widget's own front end (``static/board.js``) with a model that
 talks JSON over HTTP instead of Jupyter's comm:
 
-``GET /?token=...``, ``/board.js``, ``/board.css``, ``/web.js``
-    The page and its files.
+``GET /?token=...``, ``/board.js``, ``/board.css``, ``/web.js``, ``/favicon.ico``
+    The page and its files (the icon an SVG).
 ``GET /api/view?since=V``
     The current view as the protocol answers it (:meth:`Session.respond
     <analyzer.interactive.session.Session.respond>`: ``{"view", "cells", "answer"}``;
@@ -32,6 +32,13 @@ that says why, before anything else happens:
   a cookie (``HttpOnly``, ``SameSite=Strict``), which the browser sends with each
   later request; scripts may send the ``X-Analyzer-Token`` header instead.
 
+At most :data:`MAX_THREADS` requests are answered at once; a connection past them
+is answered ``503`` (with what it sent read first, so the client sees the status,
+not a reset). A request has :data:`REQUEST_TIMEOUT` seconds to arrive, line,
+headers and body, or is answered ``408`` and closed; a refused request's body is
+read and dropped (up to :data:`MAX_ACTION_BYTES`) before the connection closes.
+Methods other than GET and POST are ``405`` with ``Allow``.
+
 Actions come only as ``application/json`` (``415`` otherwise) and at most
 :data:`MAX_ACTION_BYTES` long (``413``); what an action may ask for is bounded in
 the session (a board of at most :data:`~analyzer.interactive.session.MAX_CELLS`
@@ -43,11 +50,14 @@ action supplies.
 from __future__ import annotations
 
 import hmac
+import io
 import ipaddress
 import json
 import secrets
+import socket
 import sys
 import threading
+import time
 import webbrowser
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -57,7 +67,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 
 from analyzer.interactive.session import DEFAULT_TIME_LIMIT, MAX_UPLOAD_BYTES, Session
 
-__all__ = ["WebServer", "serve", "MAX_ACTION_BYTES", "TOKEN_HEADER"]
+__all__ = ["WebServer", "serve", "MAX_ACTION_BYTES", "MAX_THREADS", "REQUEST_TIMEOUT", "TOKEN_HEADER"]
 
 _FILES = {
     "/": ("index.html", "text/html; charset=utf-8"),
@@ -68,6 +78,20 @@ _FILES = {
 }
 MAX_ACTION_BYTES = (MAX_UPLOAD_BYTES + 2) // 3 * 4 + 64 * 1024
 """The largest action the server reads: a file opened from the page, in base64, and a little more."""
+
+MAX_THREADS = 32
+"""The most requests handled at once; a connection past them is answered ``503`` and closed."""
+
+REQUEST_TIMEOUT = 10.0
+"""Seconds a request (its line, headers and body) may take to arrive; a slower one is answered ``408``."""
+
+_ALLOW = "GET, POST"
+_DRAIN_SECONDS = 0.5  # how long a refused request's unread body is waited for, once it stops coming
+_SLOT_WAIT = 0.02  # how long a connection past the bound waits for a request to finish (a burst of clicks)
+_ICON = (
+    b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="2"'
+    b' fill="#b4b4b4"/><circle cx="8" cy="8" r="4" fill="#000"/></svg>'
+)
 
 TOKEN_HEADER = "X-Analyzer-Token"
 """The header a script may send the token in (the page sends the cookie the server set)."""
@@ -99,15 +123,25 @@ class WebServer:
     """
 
     def __init__(
-        self, session: Session, *, host: str = "127.0.0.1", port: int = 8765, token: str | None = None
+        self,
+        session: Session,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 8765,
+        token: str | None = None,
+        max_threads: int = MAX_THREADS,
+        request_timeout: float = REQUEST_TIMEOUT,
     ):
         self.session = session
         self.token = token if token else secrets.token_urlsafe(32)
         self.host = host
         handler: type[_Handler] = type(
-            "Handler", (_Handler,), {"session": session, "server_token": self.token}
+            "Handler",
+            (_Handler,),
+            {"session": session, "server_token": self.token, "request_timeout": request_timeout},
         )
         self.httpd = _Server((host, port), handler)
+        self.httpd.slots = threading.BoundedSemaphore(max_threads)
         handler.server_port = self.port
         handler.bound_host = host
         handler.cookie = f"analyzer-token-{self.port}"
@@ -197,8 +231,92 @@ def _since(query: str) -> int | None:
 
 
 class _Server(ThreadingHTTPServer):
-    request_queue_size = 64  # a page sends clicks faster than five at a time
+    """At most :data:`MAX_THREADS` requests at a time; each connection past them is answered ``503``."""
+
+    request_queue_size = 1024  # connections waiting to be accepted (a burst of 200 at once is answered)
     daemon_threads = True
+    slots: threading.BoundedSemaphore
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        if not self.slots.acquire(timeout=_SLOT_WAIT):
+            _busy(request)
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:  # no thread was started: its slot is free again
+            self.slots.release()
+            raise
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that went away mid-answer is no error to print; anything else is."""
+        if not isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            super().handle_error(request, client_address)
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.slots.release()
+
+
+def _busy(connection: socket.socket) -> None:
+    """Answer ``503`` on the accepting thread, never waiting on the client (what has arrived is dropped)."""
+    body = json.dumps(
+        {"error": "busy: as many requests as the server answers at once are being answered; try again"}
+    ).encode()
+    head = (
+        "HTTP/1.0 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 1\r\n"
+        f"Cache-Control: no-store\r\nConnection: close\r\nContent-Length: {len(body)}\r\n\r\n"
+    ).encode()
+    try:
+        connection.setblocking(False)
+        _discard(connection, 1 << 16)
+        connection.settimeout(0.2)
+        connection.sendall(head + body)
+        connection.shutdown(socket.SHUT_WR)
+        connection.setblocking(False)
+        _discard(connection, 1 << 16)
+    except OSError:
+        return
+
+
+def _discard(connection: socket.socket, limit: int) -> int:
+    """Read and drop up to ``limit`` bytes, until the peer stops or the socket's timeout passes."""
+    dropped = 0
+    try:
+        while dropped < limit:
+            chunk = connection.recv(min(1 << 16, limit - dropped))
+            if not chunk:
+                break
+            dropped += len(chunk)
+    except (BlockingIOError, TimeoutError, OSError):
+        pass
+    return dropped
+
+
+class _DeadlineReader(io.RawIOBase):
+    """The socket, read until a deadline: each read waits only for the time left (a slow client ends)."""
+
+    def __init__(self, connection: socket.socket, deadline: float):
+        self.connection = connection
+        self.deadline = deadline
+        self.expired = False
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            self.expired = True
+            raise TimeoutError("the request took too long to arrive")
+        self.connection.settimeout(left)
+        try:
+            return self.connection.recv_into(buffer)
+        except TimeoutError:
+            self.expired = True
+            raise
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -207,10 +325,61 @@ class _Handler(BaseHTTPRequestHandler):
     server_port: int
     bound_host: str
     cookie: str
+    request_timeout: float
     server_version = "analyzer-web"
+    _reader: _DeadlineReader
+    _answered = False
+    _body_read = False
+
+    def setup(self) -> None:
+        super().setup()
+        self.command, self.request_version, self.requestline = "", "HTTP/1.0", ""  # until a request arrives
+        self._reader = _DeadlineReader(self.connection, time.monotonic() + self.request_timeout)
+        self.rfile = io.BufferedReader(self._reader)
+
+    def handle(self) -> None:
+        super().handle()
+        if self._reader.expired and not self._answered:
+            seconds = f"{self.request_timeout:g}"
+            self._json(
+                {"error": f"the request did not arrive within {seconds} s"}, HTTPStatus.REQUEST_TIMEOUT
+            )
+
+    def finish(self) -> None:
+        super().finish()
+        if self.command == "POST" and not self._body_read and not self._reader.expired:
+            # A refused request's body is read and dropped (a bounded amount), so the client sees the
+            # answer rather than a reset.
+            try:
+                self.connection.shutdown(socket.SHUT_WR)
+                self.connection.settimeout(_DRAIN_SECONDS)
+                _discard(self.connection, MAX_ACTION_BYTES + 1024)
+            except OSError:
+                pass
+
+    def send_response(self, code: int, message: str | None = None) -> None:
+        self._answered = True
+        self.connection.settimeout(60.0)  # the request has arrived: the answer has its own time
+        super().send_response(code, message)
 
     def log_message(self, format: str, *args: Any) -> None:  # quiet: the terminal shows the URL only
         return
+
+    def _not_allowed(self) -> None:
+        if not self._allowed(urlsplit(self.path).query):
+            return
+        self.close_connection = True
+        self.send_response(HTTPStatus.METHOD_NOT_ALLOWED)
+        body = json.dumps({"error": f"{self.command} is not answered here: only {_ALLOW}"}).encode()
+        self.send_header("Allow", _ALLOW)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Connection", "close")
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_HEAD = do_TRACE = do_CONNECT = _not_allowed
 
     def do_GET(self) -> None:
         parts = urlsplit(self.path)
@@ -219,6 +388,9 @@ class _Handler(BaseHTTPRequestHandler):
         if parts.path == "/api/view":
             since = _since(parts.query)
             self._stream(self.session.respond(since=since))
+            return
+        if parts.path == "/favicon.ico":
+            self._send(_ICON, "image/svg+xml")
             return
         known = _FILES.get(parts.path)
         if known is None:
@@ -255,8 +427,10 @@ class _Handler(BaseHTTPRequestHandler):
                 {"error": "an action is a JSON object; the request had no body"}, HTTPStatus.BAD_REQUEST
             )
             return
+        body = self.rfile.read(length)
+        self._body_read = True
         try:
-            action = json.loads(self.rfile.read(length))
+            action = json.loads(body)
         except (ValueError, RecursionError) as error:  # not UTF-8, not JSON, too deep, a 5,000-digit number
             self._json({"error": f"the action is not JSON: {error}"}, HTTPStatus.BAD_REQUEST)
             return

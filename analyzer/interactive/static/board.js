@@ -240,7 +240,7 @@ function geometryOf(view, z) {
 // auto-play, dead cells and 50/50s, the chance to win, a replay's timeline. Built beside the
 // board by render(); they only send actions (analyzer.interactive.session: open, paste, save,
 // undo, redo, paint, wheel, autoplay, marks, win) and read the view's fields for them.
-const OPENABLE = ".mine,.txt,.mbf,.avf,.rmv,.evf,.mvf";
+const OPENABLE = ".mine,.txt,.json,.mbf,.avf,.rmv,.evf,.mvf";
 
 function toBase64(buffer) {
   const bytes = new Uint8Array(buffer);
