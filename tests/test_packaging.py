@@ -227,3 +227,11 @@ def test_the_wheel_holds_the_package_and_nothing_of_the_repository(installed: Pa
     metadata = zipfile.ZipFile(wheel).read(f"{info}/METADATA").decode()
     assert "\nName: minesweeper-analyzer\n" in metadata
     assert f"\nVersion: {_written_version()}\n" in metadata
+
+
+def test_the_changelog_opens_with_this_version() -> None:
+    """CHANGELOG.md (Keep a Changelog) has a dated section for the version the package says it is."""
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    versions = re.findall(r"^## \[(\d+\.\d+\.\d+)\] - \d{4}-\d{2}-\d{2}$", text, flags=re.MULTILINE)
+    assert versions and versions[0] == analyzer.__version__, versions
+    assert "CHANGELOG.md" in (ROOT / "MANIFEST.in").read_text(encoding="utf-8")
