@@ -243,6 +243,8 @@ def test_a_product_the_estimate_lets_start_still_stops_at_the_time_limit(
     from analyzer.solver import polynomials
 
     monkeypatch.setattr(polynomials, "_PRODUCT_BITS_PER_SECOND", 10**18)
+    # A test runner's own threads (pytest-xdist's) would keep the product in this process.
+    monkeypatch.setattr(polynomials.threading, "active_count", lambda: 1)
     forked: list[int] = []
     fork = os.fork
 
@@ -268,6 +270,7 @@ def test_a_product_made_where_it_can_be_stopped_is_the_same_product(
     from analyzer.solver import polynomials
 
     monkeypatch.setattr(polynomials, "_STOPPABLE_PRODUCT_BITS", 0)
+    monkeypatch.setattr(polynomials.threading, "active_count", lambda: 1)  # as in a single-threaded CLI
     if not gmp:
         monkeypatch.setattr(polynomials, "gmpy2_module", lambda: None)
     a, b = [3**k for k in range(300)], [2**900 - k for k in range(200)]
