@@ -517,7 +517,9 @@ def test_expert_guess_is_the_exact_players_heuristic(preset: str, count: int, sc
     _compiled_guesses_agree(preset, count, score, dead)
 
 
-@pytest.mark.parametrize(("preset", "count"), [("intermediate", 40), ("expert", 20)])
+@pytest.mark.parametrize(
+    ("preset", "count"), [("intermediate", 40), pytest.param("expert", 20, marks=pytest.mark.slow)]
+)
 def test_guess_with_pseudo_fifty_fifties_first_is_the_exact_players(preset: str, count: int) -> None:
     _compiled_guesses_agree(preset, count, "secondary", "wait", "first")
 
@@ -587,11 +589,14 @@ def test_guess_with_alike_cells_once_is_the_exact_players(preset: str, count: in
     _compiled_guesses_agree(preset, count, "secondary", "wait", "first", alike="once")
 
 
-@pytest.mark.parametrize(("preset", "count"), [("intermediate", 30), ("expert", 30)])
+@pytest.mark.parametrize(
+    ("preset", "count"), [("intermediate", 30), pytest.param("expert", 30, marks=pytest.mark.slow)]
+)
 def test_guess_with_long_term_safety_is_the_exact_players(preset: str, count: int) -> None:
     _compiled_guesses_agree(preset, count, "secondary", "wait", alike="once", longterm=Fraction(9, 10))
 
 
+@pytest.mark.slow  # the compiled long-term guess meets the exact player by default
 def test_long_term_safety_moves_guesses_toward_fifty_fifties_that_may_form() -> None:
     # The scores are the secondary safeties times 1 + w I / (1 - p), I the exact 50/50 influence;
     # some guesses change, each to a cell a 50/50 may form around.
@@ -717,7 +722,9 @@ def test_off_front_candidates_are_taken_by_how_much_they_touch_the_front() -> No
     assert checked >= 1
 
 
-@pytest.mark.parametrize(("preset", "count"), [("intermediate", 30), ("expert", 30)])
+@pytest.mark.parametrize(
+    ("preset", "count"), [("intermediate", 30), pytest.param("expert", 30, marks=pytest.mark.slow)]
+)
 def test_guess_with_closed_off_parts_first_is_the_exact_players(preset: str, count: int) -> None:
     _compiled_guesses_agree(preset, count, "secondary", "wait", "first", isolated=True)
 
