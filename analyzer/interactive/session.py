@@ -41,7 +41,7 @@ Big boards, small messages: nothing is sent per cell as text. An answer
     the exact numbers on demand, below), ``error`` (``{"message", "clues": [[r, c], ...]}``
     or ``None``), ``note`` (why the last action was refused, else ``""``),
     ``trust_flags`` (whether the analysis takes the flags as mines: always in edit
-    and replay mode, in play mode only under :attr:`Session.trust_flags`),
+    and replay mode, in play mode only when ``Session.trust_flags`` is on),
     ``flag_text`` (play mode, flags not trusted: the flags that are not certain
     mines, in one line, else ``""``), ``best``
     (``[r, c]`` or ``None``), ``best_text``, ``best_pending`` (true while the best

@@ -243,7 +243,7 @@ def symmetries(
 ) -> tuple[tuple[int, ...], ...]:
     """The ``candidates`` (permutations of the cells) that map ``spec`` onto itself.
 
-    ``deadline``: :func:`check_building` looks at it as the constraints are compared.
+    ``deadline``: ``check_building`` looks at it as the constraints are compared.
 
     A candidate is kept when the fixed cells, the clues (as a multiset) and each board
     rule are the same after renaming the cells: then the image of any layout meets every
@@ -633,7 +633,7 @@ DEFER_AFTER = 3
 JOINT_EFFORT = 0.3
 
 
-#: What :func:`check_building` names when the time limit comes while a model is built.
+#: What ``check_building`` names when the time limit comes while a model is built.
 BUILDING = "the building of a variant position's model"
 
 

@@ -66,8 +66,8 @@ def region(rules: RuleSet, cell: Cell, width: int, height: int) -> tuple[Cell, .
 
 def weight(rules: RuleSet, cell: Cell) -> int:
     """How much a mine on ``cell`` adds to a clue: 2 on a coloured cell under M, -1 on an
-    uncoloured one under N (the clue shows the absolute value), both under MN (|2 x coloured -
-    uncoloured|), 1 otherwise."""
+    uncoloured one under N (the clue shows the absolute value), both under MN (the clue shows
+    ``|2 x coloured - uncoloured|``), 1 otherwise."""
     if rules.colour is None:
         return 1
     coloured = is_coloured(*cell)
