@@ -46,7 +46,9 @@ def chord_loss(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from analyzer.replays.write import write_evf
 
     width, height, layout, actions = CHORD_LOSS
-    return write_evf(tmp_path_factory.mktemp("loss") / "lost_on_a_chord.evf", width, height, layout, actions)
+    return write_evf(
+        tmp_path_factory.mktemp("loss") / "lost_on_a_chord.evf", width, height, layout, actions, timed=False
+    )
 
 
 def test_a_game_lost_on_a_chord_is_the_chord_with_its_exact_risk(chord_loss: Path) -> None:
