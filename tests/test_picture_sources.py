@@ -95,3 +95,13 @@ def test_picture_is_transcribed_and_consistent(picture):
         assert layouts == meta["layouts"]
     if meta["finished"] == "won":
         assert layouts == 1
+    if meta.get("all_mines_shown"):
+        # The end of the game shows every mine: flagged, shown (M) or hit (X); a crossed
+        # flag (W) has none. Those mines must be the one layout the numbers allow.
+        assert meta["finished"] in ("won", "lost")
+        shown = meta.get("cells") or text_rows
+        rows = ["".join("F" if code in "MXF" else "H" if code in "W?" else code for code in row)
+                for row in shown]
+        ended = Board.from_text(f"{board.width}x{board.height}x{board.mines}\n" + "\n".join(rows))
+        assert count_layouts(ended) == 1
+        assert sum(row.count("F") for row in rows) == board.mines
