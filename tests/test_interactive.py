@@ -53,7 +53,7 @@ def expected(board: Board) -> list[Fraction | None]:
 
 
 def test_edit_clicks_cycle_hidden_number_flag_and_keys_set_cells() -> None:
-    session = Session(BOARD)
+    session = Session(BOARD, adjust_numbers=False)  # the numbers stay as typed (see test_interactive_analyst)
     board = Board.from_text(BOARD)
     session.act({"type": "cell", "cell": [0, 0], "button": "left"})  # hidden -> its flag count (0)
     assert session.board[0, 0] == 0
@@ -267,7 +267,7 @@ def test_the_widget_takes_clicks_in_a_thread_and_changes_from_code() -> None:
     pytest.importorskip("anywidget")
     from analyzer.interactive.jupyter import BoardWidget
 
-    w = BoardWidget(BOARD)
+    w = BoardWidget(BOARD, adjust_numbers=False)
     board = Board.from_text(BOARD)
     w.wait(30)  # the board at once, its best move scored in the worker
     assert w.view["best"] == list(solve(board).best_moves(1)[0].cell)
@@ -331,7 +331,7 @@ def _decoded(cells: dict[str, Any]) -> tuple[list[int], list[int], list[float]]:
 
 def test_the_web_server_answers_views_and_refuses_bad_requests() -> None:
     board = Board.from_text(BOARD)
-    with WebServer(Session(BOARD), port=0) as server:
+    with WebServer(Session(BOARD, adjust_numbers=False), port=0) as server:
         status, lines = _request(_api(server, "api/view"))
         assert status == 200 and lines[0]["cells"]["full"]
         _, codes, p = _decoded(lines[0]["cells"])
@@ -640,7 +640,7 @@ def test_the_widget_shows_a_hexagonal_board() -> None:
     pytest.importorskip("anywidget")
     from analyzer.interactive.jupyter import BoardWidget
 
-    w = BoardWidget(HEX)
+    w = BoardWidget(HEX, adjust_numbers=False)
     w.wait(30)
     assert w.view["topology"] == {"name": "hex"}
     w._receive(w, {"type": "cell", "cell": [0, 0], "button": "right"}, [])

@@ -52,6 +52,8 @@ class BoardWidget(anywidget.AnyWidget):
     trust_flags : bool
         Play mode: take the player's flags as mines (the toolbar's "trust my flags");
         by default they are marks, not facts (see :class:`~analyzer.interactive.session.Session`).
+    adjust_numbers : bool
+        Edit mode: the numbers around a flag placed or removed follow it (on by default).
 
     Attributes
     ----------
@@ -77,9 +79,12 @@ class BoardWidget(anywidget.AnyWidget):
         time_limit: float = DEFAULT_TIME_LIMIT,
         seed: int = 0,
         trust_flags: bool = False,
+        adjust_numbers: bool = True,
     ):
         super().__init__()
-        self.session = Session(source, time_limit=time_limit, seed=seed, trust_flags=trust_flags)
+        self.session = Session(
+            source, time_limit=time_limit, seed=seed, trust_flags=trust_flags, adjust_numbers=adjust_numbers
+        )
         self._actions: queue.Queue[dict[str, Any] | None] = queue.Queue()
         self._worker: threading.Thread | None = None
         self._guard = threading.Lock()
