@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import pytest
 
-from analyzer import Board, solve
+from analyzer import Board, Game, solve
 from analyzer.board.board import FLAG, HIDDEN
 from analyzer.interactive.session import Session
 from analyzer.play.players.endgame import endgame_layouts, endgame_line, endgame_search
@@ -186,3 +186,16 @@ def test_the_win_chance_shows_the_line_of_best_play() -> None:
         "      if (0, 2) shows 2 (1/2): every cell is known: won",
     ]
     assert Session("3x1x1\nH1H\n").win_chance()["line_text"].startswith("reveal (0, 0)")
+
+
+def test_the_position_query_gives_the_position_shown_and_never_the_layout() -> None:
+    session = Session(Game.new(9, 9, 10, seed=3))
+    session.act({"type": "cell", "cell": [4, 4], "button": "left"})
+    version = session.view()["version"]
+    answer = session.act({"type": "exact", "of": "position"})
+    assert answer == {"type": "exact", "of": "position", "text": session.board.to_text()}
+    shared = Board.from_text(answer["text"])
+    assert shared.cells == session.game.board.cells and HIDDEN in shared.cells  # the mines stay hidden
+    assert session.view()["version"] == version
+    session.act({"type": "exact", "of": "secrets"})
+    assert session.note == "exact of what? 'layouts', 'luck' or 'position', got 'secrets'"

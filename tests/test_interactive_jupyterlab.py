@@ -111,7 +111,7 @@ def _notebook(path: Path) -> None:
 
     notebook = {
         "cells": [
-            code(f"import analyzer\nedit = analyzer.widget({BOARD!r})\nedit"),
+            code(f"import analyzer\nedit = analyzer.widget({BOARD!r}, adjust_numbers=False)\nedit"),
             code("from analyzer import Game\nplay = analyzer.widget(Game.new(9, 9, 10, seed=3))\nplay"),
             {"cell_type": "markdown", "metadata": {}, "source": "the end"},
         ],

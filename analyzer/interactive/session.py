@@ -101,7 +101,8 @@ does not move):
 - ``{"type": "exact", "cell": [r, c]}``: ``{"type": "exact", "cell", "version",
   "p": "a/b" or None, "text"}``, the cell's exact mine probability (what hover shows).
 - ``{"type": "exact", "of": "layouts" | "luck"}``: ``{"type": "exact", "of", "text"}``,
-  the long exact text of a big number.
+  the long exact text of a big number; ``"of": "position"``: the ``.mine`` text of the
+  position shown (the page's shared link; a game's hidden layout is not in it).
 
 One round trip per action: the answer to an action carries the new view and,
 when the best move is already scored, the best move. When it is not
@@ -1584,7 +1585,9 @@ class Session:
                 if self._replay is None:
                     raise OptionError("no replay is open: it is a replay's luck")
                 return {"type": "exact", "of": what, "text": fraction_text(self._replay.luck)}
-            raise OptionError(f"exact of what? 'layouts' or 'luck', got {what!r}")
+            if what == "position":  # the page's shared link (web.js): the position shown, never a layout
+                return {"type": "exact", "of": what, "text": self.board.to_text()}
+            raise OptionError(f"exact of what? 'layouts', 'luck' or 'position', got {what!r}")
         cell = _cell(action)
         board = self.board
         index = board.index(*cell) if 0 <= cell[0] < board.height and 0 <= cell[1] < board.width else None
