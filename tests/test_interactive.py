@@ -148,6 +148,41 @@ def test_why_gives_the_explanation_of_a_certain_cell() -> None:
     assert session.view()["why"] is None  # an edit clears it
 
 
+def test_a_refused_why_clears_the_outline_of_the_last_one() -> None:
+    board = Board.from_text("6x3x3\nHHHHHH\n12H21H\nHHHHHH\n")
+    session = Session(board)
+    analysis = solve(board)
+    session.act({"type": "why", "cell": list(analysis.safe[0])})
+    assert session.view()["marks"].get("why_cell")
+    odds = analysis.cell_probabilities
+    unsure = next(divmod(i, board.width) for i, p in enumerate(odds) if p is not None and 0 < p < 1)
+    session.act({"type": "why", "cell": list(unsure)})
+    assert "is not certain" in session.note
+    view = session.view()
+    assert view["why"] is None and "why_cell" not in view["marks"] and "why_clues" not in view["marks"]
+
+
+def test_a_note_stays_while_the_pointer_asks_for_figures() -> None:
+    # Each hover asks the exact fraction of the cell under the pointer: that query is no action,
+    # and the note of the last refused one stays until the next action replaces it.
+    pytest.importorskip("anywidget")
+    from analyzer.interactive.jupyter import BoardWidget
+
+    w = BoardWidget(BOARD)
+    w.wait(30)
+    w._receive(w, {"type": "cell", "cell": [9, 9], "button": "left"}, [])
+    w.wait(30)
+    note = w.view["note"]
+    assert "off the" in note
+    for cell in ([0, 1], [0, 2], [1, 0]):
+        w._receive(w, {"type": "exact", "cell": cell}, [])
+        w.wait(30)
+        assert w.view["note"] == note, cell
+    w._receive(w, {"type": "cell", "cell": [0, 0], "button": "right"}, [])
+    w.wait(30)
+    assert w.view["note"] == ""
+
+
 def test_play_mode_is_the_game_and_the_best_move_plays() -> None:
     session = Session(None, seed=4)
     game = session.game

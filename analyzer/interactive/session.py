@@ -39,7 +39,8 @@ Big boards, small messages: nothing is sent per cell as text. An answer
     ``edges`` and ``names``), ``caption`` (short text), ``counts``
     (``{"layouts": short text, "layouts_digits": n}``;
     the exact numbers on demand, below), ``error`` (``{"message", "clues": [[r, c], ...]}``
-    or ``None``), ``note`` (why the last action was refused, else ``""``),
+    or ``None``), ``note`` (why the last action was refused, else ``""``; a query, ``exact``,
+    leaves the note it finds),
     ``trust_flags`` (whether the analysis takes the flags as mines: always in edit
     and replay mode, in play mode only when ``Session.trust_flags`` is on),
     ``flag_text`` (play mode, flags not trusted: the flags that are not certain
@@ -601,8 +602,11 @@ class Session:
           (see the module text).
         """
         with self.lock:
-            self.note = ""
-            self._download = None
+            if not (isinstance(action, dict) and action.get("type") == "exact"):
+                # A query (the hover's exact fraction) replaces nothing: the note of the last
+                # action stays until the next action, as does the file a save made.
+                self.note = ""
+                self._download = None
             recorded = isinstance(action, dict) and action.get("type") in _RECORDED
             before = self._snapshot() if recorded else None
             signature = self._signature() if recorded else None
@@ -787,6 +791,7 @@ class Session:
             self._set_mode("replay")
 
     def _explain(self, cell: Cell) -> None:
+        self._why = None  # a refused why? leaves no outline of an earlier one
         self._refresh()
         analysis = self._analysis
         if analysis is None:

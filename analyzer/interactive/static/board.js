@@ -729,6 +729,112 @@ function analystPass({ root, send, view, codeAt, canvas, cellAt, scrollToCell, d
   };
 }
 
+// ---- the widget's border in a notebook. JupyterLab's command-mode keys (m, a, b, d d, x,
+// Shift+Enter...) act on whatever holds the focus inside the notebook, not on what is under the
+// pointer; its right click opens a menu; its mousedown and focusin make a cell active. So: over
+// any part of the widget (toolbar, status, board, inputs) the widget holds the focus and every key,
+// right click, press and focus change stops at its border (data-lm-suppress-shortcuts tells
+// JupyterLab's own dispatcher the same); once the pointer leaves, the focus goes back where it
+// was (the notebook's active cell), so the notebook's keys work again without a click. A text
+// field of the widget the person is typing in keeps the focus.
+const TEXT_INPUTS = new Set(["text", "number", "search", "email", "url", "tel", "password", ""]);
+const SCROLL_KEYS = new Set([" ", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "PageUp", "PageDown", "Home", "End"]);
+
+function isTyping(node) {
+  if (!node) return false;
+  if (node.tagName === "INPUT") return TEXT_INPUTS.has(node.type);
+  return node.tagName === "TEXTAREA" || Boolean(node.isContentEditable);
+}
+
+function guardNotebook(root) {
+  let before = null; // what held the focus when the pointer came in: it gets it back on the way out
+  const stop = (event) => event.stopPropagation();
+  for (const type of ["keydown", "keyup", "keypress", "mousedown", "pointerdown", "dblclick", "focusin"]) {
+    root.addEventListener(type, stop);
+  }
+  root.addEventListener("contextmenu", (event) => {
+    event.preventDefault();
+    event.stopPropagation();
+  });
+  root.addEventListener("keydown", (event) => {
+    if (isTyping(event.target)) return;
+    // The browser's own action of these keys would scroll the notebook under the board (Space,
+    // arrows, pages) or open the "save page" dialog (Ctrl+S, which JupyterLab no longer takes here).
+    const scrolls = event.target === root && SCROLL_KEYS.has(event.key) && !event.ctrlKey && !event.metaKey;
+    const saves = (event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "s";
+    if (scrolls || saves) event.preventDefault();
+  });
+  // The pointer over the widget (come in, or moving in it after the notebook took the focus back).
+  const claim = () => {
+    const active = document.activeElement;
+    if (isTyping(active) || root.contains(active)) return; // a cell being edited keeps its editor
+    before = active;
+    root.focus({ preventScroll: true });
+  };
+  root.addEventListener("mouseenter", claim);
+  root.addEventListener("mousemove", claim, { passive: true });
+  root.addEventListener("mouseleave", () => {
+    const active = document.activeElement;
+    if (!root.contains(active) || isTyping(active)) return;
+    let back = before && before.isConnected && before !== document.body ? before : null;
+    if (!back) {
+      // JupyterLab (and Notebook 7) in command mode: its shortcuts need the focus on the notebook,
+      // the active cell's node as JupyterLab puts it there itself.
+      const notebook = root.closest(".jp-Notebook");
+      back = notebook && (notebook.querySelector(".jp-Cell.jp-mod-active") || notebook);
+    }
+    before = null;
+    if (back) back.focus({ preventScroll: true });
+    else active.blur();
+  });
+}
+
+// ---- a widget whose kernel is gone (restarted or shut down) keeps its old view on the page, and
+// the clicks it sends go nowhere. The widget acknowledges each action at once (analyzer.interactive
+// .jupyter: {ack}); an action without an answer within SILENT_MS, or the kernel seen restarting,
+// says so in the status area instead of ignoring the click in silence.
+const SILENT_MS = 4000;
+
+function watchKernel(model, say) {
+  const acknowledges = Boolean(model.get("acknowledges")); // the page's HTTP model answers each request itself
+  let timer = null;
+  let gone = false;
+  const heard = () => {
+    clearTimeout(timer);
+    timer = null;
+    if (!gone) say("");
+  };
+  const dead = () => {
+    gone = true;
+    clearTimeout(timer);
+    say("the kernel that drew this board is gone (restarted or shut down): re-run its cell for a live board");
+  };
+  if (acknowledges) {
+    model.on("msg:custom", heard);
+    model.on("change:view", heard);
+    model.on("change:busy", heard);
+    // JupyterLab's widget manager knows the kernel: a restart ends this board's model at once.
+    const kernel = model.widget_manager && model.widget_manager.kernel;
+    if (kernel && kernel.statusChanged && typeof kernel.statusChanged.connect === "function") {
+      kernel.statusChanged.connect((_, status) => {
+        if (status === "restarting" || status === "autorestarting" || status === "dead") dead();
+      });
+    }
+  }
+  return {
+    sent(message) {
+      if (!acknowledges || (message && message.type === "exact")) return;
+      if (gone) return dead();
+      if (timer === null) {
+        timer = setTimeout(() => {
+          timer = null;
+          say(`the kernel has not answered for ${SILENT_MS / 1000} s: it is busy running another cell, or it is gone (restarted or shut down) and this board with it: then re-run its cell`);
+        }, SILENT_MS);
+      }
+    },
+  };
+}
+
 function render({ model, el }) {
   const root = element("div", "mz-root");
   root.tabIndex = 0;
@@ -736,6 +842,14 @@ function render({ model, el }) {
   root.setAttribute("data-jp-suppress-context-menu", "");
   root.setAttribute("data-lm-suppress-shortcuts", "true");
   el.replaceChildren(root);
+  guardNotebook(root);
+  const goneLine = element("div", "mz-gone"); // the kernel behind this board is gone (watchKernel)
+  goneLine.hidden = true;
+  const kernelWatch = watchKernel(model, (text) => {
+    goneLine.hidden = !text;
+    goneLine.textContent = text;
+    goneLine.title = text;
+  });
 
   let whyMode = false;
   let sized = false;
@@ -762,6 +876,7 @@ function render({ model, el }) {
       sent = model.get("busy") ? "end" : "start";
       drawBusy();
     }
+    kernelWatch.sent(message);
     return model.send(message);
   };
 
@@ -888,7 +1003,7 @@ function render({ model, el }) {
     exactValue,
   );
   const status = element("div", "mz-status");
-  status.append(caption, replayText, exactBox, hoverLine, best, error, note, flagLine, why);
+  status.append(goneLine, caption, replayText, exactBox, hoverLine, best, error, note, flagLine, why);
 
   // ---- the board: a canvas the size of the view, stuck to the scrolled area's corner
   const scroll = element("div", "mz-scroll");
