@@ -284,6 +284,9 @@ CANDIDATE_CELLS = 10_000
 CANDIDATE_ROWS = 5
 """The ranked candidate guesses shown (of the expert player's candidates, best first)."""
 
+CANDIDATE_MARGIN = Fraction(1, 10)
+"""The candidate table looks this far above the safest cell (the expert player itself 1/50)."""
+
 WIN_DEPTH = 3
 """Moves of the end game's winning line shown: the first, the replies to it, theirs."""
 
@@ -1247,10 +1250,13 @@ class Session:
         (:func:`~analyzer.play.players.expert.ranked_guesses`: ``safety``, ``progress``
         the chance the guess is safe and the number it shows proves another cell
         safe, ``secondary`` the chance it and the next click are both safe), best
-        first by the player's score (safety + progress), at most
-        :data:`CANDIDATE_ROWS`. Returns ``{"rows", "text"}``; each row is ``{"cell",
-        "safety", "progress", "secondary"}`` (exact fractions as text) and the same
-        as floats under ``"percent"``. No rows when a cell is certainly safe (no
+        first by the player's score (safety + progress), so the first is the
+        player's guess; then, ranked the same way, the cells the same player would
+        weigh with a margin of :data:`CANDIDATE_MARGIN` instead of its own; at most
+        :data:`CANDIDATE_ROWS` in all. Returns ``{"rows", "text"}``; each row is
+        ``{"cell", "expert", "safety", "progress", "secondary"}`` (``expert``: one of
+        the player's own candidates; exact fractions as text) and the same as floats
+        under ``"percent"``. No rows when a cell is certainly safe (no
         guess is needed), without an exact analysis, or on boards of more than
         :data:`CANDIDATE_CELLS` cells (``text`` says which).
 
@@ -1265,7 +1271,7 @@ class Session:
             return self._candidates
 
     def _find_candidates(self) -> dict[str, Any]:
-        from analyzer.play.players.expert import ranked_guesses
+        from analyzer.play.players.expert import ExpertPlayer, ranked_guesses
 
         analysis = self._analysis
         if analysis is None:
@@ -1282,10 +1288,16 @@ class Session:
             return {"rows": [], "text": f"{plural(len(safe), 'certainly safe cell')}: no guess needed"}
         if HIDDEN not in board.cells:
             return {"rows": [], "text": "no hidden cell to guess"}
-        ranked = ranked_guesses(board, analysis)[:CANDIDATE_ROWS]
+        expert = ExpertPlayer()
+        ranked = ranked_guesses(board, analysis, player=ExpertPlayer(margin=CANDIDATE_MARGIN))
+        lowest = 1 - max(g.safety for g in ranked)  # the safest cell leads the guess order
+        # The expert's own candidates (within its margin: a prefix of the wider guess order) first.
+        within = [g for g in ranked if 1 - g.safety <= lowest + expert.margin]
+        ranked = (within + [g for g in ranked if 1 - g.safety > lowest + expert.margin])[:CANDIDATE_ROWS]
         rows = [
             {
                 "cell": list(g.cell),
+                "expert": 1 - g.safety <= lowest + expert.margin,
                 "safety": _fraction(g.safety),
                 "progress": _fraction(g.progress),
                 "secondary": _fraction(g.secondary),
@@ -1297,7 +1309,11 @@ class Session:
             }
             for g in ranked
         ]
-        text = f"{plural(len(rows), 'candidate guess')}, the expert player's, best first (safety + progress)"
+        text = (
+            f"{plural(len(rows), 'candidate guess')}: the expert player's first (within"
+            f" {float(expert.margin) * 100:g} percentage points of the safest), then the rest within"
+            f" {float(CANDIDATE_MARGIN) * 100:g}, each by safety + progress"
+        )
         return {"rows": rows, "text": text}
 
     def _put(self, index: int, code: int) -> None:

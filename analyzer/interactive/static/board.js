@@ -683,7 +683,10 @@ function analystPass({ root, send, view, codeAt, canvas, cellAt, scrollToCell, d
           const tr = element("tr");
           tr.dataset.cell = row.cell.join(",");
           tr.tabIndex = 0;
-          tr.title = "Click to put the cursor on this cell";
+          tr.classList.toggle("mz-wider", !row.expert); // past the expert player's own margin
+          tr.title = row.expert
+            ? "One of the expert player's candidates: click to put the cursor on this cell"
+            : "Past the expert player's own margin, weighed the same way: click to put the cursor on this cell";
           tr.append(
             element("td", "", `(${row.cell.join(", ")})`),
             ...["safety", "progress", "secondary"].map((name) => {
