@@ -130,6 +130,12 @@ def test_candidates_are_shown_on_demand_and_say_why_there_are_none() -> None:
     assert session.view()["candidates"]["text"] == "no candidate guesses without an exact analysis"
     session.act({"type": "candidates", "on": "yes"})
     assert session.note == "candidates must be True or False, got 'yes'"
+    game = Session(Game.new(9, 9, 10, seed=3))  # before the first click: its rule keeps it safe
+    assert game.candidates() == {
+        "rows": [],
+        "text": "the first click is safe under this game's rule: no guess to rank",
+    }
+    assert Session(Game.new(9, 9, 10, seed=3, first_click="none")).candidates()["rows"]
 
 
 def test_numbers_follow_a_flag_placed_and_removed_in_edit_mode() -> None:

@@ -1276,6 +1276,8 @@ class Session:
         analysis = self._analysis
         if analysis is None:
             return {"rows": [], "text": "no candidate guesses without an exact analysis"}
+        if self._first_click() is not None:
+            return {"rows": [], "text": "the first click is safe under this game's rule: no guess to rank"}
         board = analysis.board
         cells = board.width * board.height
         if cells > CANDIDATE_CELLS:
