@@ -527,7 +527,7 @@ function analystPass({ root, send, view, codeAt, canvas, cellAt, scrollToCell, d
     const known = exact.get(`${current.version}:${r},${c}`);
     const where = current.topology && current.topology.name === "graph" ? cellName(r, c) : `row ${r}, column ${c}`;
     let text = `${where}: ${describe(r, c)}`;
-    if (known && known.p) text += ` (${known.p})`;
+    if (known && known.p && known.p !== "0/1" && known.p !== "1/1") text += ` (${known.p})`; // certain: said above
     live.textContent = text;
     root.dataset.cursor = `${r},${c}`;
   }
