@@ -230,3 +230,19 @@ def test_the_position_query_gives_the_position_shown_and_never_the_layout() -> N
     assert session.view()["version"] == version
     session.act({"type": "exact", "of": "secrets"})
     assert session.note == "exact of what? 'layouts', 'luck' or 'position', got 'secrets'"
+
+
+def test_the_widget_shows_the_candidates_the_line_and_follows_flags() -> None:
+    pytest.importorskip("anywidget")
+    from analyzer.interactive.jupyter import BoardWidget
+
+    w = BoardWidget("4x2x2\nHHHH\n1HH1\n")
+    w.act({"type": "candidates", "on": True})
+    w.act({"type": "win", "on": True})
+    w.wait(30)
+    assert w.view["candidates"] == w.session.candidates() and w.view["candidates"]["rows"]
+    assert w.view["win"]["line_text"].startswith("reveal (0, 1) (a mine 1/3 of the time): wins 4/9")
+    w.act({"type": "cell", "cell": [0, 0], "button": "right"})
+    w.wait(30)
+    assert w.board == Board.from_text("4x2x2\nFHHH\n2HH1\n")
+    assert BoardWidget("3x1x1\nH1H\n", adjust_numbers=False).session.adjust_numbers is False
