@@ -88,11 +88,15 @@ number on its background is checked in the tests): ``numbers`` (ink of 0-8),
 viridis at ``1 - sqrt(p)``), ``kinds`` (:data:`KINDS`).
 
 The analyst's tools (the actions ``open``, ``paste``, ``save``, ``undo``, ``redo``,
-``paint``, ``wheel``, ``autoplay``, ``marks``, ``win``, ``trust_flags``, ``guess`` of :meth:`Session.act`)
+``paint``, ``wheel``, ``autoplay``, ``marks``, ``win``, ``trust_flags``, ``guess``,
+``candidates``, ``adjust_numbers`` of :meth:`Session.act`)
 read ``history`` (``{"undo": n, "redo": n}``), ``download`` (the file a ``save``
 made: ``{"id", "name", "mime", "data"}``, base64, until the next action), ``shown``
-(``{"marks": bool, "win": bool, "trust_flags": bool}``), ``marks_text`` (what the dead-cell and 50/50
-search found, or ``None``), ``win`` (:meth:`Session.win_chance`, or ``None``),
+(``{"marks", "win", "trust_flags", "candidates", "adjust_numbers"}``, each a bool),
+``marks_text`` (what the dead-cell and 50/50
+search found, or ``None``), ``win`` (:meth:`Session.win_chance`, or ``None``; its
+``line`` is the winning line as a tree and ``line_text`` the same as indented text),
+``candidates`` (:meth:`Session.candidates`, or ``None``),
 ``timeline`` (a replay's clicks: ``{"risk": [float], "guess": [bool], "exact":
 [text]}``, or ``None``) and ``name`` (the name files are saved under).
 
