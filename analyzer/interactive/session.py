@@ -1127,7 +1127,11 @@ class Session:
         remain and the search ends within :data:`WIN_NODES` positions; else ``p`` is
         ``None`` and ``text`` says why. The flags are taken as the analysis shown
         takes them: in play mode not as facts unless :attr:`trust_flags`; in edit
-        mode as facts. ``cell`` is the first move of best play.
+        mode as facts. ``cell`` is the first move of best play; ``line`` the winning
+        line (:func:`~analyzer.play.players.endgame.endgame_line`, :data:`WIN_DEPTH`
+        moves deep: ``{"cell", "p", "replies": [{"shown": [[r, c, n], ...], "chance",
+        "line"}]}``, chances as exact text, ``p`` the chance to win from there) and
+        ``line_text`` the same as indented text; ``None`` and ``""`` when one layout is left.
 
         >>> Session("3x1x1\\nHHH\\n").win_chance()["p"]
         '2/3'
