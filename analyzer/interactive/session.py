@@ -173,6 +173,10 @@ __all__ = [
     "MARK_CELLS",
     "MARK_SECONDS",
     "HISTORY_STEPS",
+    "CANDIDATE_CELLS",
+    "CANDIDATE_ROWS",
+    "CANDIDATE_MARGIN",
+    "WIN_DEPTH",
 ]
 
 MODES = ("edit", "play", "replay")
