@@ -247,9 +247,11 @@ PALETTE = {
         "#000000",
         "#505050",
     ],
-    "revealed": "#dddddd",
-    "hidden": "#b4b4b4",
-    "grid": "#888888",
+    # Revealed and hidden cells at least 3:1 apart, so a hidden cell with no figure on it is told
+    # from a revealed 0 without its colour's hue (tests/test_interactive_widget_browser.py).
+    "revealed": "#eeeeee",
+    "hidden": "#808080",
+    "grid": "#b0b0b0",
     "flag": "#c00000",
     "mine": "#000000",
     "fatal": "#d00000",

@@ -76,12 +76,76 @@ function probabilityColour(stops, p) {
 
 // text_colour of analyzer.render: black or white, whichever contrasts more (WCAG luminance).
 function textColour(hex) {
+  const l = luminance(hex);
+  return (l + 0.05) / 0.05 >= 1.05 / (l + 0.05) ? "#000000" : "#ffffff";
+}
+
+// ---- light and dark, and the contrast of what is drawn. The widget follows JupyterLab's theme
+// (body[data-jp-theme-light]) and, on the page (no JupyterLab), the system's prefers-color-scheme;
+// the cells look the same in both (their colours carry the figures), the rest follows the theme.
+// Every mark is a ring in black or white, whichever contrasts more with the cell under it (at least
+// 4.58:1 on any colour), around a line of the mark's own colour that tells the marks apart; a
+// mark's tint is mixed into the cell's background, and the cell's text takes an ink that contrasts
+// at least 4.5:1 with the mixed colour. tests/test_interactive_widget_browser.py measures it all.
+const THEMES = {
+  light: { background: "#ffffff", labels: "#555555" },
+  dark: { background: "#1e1e1e", labels: "#c8c8c8" },
+};
+const MARK_FILL = 0.45; // how much of a mark's tint is mixed into the cell's background
+// The marks in the order drawn: name, its colour (null: the ring alone), its tint, dashed, extra width.
+const MARKS = [
+  ["conflict", "#d50000", "#ff8a80", false, 0],
+  ["why_clues", "#e65100", "#ffd54f", false, 0],
+  ["why_cell", "#1565c0", null, false, 0],
+  ["clicked", "#ff6f00", null, true, 0],
+  ["best", "#e6007e", null, false, 1],
+  ["fifty", "#6a1b9a", "#ce93d8", false, 0], // the analyst's marks (the marks action)
+  ["dead", null, null, true, -1],
+];
+
+function luminance(hex) {
   const linear = hexRgb(hex).map((c) => {
     c /= 255;
     return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
   });
-  const l = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2];
-  return (l + 0.05) / 0.05 >= 1.05 / (l + 0.05) ? "#000000" : "#ffffff";
+  return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2];
+}
+
+function contrast(a, b) {
+  const [x, y] = [luminance(a), luminance(b)];
+  return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+}
+
+function mix(a, b, t) {
+  const [p, q] = [hexRgb(a), hexRgb(b)];
+  return "#" + p.map((u, k) => Math.round(u + (q[k] - u) * t).toString(16).padStart(2, "0")).join("");
+}
+
+function themeOf() {
+  const body = document.body;
+  const lab = body && body.getAttribute("data-jp-theme-light");
+  if (lab === "false") return "dark";
+  if (lab === "true") return "light";
+  if (body && body.classList.contains("vscode-dark")) return "dark"; // VS Code's notebooks
+  return window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+}
+
+// Keeps root.dataset.theme (board.css's dark rules) and the canvas in step with the host's theme.
+function watchTheme(root, redraw) {
+  const apply = () => {
+    const theme = themeOf();
+    if (root.dataset.theme === theme) return;
+    root.dataset.theme = theme;
+    redraw();
+  };
+  root.dataset.theme = themeOf();
+  if (typeof MutationObserver !== "undefined" && document.body) {
+    new MutationObserver(apply).observe(document.body, { attributes: true, attributeFilter: ["data-jp-theme-light", "class"] });
+  }
+  if (window.matchMedia) {
+    const query = window.matchMedia("(prefers-color-scheme: dark)");
+    if (query.addEventListener) query.addEventListener("change", apply);
+  }
 }
 
 // percent_text of analyzer.render: whole percent, never 0 or 100 for a cell that is neither.
@@ -846,6 +910,7 @@ function render({ model, el }) {
   root.setAttribute("data-lm-suppress-shortcuts", "true");
   el.replaceChildren(root);
   guardNotebook(root);
+  watchTheme(root, () => scheduleDraw());
   const goneLine = element("div", "mz-gone"); // the kernel behind this board is gone (watchKernel)
   goneLine.hidden = true;
   const kernelWatch = watchKernel(model, (text) => {
@@ -1221,6 +1286,9 @@ function render({ model, el }) {
     ctx.lineTo(x + size * 0.59, y + size * 0.52);
     ctx.closePath();
     ctx.fill();
+    ctx.strokeStyle = "#000000"; // red is no contrast on grey: the flag's black edge is
+    ctx.lineWidth = Math.max(1, size / 20);
+    ctx.stroke();
   }
 
   // The outline of a cell whose box (zoom x zoom) has its top left corner at (x, y), drawn
@@ -1300,7 +1368,8 @@ function render({ model, el }) {
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
     // A grid's lines are the background between its cells; hexagons and a graph's cells stand on
     // white with an edge each, the cube's faces each on their own grid.
-    ctx.fillStyle = geo.box && geo.kind !== "cube" ? current.palette.grid : "#ffffff";
+    const theme = THEMES[root.dataset.theme] || THEMES.light;
+    ctx.fillStyle = geo.box && geo.kind !== "cube" ? current.palette.grid : theme.background;
     ctx.fillRect(0, 0, viewW, viewH);
     const left = scroll.scrollLeft, top = scroll.scrollTop;
     const showText = zoom >= 14 && codes.length === current.width * current.height;
@@ -1324,12 +1393,15 @@ function render({ model, el }) {
     }
     ctx.fillStyle = current.palette.grid;
     for (const [fx, fy, side] of geo.faces || []) ctx.fillRect(lw + fx - left - 1, LABEL_HEIGHT + fy - top - 1, side + 1, side + 1);
+    const marks = current.marks || {};
+    const drawn = tinted(marks); // the cells a mark tints, and their colours as drawn
     const shownRange = geo.each(x0, y0, x1, y1, (r, c) => {
       const index = r * width + c;
       if (index >= codes.length) return;
       const [cx, cy] = geo.centre(r, c);
       const x = lw + cx - zoom / 2 - left, y = LABEL_HEIGHT + cy - zoom / 2 - top;
-      const [background, text, ink] = look(index);
+      let [background, text, ink] = look(index);
+      if (drawn.has(index)) [background, ink] = drawn.get(index);
       ctx.fillStyle = background;
       if (geo.box) fillCell(x, y);
       else {
@@ -1366,31 +1438,19 @@ function render({ model, el }) {
       }
     }
     // Marks: the clues in conflict, why's clues and cell, the replay's click, the best move.
-    const marks = current.marks || {};
-    const mark = (name, colour, lineWidth, dashed, fill) => {
+    const mark = (name, colour, lineWidth, dashed) => {
       for (const index of marks[name] || []) {
         const r = Math.floor(index / width), c = index % width;
         if (r >= current.height) continue;
         const [cx, cy] = geo.centre(r, c);
         if (cx + zoom < x0 || cx - zoom > x1 || cy + zoom < y0 || cy - zoom > y1) continue;
         const x = lw + cx - zoom / 2 - left, y = LABEL_HEIGHT + cy - zoom / 2 - top;
-        if (fill) {
-          ctx.fillStyle = fill;
-          ctx.globalAlpha = 0.45;
-          fillCell(x, y);
-          ctx.globalAlpha = 1;
-        }
-        outline(x, y, zoom, colour, lineWidth, dashed);
+        const background = drawn.has(index) ? drawn.get(index)[0] : look(index)[0];
+        ring(x, y, background, colour, lineWidth, dashed);
       }
     };
     const thick = Math.max(2, Math.round(zoom / 8));
-    mark("conflict", "#d50000", thick, false, "#ff8a80");
-    mark("why_clues", "#e65100", thick, false, "#ffd54f");
-    mark("why_cell", "#1565c0", thick, false, null);
-    mark("clicked", "#ff6f00", thick, true, null);
-    mark("best", "#e6007e", thick + 1, false, null);
-    mark("fifty", "#6a1b9a", thick, false, "#ce93d8"); // the analyst's marks (the marks action)
-    mark("dead", "#212121", Math.max(1.5, thick - 1), true, null);
+    for (const [name, colour, , dashed, extra] of MARKS) mark(name, colour, thick + extra, dashed);
     // The keyboard's cell cursor: white under black dashes, seen on every background.
     const cursorCell = pass.cursor();
     if (cursorCell && cursorCell[0] * width + cursorCell[1] < codes.length) {
@@ -1400,10 +1460,10 @@ function render({ model, el }) {
       outline(x, y, zoom, "#000000", Math.max(1.5, thick - 1), true);
     }
     // The labels, stuck to the top and the left edges.
-    ctx.fillStyle = "#ffffff";
+    ctx.fillStyle = theme.background;
     ctx.fillRect(0, 0, viewW, LABEL_HEIGHT);
     ctx.fillRect(0, 0, lw, viewH);
-    ctx.fillStyle = "#555555";
+    ctx.fillStyle = theme.labels;
     ctx.font = "10px monospace";
     const every = zoom >= 20 ? 1 : zoom >= 12 ? 5 : 10;
     if (shownRange) {
@@ -1420,8 +1480,37 @@ function render({ model, el }) {
         ctx.fillText(String(r), lw - 4, LABEL_HEIGHT + geo.centre(r, 0)[1] - top);
       }
     }
-    ctx.fillStyle = "#ffffff";
+    ctx.fillStyle = theme.background;
     ctx.fillRect(0, 0, lw, LABEL_HEIGHT);
+  }
+
+  // The cells a mark tints (conflict, why's clues, 50/50s): [background, ink] as drawn, the tint
+  // mixed in, the text's ink kept when it still contrasts 4.5:1, else black or white.
+  function tinted(marks) {
+    const out = new Map();
+    for (const [name, , fill] of MARKS) {
+      if (!fill) continue;
+      for (const index of marks[name] || []) {
+        if (index >= codes.length) continue;
+        const [background, , ink] = look(index);
+        const mixed = mix(background, fill, MARK_FILL);
+        out.set(index, [mixed, contrast(ink, mixed) >= 4.5 ? ink : textColour(mixed)]);
+      }
+    }
+    return out;
+  }
+
+  // A mark around a cell: a ring in black or white (whichever contrasts more with the cell's
+  // background), then inside it a line of the mark's colour (a dashed mark: the ring alone, dashed).
+  function ring(x, y, background, colour, width, dashed) {
+    outline(x, y, zoom, textColour(background), width, dashed);
+    if (dashed && colour === null) return;
+    const inner = Math.max(2, Math.ceil(width / 2));
+    ctx.strokeStyle = colour;
+    ctx.lineWidth = inner;
+    ctx.setLineDash([]);
+    cellPath(x, y, width + inner / 2);
+    ctx.stroke();
   }
 
   // ---- events: the board's own; keys and menus stop at the widget's border
@@ -1688,6 +1777,7 @@ function render({ model, el }) {
     },
     hit: (x, y) => cellAt({ clientX: x, clientY: y }), // the cell under a point of the page (null: none)
     geometry: () => geo.kind,
+    theme: () => Object.assign({ name: root.dataset.theme }, THEMES[root.dataset.theme] || THEMES.light),
     exact(r, c) {
       return new Promise((resolve) => {
         const key = `${r},${c}`;
