@@ -144,8 +144,10 @@ def test_replay_keys_jump_between_guesses() -> None:
     guesses = [k for k, click in enumerate(analysed.clicks) if click.is_guess]
     assert len(guesses) >= 2
     with opened(path) as (tab, session):
-        tab.focus(".mz-root")
         tab.mouse.move(1, 1)
+        tab.focus(".mz-root")
+        press(tab, "[")  # a refusal said from the keyboard alone
+        assert tab.text_content(".mz-note") == "no guess before this click"
         press(tab, "]")
         assert session.step == guesses[0]
         press(tab, "Shift+ArrowRight")

@@ -617,6 +617,9 @@ function analystPass({ root, send, view, codeAt, canvas, cellAt, scrollToCell, d
     redraw();
   }
 
+  // A key is the person acting, as a press is: the notes of what it did (a refusal) show.
+  root.addEventListener("keydown", () => root.dispatchEvent(new Event("mz-acted")));
+
   canvas.addEventListener("mousemove", (event) => {
     const cell = cellAt(event);
     if (!cell || (cursor && cell[0] === cursor[0] && cell[1] === cursor[1])) return;
