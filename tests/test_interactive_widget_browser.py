@@ -292,6 +292,12 @@ def print_table(theme: str, rows: list[tuple[str, str, str, float, float]]) -> N
         + "".join(f"{g:>13}" for g in GROUNDS)
     )
     ratios = {what: value for what, _, _, value, _ in rows}
+    marks = [value for what, _, _, value, least in rows if least == 3.0 and " mark on " in what]
+    texts = [value for what, _, _, value, least in rows if least == 4.5]
+    print(
+        f"\nleast: a mark {min(marks):.2f}, a text {min(texts):.2f}, hidden vs revealed "
+        f"{ratios['hidden (no analysis) vs revealed']:.2f}"
+    )
     for mark in MARK_ROWS:
         line = f"{mark:10}"
         for ground in GROUNDS:
