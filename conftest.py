@@ -8,7 +8,9 @@ which and why.
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -66,3 +68,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if missing:
             extra = EXTRAS.get(missing[0], missing[0])
             item.add_marker(pytest.mark.skip(reason=f"needs {missing[0]} (pip install -e '.[{extra}]')"))
+
+
+@pytest.fixture(scope="session")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """The process's one JupyterLab (tests/test_interactive_jupyterlab.py's ``Lab``), started by the
+    first test that asks for a notebook's address and shared by the JupyterLab tests after it
+    (starting one is the expensive part of those tests)."""
+    from test_interactive_jupyterlab import Lab
+
+    shared = Lab(tmp_path_factory.mktemp("jupyterlab"))
+    try:
+        yield shared
+    finally:
+        shared.close()
