@@ -1510,14 +1510,7 @@ function render({ model, el }) {
     ctx.stroke();
   }
 
-  // ---- events: the board's own; keys and menus stop at the widget's border
-  for (const type of ["keydown", "keyup", "keypress"]) {
-    root.addEventListener(type, (event) => event.stopPropagation());
-  }
-  root.addEventListener("contextmenu", (event) => {
-    event.preventDefault();
-    event.stopPropagation();
-  });
+  // ---- events: the board's own (keys, right clicks and focus stop at the widget's border: guardNotebook)
   scroll.addEventListener("scroll", scheduleDraw, { passive: true });
   scroll.addEventListener(
     "wheel",
