@@ -89,15 +89,40 @@ def test_the_candidates_of_a_2_in_the_middle_are_exact() -> None:
     assert (edge.cell, edge.progress, edge.secondary) == ((2, 1), Fraction(9, 28), Fraction(9, 14))
 
 
+def test_the_table_leads_with_the_experts_candidates_then_looks_wider() -> None:
+    session = Session(Game.new(30, 16, 99, seed=4))
+    session.act({"type": "cell", "cell": [8, 15], "button": "left"})
+    session.act({"type": "autoplay", "until": "guess"})  # the first guess of the game
+    board, analysis = session.board, session.analysis
+    assert analysis is not None and not analysis.safe
+    rows = session.candidates()["rows"]
+    player = ExpertPlayer()
+    assert rows[0]["cell"] == list(divmod(player.best_guess(board, analysis), board.width))
+    own = {divmod(i, board.width) for i in player._candidates(board, analysis)}
+    assert [row["expert"] for row in rows] == [tuple(row["cell"]) in own for row in rows]
+    assert rows[0]["expert"] and not rows[-1]["expert"] and len(rows) == 5
+    lowest = min(p for p in analysis.cell_probabilities if p is not None and 0 < p < 1)
+    wide = ranked_guesses(board, analysis, player=ExpertPlayer(margin=Fraction(1, 10)))
+    figures = {g.cell: g for g in wide}
+    for row in rows:
+        g = figures[tuple(row["cell"])]
+        assert (row["safety"], row["progress"], row["secondary"]) == tuple(
+            f"{f.numerator}/{f.denominator}" for f in (g.safety, g.progress, g.secondary)
+        )
+        assert 1 - g.safety <= lowest + Fraction(1, 10)
+    # The first cell outside the expert's margin is the safer two clicks deep: 165/181 > 5684717/6360159.
+    assert Fraction(rows[1]["secondary"]) > Fraction(rows[0]["secondary"])
+
+
 def test_candidates_are_shown_on_demand_and_say_why_there_are_none() -> None:
     session = Session(MIDDLE_TWO)
     assert session.view()["candidates"] is None and session.view()["shown"]["candidates"] is False
     session.act({"type": "candidates", "on": True})
     view = session.view()
     assert view["shown"]["candidates"] is True and len(view["candidates"]["rows"]) == 5
-    assert (
-        view["candidates"]["text"]
-        == "5 candidate guesses, the expert player's, best first (safety + progress)"
+    assert view["candidates"]["text"] == (
+        "5 candidate guesses: the expert player's first (within 2 percentage points of the safest),"
+        " then the rest within 10, each by safety + progress"
     )
     session.act({"type": "key", "cell": [0, 0], "key": "0"})  # a 0 in the corner: three safe cells
     assert session.view()["candidates"] == {"rows": [], "text": "2 certainly safe cells: no guess needed"}
@@ -105,6 +130,12 @@ def test_candidates_are_shown_on_demand_and_say_why_there_are_none() -> None:
     assert session.view()["candidates"]["text"] == "no candidate guesses without an exact analysis"
     session.act({"type": "candidates", "on": "yes"})
     assert session.note == "candidates must be True or False, got 'yes'"
+    game = Session(Game.new(9, 9, 10, seed=3))  # before the first click: its rule keeps it safe
+    assert game.candidates() == {
+        "rows": [],
+        "text": "the first click is safe under this game's rule: no guess to rank",
+    }
+    assert Session(Game.new(9, 9, 10, seed=3, first_click="none")).candidates()["rows"]
 
 
 def test_numbers_follow_a_flag_placed_and_removed_in_edit_mode() -> None:
@@ -199,3 +230,19 @@ def test_the_position_query_gives_the_position_shown_and_never_the_layout() -> N
     assert session.view()["version"] == version
     session.act({"type": "exact", "of": "secrets"})
     assert session.note == "exact of what? 'layouts', 'luck' or 'position', got 'secrets'"
+
+
+def test_the_widget_shows_the_candidates_the_line_and_follows_flags() -> None:
+    pytest.importorskip("anywidget")
+    from analyzer.interactive.jupyter import BoardWidget
+
+    w = BoardWidget("4x2x2\nHHHH\n1HH1\n")
+    w.act({"type": "candidates", "on": True})
+    w.act({"type": "win", "on": True})
+    w.wait(30)
+    assert w.view["candidates"] == w.session.candidates() and w.view["candidates"]["rows"]
+    assert w.view["win"]["line_text"].startswith("reveal (0, 1) (a mine 1/3 of the time): wins 4/9")
+    w.act({"type": "cell", "cell": [0, 0], "button": "right"})
+    w.wait(30)
+    assert w.board == Board.from_text("4x2x2\nFHHH\n2HH1\n")
+    assert BoardWidget("3x1x1\nH1H\n", adjust_numbers=False).session.adjust_numbers is False

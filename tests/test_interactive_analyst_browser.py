@@ -30,7 +30,7 @@ def press(tab, *keys: str) -> None:
 
 
 def test_the_keyboard_alone_moves_a_cursor_reveals_flags_and_reads_each_cell() -> None:
-    with opened(Game.new(9, 9, 10, seed=3)) as (tab, session):
+    with opened(Game.new(9, 9, 10, seed=6)) as (tab, session):  # (4, 4) opens an area
         tab.mouse.move(1, 1)  # the pointer off the board: the keys act on the cursor
         tab.focus(".mz-root")
         outline = tab.evaluate("() => getComputedStyle(document.querySelector('.mz-root')).outlineStyle")
@@ -40,13 +40,14 @@ def test_the_keyboard_alone_moves_a_cursor_reveals_flags_and_reads_each_cell() -
         press(tab, "Enter")
         game = session.game
         assert game is not None and game.revealed_count > 0 and game.board[4, 4] >= 0
-        hidden = next(cell for cell in game.board.hidden_cells() if cell[0] > 4)
+        odds = solve(game.board, trust_flags=False)
+        hidden = next(c for c in game.board.hidden_cells() if c[0] > 4 and 0 < odds.probability(*c) < 1)
         for _ in range(hidden[0] - 4):
             press(tab, "j")  # h j k l too, in play mode
         for _ in range(abs(hidden[1] - 4)):
             press(tab, "l" if hidden[1] > 4 else "h")
         assert tab.evaluate(CURSOR) == list(hidden)
-        p = solve(game.board, trust_flags=False).probability(*hidden)
+        p = odds.probability(*hidden)
         live_has = "(t) => document.querySelector('.mz-live').textContent.includes(t)"
         tab.wait_for_function(live_has, arg=f"({p})")
         live = tab.text_content(".mz-live")
@@ -54,6 +55,17 @@ def test_the_keyboard_alone_moves_a_cursor_reveals_flags_and_reads_each_cell() -
         assert tab.get_attribute(".mz-live", "aria-live") == "polite"
         press(tab, "f")
         assert session.game.board[hidden] == -2
+        # Over the board the keys act on the cell under the pointer: ? asks why? of a certain cell.
+        analysis = session.analysis
+        assert analysis is not None and analysis.safe
+        certain = analysis.safe[0]
+        box = rect(tab, certain)
+        tab.mouse.move(box["cx"], box["cy"])
+        press(tab, "?")
+        assert session.view()["why"]["cell"] == list(certain)
+        assert "why_cell" in tab.evaluate(
+            "([r, c]) => document.querySelector('.mz-root').mz.info(r, c).marks", list(certain)
+        )
         assert "arrows" in tab.text_content(".mz-keys")  # the key help under the board
 
 
@@ -87,6 +99,13 @@ def test_the_ranked_candidates_table_and_numbers_that_follow_flags() -> None:
         tab.wait_for_timeout(50)
         idle(tab)
         assert session.board == Board.from_text("3x3x2\nFHF\nH3H\nHHH\n")
+        # Edit from the keyboard: the cursor (left on (0, 2) by the pointer) down two, a 1; Enter cycles.
+        tab.mouse.move(1, 1)
+        tab.focus(".mz-root")
+        press(tab, "ArrowDown", "ArrowDown", "1")
+        assert tab.evaluate(CURSOR) == [2, 2] and session.board[2, 2] == 1
+        press(tab, "ArrowLeft", "Enter")
+        assert session.board[2, 1] == 0  # hidden -> the flags around it
 
 
 def test_a_position_shared_by_url_opens_on_another_page() -> None:
@@ -125,8 +144,10 @@ def test_replay_keys_jump_between_guesses() -> None:
     guesses = [k for k, click in enumerate(analysed.clicks) if click.is_guess]
     assert len(guesses) >= 2
     with opened(path) as (tab, session):
-        tab.focus(".mz-root")
         tab.mouse.move(1, 1)
+        tab.focus(".mz-root")
+        press(tab, "[")  # a refusal said from the keyboard alone
+        assert tab.text_content(".mz-note") == "no guess before this click"
         press(tab, "]")
         assert session.step == guesses[0]
         press(tab, "Shift+ArrowRight")

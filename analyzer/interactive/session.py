@@ -88,11 +88,15 @@ number on its background is checked in the tests): ``numbers`` (ink of 0-8),
 viridis at ``1 - sqrt(p)``), ``kinds`` (:data:`KINDS`).
 
 The analyst's tools (the actions ``open``, ``paste``, ``save``, ``undo``, ``redo``,
-``paint``, ``wheel``, ``autoplay``, ``marks``, ``win``, ``trust_flags``, ``guess`` of :meth:`Session.act`)
+``paint``, ``wheel``, ``autoplay``, ``marks``, ``win``, ``trust_flags``, ``guess``,
+``candidates``, ``adjust_numbers`` of :meth:`Session.act`)
 read ``history`` (``{"undo": n, "redo": n}``), ``download`` (the file a ``save``
 made: ``{"id", "name", "mime", "data"}``, base64, until the next action), ``shown``
-(``{"marks": bool, "win": bool, "trust_flags": bool}``), ``marks_text`` (what the dead-cell and 50/50
-search found, or ``None``), ``win`` (:meth:`Session.win_chance`, or ``None``),
+(``{"marks", "win", "trust_flags", "candidates", "adjust_numbers"}``, each a bool),
+``marks_text`` (what the dead-cell and 50/50
+search found, or ``None``), ``win`` (:meth:`Session.win_chance`, or ``None``; its
+``line`` is the winning line as a tree and ``line_text`` the same as indented text),
+``candidates`` (:meth:`Session.candidates`, or ``None``),
 ``timeline`` (a replay's clicks: ``{"risk": [float], "guess": [bool], "exact":
 [text]}``, or ``None``) and ``name`` (the name files are saved under).
 
@@ -169,6 +173,10 @@ __all__ = [
     "MARK_CELLS",
     "MARK_SECONDS",
     "HISTORY_STEPS",
+    "CANDIDATE_CELLS",
+    "CANDIDATE_ROWS",
+    "CANDIDATE_MARGIN",
+    "WIN_DEPTH",
 ]
 
 MODES = ("edit", "play", "replay")
@@ -285,6 +293,9 @@ CANDIDATE_CELLS = 10_000
 
 CANDIDATE_ROWS = 5
 """The ranked candidate guesses shown (of the expert player's candidates, best first)."""
+
+CANDIDATE_MARGIN = Fraction(1, 10)
+"""The candidate table looks this far above the safest cell (the expert player itself 1/50)."""
 
 WIN_DEPTH = 3
 """Moves of the end game's winning line shown: the first, the replies to it, theirs."""
@@ -1122,7 +1133,11 @@ class Session:
         remain and the search ends within :data:`WIN_NODES` positions; else ``p`` is
         ``None`` and ``text`` says why. The flags are taken as the analysis shown
         takes them: in play mode not as facts unless :attr:`trust_flags`; in edit
-        mode as facts. ``cell`` is the first move of best play.
+        mode as facts. ``cell`` is the first move of best play; ``line`` the winning
+        line (:func:`~analyzer.play.players.endgame.endgame_line`, :data:`WIN_DEPTH`
+        moves deep: ``{"cell", "p", "replies": [{"shown": [[r, c, n], ...], "chance",
+        "line"}]}``, chances as exact text, ``p`` the chance to win from there) and
+        ``line_text`` the same as indented text; ``None`` and ``""`` when one layout is left.
 
         >>> Session("3x1x1\\nHHH\\n").win_chance()["p"]
         '2/3'
@@ -1249,10 +1264,13 @@ class Session:
         (:func:`~analyzer.play.players.expert.ranked_guesses`: ``safety``, ``progress``
         the chance the guess is safe and the number it shows proves another cell
         safe, ``secondary`` the chance it and the next click are both safe), best
-        first by the player's score (safety + progress), at most
-        :data:`CANDIDATE_ROWS`. Returns ``{"rows", "text"}``; each row is ``{"cell",
-        "safety", "progress", "secondary"}`` (exact fractions as text) and the same
-        as floats under ``"percent"``. No rows when a cell is certainly safe (no
+        first by the player's score (safety + progress), so the first is the
+        player's guess; then, ranked the same way, the cells the same player would
+        weigh with a margin of :data:`CANDIDATE_MARGIN` instead of its own; at most
+        :data:`CANDIDATE_ROWS` in all. Returns ``{"rows", "text"}``; each row is
+        ``{"cell", "expert", "safety", "progress", "secondary"}`` (``expert``: one of
+        the player's own candidates; exact fractions as text) and the same as floats
+        under ``"percent"``. No rows when a cell is certainly safe (no
         guess is needed), without an exact analysis, or on boards of more than
         :data:`CANDIDATE_CELLS` cells (``text`` says which).
 
@@ -1267,11 +1285,13 @@ class Session:
             return self._candidates
 
     def _find_candidates(self) -> dict[str, Any]:
-        from analyzer.play.players.expert import ranked_guesses
+        from analyzer.play.players.expert import ExpertPlayer, ranked_guesses
 
         analysis = self._analysis
         if analysis is None:
             return {"rows": [], "text": "no candidate guesses without an exact analysis"}
+        if self._first_click() is not None:
+            return {"rows": [], "text": "the first click is safe under this game's rule: no guess to rank"}
         board = analysis.board
         cells = board.width * board.height
         if cells > CANDIDATE_CELLS:
@@ -1284,10 +1304,16 @@ class Session:
             return {"rows": [], "text": f"{plural(len(safe), 'certainly safe cell')}: no guess needed"}
         if HIDDEN not in board.cells:
             return {"rows": [], "text": "no hidden cell to guess"}
-        ranked = ranked_guesses(board, analysis)[:CANDIDATE_ROWS]
+        expert = ExpertPlayer()
+        ranked = ranked_guesses(board, analysis, player=ExpertPlayer(margin=CANDIDATE_MARGIN))
+        lowest = 1 - max(g.safety for g in ranked)  # the safest cell leads the guess order
+        # The expert's own candidates (within its margin: a prefix of the wider guess order) first.
+        within = [g for g in ranked if 1 - g.safety <= lowest + expert.margin]
+        ranked = (within + [g for g in ranked if 1 - g.safety > lowest + expert.margin])[:CANDIDATE_ROWS]
         rows = [
             {
                 "cell": list(g.cell),
+                "expert": 1 - g.safety <= lowest + expert.margin,
                 "safety": _fraction(g.safety),
                 "progress": _fraction(g.progress),
                 "secondary": _fraction(g.secondary),
@@ -1299,7 +1325,11 @@ class Session:
             }
             for g in ranked
         ]
-        text = f"{plural(len(rows), 'candidate guess')}, the expert player's, best first (safety + progress)"
+        text = (
+            f"{plural(len(rows), 'candidate guess')}: the expert player's first (within"
+            f" {float(expert.margin) * 100:g} percentage points of the safest), then the rest within"
+            f" {float(CANDIDATE_MARGIN) * 100:g}, each by safety + progress"
+        )
         return {"rows": rows, "text": text}
 
     def _put(self, index: int, code: int) -> None:

@@ -591,7 +591,7 @@ function analystPass({ root, send, view, codeAt, canvas, cellAt, scrollToCell, d
     const known = exact.get(`${current.version}:${r},${c}`);
     const where = current.topology && current.topology.name === "graph" ? cellName(r, c) : `row ${r}, column ${c}`;
     let text = `${where}: ${describe(r, c)}`;
-    if (known && known.p) text += ` (${known.p})`;
+    if (known && known.p && known.p !== "0/1" && known.p !== "1/1") text += ` (${known.p})`; // certain: said above
     live.textContent = text;
     root.dataset.cursor = `${r},${c}`;
   }
@@ -616,6 +616,9 @@ function analystPass({ root, send, view, codeAt, canvas, cellAt, scrollToCell, d
     ask();
     redraw();
   }
+
+  // A key is the person acting, as a press is: the notes of what it did (a refusal) show.
+  root.addEventListener("keydown", () => root.dispatchEvent(new Event("mz-acted")));
 
   canvas.addEventListener("mousemove", (event) => {
     const cell = cellAt(event);
@@ -747,7 +750,10 @@ function analystPass({ root, send, view, codeAt, canvas, cellAt, scrollToCell, d
           const tr = element("tr");
           tr.dataset.cell = row.cell.join(",");
           tr.tabIndex = 0;
-          tr.title = "Click to put the cursor on this cell";
+          tr.classList.toggle("mz-wider", !row.expert); // past the expert player's own margin
+          tr.title = row.expert
+            ? "One of the expert player's candidates: click to put the cursor on this cell"
+            : "Past the expert player's own margin, weighed the same way: click to put the cursor on this cell";
           tr.append(
             element("td", "", `(${row.cell.join(", ")})`),
             ...["safety", "progress", "secondary"].map((name) => {
