@@ -377,3 +377,32 @@ def test_every_text_and_mark_contrasts_in_light_and_dark_themes() -> None:
             _luminance(next(on for what, _, on, *_ in tables[theme] if what == "row and column labels"))
             < 0.05
         ), theme
+
+
+# ---- the widget's border: keys over any part stop there; the focus goes back on the way out
+COUNT_KEYS = """() => {
+    window.outside = [];
+    document.addEventListener('keydown', (event) => window.outside.push(event.key));
+    document.addEventListener('contextmenu', () => window.outside.push('menu'));
+}"""
+
+
+def test_keys_over_any_part_stay_in_the_widget_and_the_focus_leaves_with_the_pointer() -> None:
+    with hosted() as tab:
+        tab.evaluate(COUNT_KEYS)
+        for selector in (".mz-toolbar .mz-label", ".mz-caption", ".mz-legend", "canvas.mz-canvas"):
+            box = tab.locator(f".mz-root {selector}").bounding_box()
+            tab.mouse.move(box["x"] + 5, box["y"] + box["height"] / 2)
+            assert tab.evaluate("() => document.activeElement.classList.contains('mz-root')"), selector
+            tab.keyboard.press("m")
+            tab.mouse.click(box["x"] + 5, box["y"] + box["height"] / 2, button="right")
+            assert tab.evaluate("() => window.outside") == [], selector
+            tab.mouse.move(900, 850)  # off the widget: the focus goes back to the page
+            assert tab.evaluate("() => document.activeElement === document.body"), selector
+            tab.keyboard.press("m")
+            assert tab.evaluate("() => window.outside") == ["m"], selector
+            tab.evaluate("() => { window.outside = []; }")
+        # A field being typed in keeps the focus when the pointer leaves.
+        tab.click(".mz-mines")
+        tab.mouse.move(900, 850)
+        assert tab.evaluate("() => document.activeElement.classList.contains('mz-mines')")
