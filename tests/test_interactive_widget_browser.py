@@ -287,7 +287,7 @@ def contrast_table(tab: Any) -> list[tuple[str, str, str, float, float]]:
 
 
 def print_table(theme: str, rows: list[tuple[str, str, str, float, float]]) -> None:
-    """The texts one a line; the marks as a grid, a mark a row, a ground a column (the least ratio
+    """The texts one to a line; the marks as a grid, a mark a row, a ground a column (the least ratio
     of the mark's ring and of the text under it)."""
     print(f"\n## {theme}\n")
     print(f"{'text or mark':58} {'drawn':8} {'on':8} {'ratio':>6} {'least':>5}")
@@ -299,18 +299,18 @@ def print_table(theme: str, rows: list[tuple[str, str, str, float, float]]) -> N
         + "".join(f"{g:>13}" for g in GROUNDS)
     )
     ratios = {what: value for what, _, _, value, _ in rows}
-    marks = [value for what, _, _, value, least in rows if least == 3.0 and " mark on " in what]
-    texts = [value for what, _, _, value, least in rows if least == 4.5]
-    print(
-        f"\nleast: a mark {min(marks):.2f}, a text {min(texts):.2f}, hidden vs revealed "
-        f"{ratios['hidden (no analysis) vs revealed']:.2f}"
-    )
     for mark in MARK_ROWS:
         line = f"{mark:10}"
         for ground in GROUNDS:
             text = ratios.get(f"text under the {mark} mark on {ground}")
             line += f"{ratios[f'{mark} mark on {ground}']:>6.2f}/" + (f"{text:<6.2f}" if text else "-     ")
         print(line)
+    marks = [value for what, _, _, value, least in rows if least == 3.0 and " mark on " in what]
+    texts = [value for what, _, _, value, least in rows if least == 4.5]
+    print(
+        f"\nleast: a mark {min(marks):.2f}, a text {min(texts):.2f}, hidden vs revealed "
+        f"{ratios['hidden (no analysis) vs revealed']:.2f}"
+    )
 
 
 THEMES = {  # name: the system's scheme, the JupyterLab theme on <body> (None: a page, no JupyterLab)
