@@ -760,3 +760,21 @@ def test_the_widget_takes_trust_my_flags_too() -> None:
     assert w.view["trust_flags"] is False and w.view["flag_text"].startswith(
         "flag at (0, 1) is not a certain"
     )
+
+
+def test_the_widget_acknowledges_each_action_at_once_and_a_query_by_its_answer() -> None:
+    # The front end takes a board with no acknowledgement within seconds for one whose kernel is gone.
+    pytest.importorskip("anywidget")
+    from analyzer.interactive.jupyter import BoardWidget
+
+    w = BoardWidget(BOARD)
+    w.wait(30)
+    assert w.acknowledges
+    sent: list[Any] = []
+    w.send = lambda content, buffers=None: sent.append(content)  # type: ignore[method-assign]
+    w._receive(w, {"type": "cell", "cell": [0, 0], "button": "right"}, [])
+    assert sent == [{"ack": True}]  # before the worker has done anything
+    w.wait(30)
+    w._receive(w, {"type": "exact", "cell": [0, 1]}, [])
+    w.wait(30)
+    assert [list(message) for message in sent] == [["ack"], ["answer"]]

@@ -363,6 +363,17 @@ def test_keys_and_right_clicks_over_any_part_of_the_widget_stay_in_it_and_work_o
             tab.wait_for_function(f"() => ({NOTEBOOK_STATE})().cells.length === {count + 1}", timeout=3_000)
             _press(tab, [("d", "d")])
             tab.wait_for_function(f"() => ({NOTEBOOK_STATE})().cells.length === {count}", timeout=3_000)
+        assert tab.evaluate(GONE) is None  # every action above was acknowledged: nothing to say
+        # JupyterLab's Dark theme: the widget follows it at once (and back to Light for the next tests).
+        for theme, name in (("JupyterLab Dark", "dark"), ("JupyterLab Light", "light")):
+            tab.evaluate(
+                f"() => window.jupyterapp.commands.execute('apputils:change-theme', {{theme: '{theme}'}})"
+            )
+            tab.wait_for_function(f"() => document.querySelector('.mz-root').dataset.theme === '{name}'")
+            background = tab.evaluate(
+                "() => getComputedStyle(document.querySelector('.mz-root')).backgroundColor"
+            )
+            assert background == ("rgb(30, 30, 30)" if name == "dark" else "rgb(255, 255, 255)"), theme
         tab.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.shutdown()")
 
 

@@ -100,6 +100,7 @@ def test_a_board_whose_kernel_does_not_answer_says_so_and_one_that_answers_does_
 
 # ---- light and dark: every text at least 4.5:1, every mark at least 3:1, measured from the pixels
 HIDDEN, FLAG, GUESS, SAFE, MINE = (CODES[name] for name in ("hidden", "flag", "guess", "safe", "mine"))
+WRONG_FLAG = CODES["wrong_flag"]
 # The backgrounds a mark may sit on (code, probability): a 20 % cell, a 50 % cell, the scale's ends
 # (certainly safe, certainly a mine, and the guesses just inside them), a hidden cell without
 # analysis, a revealed 0 and a revealed 3.
@@ -119,16 +120,18 @@ MARK_ROWS = ["best", "why_cell", "dead", "fifty", "clicked", "why_clues", "confl
 
 def _sampler() -> dict[str, Any]:
     """A 9-wide board: row 0 the numbers 1-8 and a flag, row 1 each ground unmarked, then a row
-    a mark, on every ground."""
-    width, height = len(GROUNDS), 2 + len(MARK_ROWS)
+    a mark, on every ground, and last a wrong flag (a lost game's) among hidden cells."""
+    width, height = len(GROUNDS), 2 + len(MARK_ROWS) + 1  # the last row: a wrong flag, hidden cells
     session = Session(Board(width, height, 10, (-1,) * (width * height)))
     view = session.view()
     codes = [*range(1, 9), FLAG]
     probabilities: list[float | None] = [None] * 9
-    for _ in range(height - 1):
+    for _ in range(height - 2):
         for code, p in GROUNDS.values():
             codes.append(code)
             probabilities.append(p)
+    codes += [WRONG_FLAG] + [HIDDEN] * (width - 1)
+    probabilities += [None] * width
     marks = {name: [(2 + k) * width + c for c in range(width)] for k, name in enumerate(MARK_ROWS)}
     view.update(
         marks=marks,
@@ -168,8 +171,9 @@ READ = """() => {
             const x = rect.x - box.left, y = rect.y - box.top, z = rect.width;
             cells.push({
                 r, c,
-                // rows 0 and 1 have no marks: a corner, clear of a flag; the others inside the rings
-                background: r < 2 ? pixel(x + 4, y + z - 4) : pixel(x + 12, y + 12),
+                // unmarked rows: the top edge's middle (clear of flags and crosses); marked: in the rings
+                background: r < 2 || r === view.height - 1 ? pixel(x + z / 2, y + 3) : pixel(x + 12, y + 12),
+                cross: area(x + 24, y + 24, x + 32, y + 30), // a wrong flag's cross, not the flag
                 ring: area(x + 1, y + 10, x + 4, y + z - 10),
                 middle: area(x + 10, y + 14, x + z - 10, y + z - 12),
             });
@@ -240,6 +244,9 @@ def contrast_table(tab: Any) -> list[tuple[str, str, str, float, float]]:
     flag = cells[0, 8]
     ink, value = _most(flag["middle"], flag["background"])
     rows.append(("flag on a hidden cell", ink, flag["background"], value, 3.0))
+    wrong = cells[max(cells)[0], 0]
+    ink, value = _most(wrong["cross"], wrong["background"])
+    rows.append(("a wrong flag's cross on a hidden cell", ink, wrong["background"], value, 3.0))
     for c, name in enumerate(names):  # the text on each ground, unmarked
         cell = cells[1, c]
         if name in ("hidden", "revealed 0"):
@@ -280,7 +287,7 @@ def contrast_table(tab: Any) -> list[tuple[str, str, str, float, float]]:
 
 
 def print_table(theme: str, rows: list[tuple[str, str, str, float, float]]) -> None:
-    """The texts one a line; the marks as a grid, a mark a row, a ground a column (the least ratio
+    """The texts one to a line; the marks as a grid, a mark a row, a ground a column (the least ratio
     of the mark's ring and of the text under it)."""
     print(f"\n## {theme}\n")
     print(f"{'text or mark':58} {'drawn':8} {'on':8} {'ratio':>6} {'least':>5}")
@@ -292,18 +299,18 @@ def print_table(theme: str, rows: list[tuple[str, str, str, float, float]]) -> N
         + "".join(f"{g:>13}" for g in GROUNDS)
     )
     ratios = {what: value for what, _, _, value, _ in rows}
-    marks = [value for what, _, _, value, least in rows if least == 3.0 and " mark on " in what]
-    texts = [value for what, _, _, value, least in rows if least == 4.5]
-    print(
-        f"\nleast: a mark {min(marks):.2f}, a text {min(texts):.2f}, hidden vs revealed "
-        f"{ratios['hidden (no analysis) vs revealed']:.2f}"
-    )
     for mark in MARK_ROWS:
         line = f"{mark:10}"
         for ground in GROUNDS:
             text = ratios.get(f"text under the {mark} mark on {ground}")
             line += f"{ratios[f'{mark} mark on {ground}']:>6.2f}/" + (f"{text:<6.2f}" if text else "-     ")
         print(line)
+    marks = [value for what, _, _, value, least in rows if least == 3.0 and " mark on " in what]
+    texts = [value for what, _, _, value, least in rows if least == 4.5]
+    print(
+        f"\nleast: a mark {min(marks):.2f}, a text {min(texts):.2f}, hidden vs revealed "
+        f"{ratios['hidden (no analysis) vs revealed']:.2f}"
+    )
 
 
 THEMES = {  # name: the system's scheme, the JupyterLab theme on <body> (None: a page, no JupyterLab)
@@ -370,3 +377,32 @@ def test_every_text_and_mark_contrasts_in_light_and_dark_themes() -> None:
             _luminance(next(on for what, _, on, *_ in tables[theme] if what == "row and column labels"))
             < 0.05
         ), theme
+
+
+# ---- the widget's border: keys over any part stop there; the focus goes back on the way out
+COUNT_KEYS = """() => {
+    window.outside = [];
+    document.addEventListener('keydown', (event) => window.outside.push(event.key));
+    document.addEventListener('contextmenu', () => window.outside.push('menu'));
+}"""
+
+
+def test_keys_over_any_part_stay_in_the_widget_and_the_focus_leaves_with_the_pointer() -> None:
+    with hosted() as tab:
+        tab.evaluate(COUNT_KEYS)
+        for selector in (".mz-toolbar .mz-label", ".mz-caption", ".mz-legend", "canvas.mz-canvas"):
+            box = tab.locator(f".mz-root {selector}").bounding_box()
+            tab.mouse.move(box["x"] + 5, box["y"] + box["height"] / 2)
+            assert tab.evaluate("() => document.activeElement.classList.contains('mz-root')"), selector
+            tab.keyboard.press("m")
+            tab.mouse.click(box["x"] + 5, box["y"] + box["height"] / 2, button="right")
+            assert tab.evaluate("() => window.outside") == [], selector
+            tab.mouse.move(900, 850)  # off the widget: the focus goes back to the page
+            assert tab.evaluate("() => document.activeElement === document.body"), selector
+            tab.keyboard.press("m")
+            assert tab.evaluate("() => window.outside") == ["m"], selector
+            tab.evaluate("() => { window.outside = []; }")
+        # A field being typed in keeps the focus when the pointer leaves.
+        tab.click(".mz-mines")
+        tab.mouse.move(900, 850)
+        assert tab.evaluate("() => document.activeElement.classList.contains('mz-mines')")

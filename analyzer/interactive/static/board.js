@@ -1423,13 +1423,20 @@ function render({ model, el }) {
       if (code === FLAG || code === WRONG_FLAG) {
         drawFlag(x, y, zoom);
         if (code === WRONG_FLAG) {
-          ctx.strokeStyle = "#d00000";
-          ctx.lineWidth = Math.max(1.5, zoom / 9);
+          // The red cross over an edge in black or white, whichever contrasts more with the cell.
+          const width = Math.max(1.5, zoom / 9);
           ctx.beginPath();
           ctx.moveTo(x + zoom * 0.15, y + zoom * 0.15);
           ctx.lineTo(x + zoom * 0.85, y + zoom * 0.85);
           ctx.moveTo(x + zoom * 0.85, y + zoom * 0.15);
           ctx.lineTo(x + zoom * 0.15, y + zoom * 0.85);
+          ctx.strokeStyle = textColour(look(index)[0]);
+          ctx.lineWidth = width + Math.max(3, zoom / 8);
+          ctx.lineCap = "round";
+          ctx.stroke();
+          ctx.lineCap = "butt";
+          ctx.strokeStyle = "#d00000";
+          ctx.lineWidth = width;
           ctx.stroke();
         }
       } else if (code === LAYOUT_MINE || code === FATAL) {
@@ -1516,14 +1523,7 @@ function render({ model, el }) {
     ctx.stroke();
   }
 
-  // ---- events: the board's own; keys and menus stop at the widget's border
-  for (const type of ["keydown", "keyup", "keypress"]) {
-    root.addEventListener(type, (event) => event.stopPropagation());
-  }
-  root.addEventListener("contextmenu", (event) => {
-    event.preventDefault();
-    event.stopPropagation();
-  });
+  // ---- events: the board's own (keys, right clicks and focus stop at the widget's border: guardNotebook)
   scroll.addEventListener("scroll", scheduleDraw, { passive: true });
   scroll.addEventListener(
     "wheel",
