@@ -69,6 +69,18 @@ def test_the_keyboard_alone_moves_a_cursor_reveals_flags_and_reads_each_cell() -
         assert "arrows" in tab.text_content(".mz-keys")  # the key help under the board
 
 
+def test_on_the_page_the_board_keeps_the_keys_after_the_pointer_leaves_it() -> None:
+    # In a notebook the focus goes back to the notebook when the pointer leaves the widget; the
+    # page has no notebook, so a person moving the pointer away keeps the cell cursor's keys.
+    with opened(Game.new(9, 9, 10, seed=6)) as (tab, _session):
+        box = rect(tab, (2, 2))
+        tab.mouse.move(box["cx"], box["cy"])  # over the board: the cursor follows the pointer
+        tab.mouse.move(1, 1)
+        assert tab.evaluate("() => document.activeElement.classList.contains('mz-root')")
+        press(tab, "ArrowRight")
+        assert tab.evaluate(CURSOR) == [2, 3]
+
+
 def test_the_ranked_candidates_table_and_numbers_that_follow_flags() -> None:
     with opened("3x3x2\nHHH\nH2H\nHHH\n") as (tab, session):
         tab.click(".mz-candidates-toggle")

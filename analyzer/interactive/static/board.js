@@ -806,7 +806,8 @@ function analystPass({ root, send, view, codeAt, canvas, cellAt, scrollToCell, d
 // right click, press and focus change stops at its border (data-lm-suppress-shortcuts tells
 // JupyterLab's own dispatcher the same); once the pointer leaves, the focus goes back where it
 // was (the notebook's active cell), so the notebook's keys work again without a click. A text
-// field of the widget the person is typing in keeps the focus.
+// field of the widget the person is typing in keeps the focus. On analyzer web's own page
+// (ownPage) nothing else wants the keys: the board keeps the focus, and with it the cell cursor.
 const TEXT_INPUTS = new Set(["text", "number", "search", "email", "url", "tel", "password", ""]);
 const SCROLL_KEYS = new Set([" ", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "PageUp", "PageDown", "Home", "End"]);
 
@@ -816,7 +817,7 @@ function isTyping(node) {
   return node.tagName === "TEXTAREA" || Boolean(node.isContentEditable);
 }
 
-function guardNotebook(root) {
+function guardNotebook(root, ownPage) {
   let before = null; // what held the focus when the pointer came in: it gets it back on the way out
   const stop = (event) => event.stopPropagation();
   for (const type of ["keydown", "keyup", "keypress", "mousedown", "pointerdown", "dblclick", "focusin"]) {
@@ -855,7 +856,7 @@ function guardNotebook(root) {
     }
     before = null;
     if (back) back.focus({ preventScroll: true });
-    else active.blur();
+    else if (!ownPage) active.blur();
   });
 }
 
@@ -912,7 +913,7 @@ function render({ model, el }) {
   root.setAttribute("data-jp-suppress-context-menu", "");
   root.setAttribute("data-lm-suppress-shortcuts", "true");
   el.replaceChildren(root);
-  guardNotebook(root);
+  guardNotebook(root, !model.get("acknowledges")); // only a kernel's widget acknowledges (watchKernel)
   watchTheme(root, () => scheduleDraw());
   const goneLine = element("div", "mz-gone"); // the kernel behind this board is gone (watchKernel)
   goneLine.hidden = true;
