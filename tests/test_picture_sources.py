@@ -35,6 +35,21 @@ def sources() -> dict[str, dict[str, str]]:
 PICTURES = pictures()
 
 
+def suffixes_of(head: bytes) -> set[str]:
+    """The file suffixes that name the image format whose bytes start with ``head``."""
+    if head.startswith(b"\x89PNG"):
+        return {".png"}
+    if head.startswith(b"\xff\xd8\xff"):
+        return {".jpg", ".jpeg"}
+    if head.startswith(b"GIF8"):
+        return {".gif"}
+    if head.startswith(b"BM"):
+        return {".bmp"}
+    if head[8:12] == b"WEBP":
+        return {".webp"}
+    return set()
+
+
 def test_there_are_real_pictures_of_several_clients():
     assert len(PICTURES) >= 10
     assert len({p.parent.name for p in PICTURES}) >= 2
@@ -61,9 +76,7 @@ def test_every_file_in_the_folder_belongs_to_a_picture():
 def test_picture_is_transcribed_and_consistent(picture):
     with open(picture, "rb") as handle:
         head = handle.read(12)
-    kind = {b"\x89PNG": ".png", b"\xff\xd8\xff": ".jpg", b"GIF8": ".gif", b"BM": ".bmp"}
-    assert any(head.startswith(magic) and picture.suffix.lower() in (ext, ".jpeg" if ext == ".jpg" else ext)
-               for magic, ext in kind.items()) or head[8:12] == b"WEBP", "suffix does not match the bytes"
+    assert picture.suffix.lower() in suffixes_of(head), "the suffix does not name the format of the bytes"
     assert picture.stat().st_size < 1_100_000
 
     board = Board.from_text(picture.with_suffix(".mine").read_text(encoding="utf-8"))
@@ -95,3 +108,14 @@ def test_picture_is_transcribed_and_consistent(picture):
         assert layouts == meta["layouts"]
     if meta["finished"] == "won":
         assert layouts == 1
+    if meta.get("all_mines_shown"):
+        # The end of the game shows every mine: flagged, shown (M) or hit (X); a crossed
+        # flag (W) has none. Those mines must be the one layout the numbers allow.
+        assert meta["finished"] in ("won", "lost")
+        shown = meta.get("cells") or text_rows
+        rows = [
+            "".join("F" if code in "MXF" else "H" if code in "W?" else code for code in row) for row in shown
+        ]
+        ended = Board.from_text(f"{board.width}x{board.height}x{board.mines}\n" + "\n".join(rows))
+        assert count_layouts(ended) == 1
+        assert sum(row.count("F") for row in rows) == board.mines
