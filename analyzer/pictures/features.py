@@ -23,11 +23,11 @@ def integral(image: np.ndarray) -> np.ndarray:
     return table
 
 
-def _edges(start: float, pitch: float, count: int, limit: int) -> np.ndarray:
-    """Sample boundaries of ``count`` cells along one axis: ``count x (SAMPLES+1)`` ints."""
+def _edges(start: float, pitch: float, index: np.ndarray, limit: int) -> np.ndarray:
+    """Sample boundaries of the cells ``index`` along one axis: ``len(index) x (SAMPLES+1)`` ints."""
     inset = _INSET * pitch
     span = (pitch - 2 * inset) / SAMPLES
-    base = start + np.arange(count)[:, None] * pitch + inset
+    base = start + index[:, None] * pitch + inset
     edges = np.rint(base + np.arange(SAMPLES + 1)[None, :] * span).astype(np.int64)
     edges = np.clip(edges, 0, limit)
     # a bin at least a pixel wide (cells under SAMPLES pixels are sampled, not averaged)
@@ -36,12 +36,27 @@ def _edges(start: float, pitch: float, count: int, limit: int) -> np.ndarray:
 
 
 def cell_features(
-    table: np.ndarray, left: float, top: float, cell_width: float, cell_height: float, rows: int, columns: int
+    table: np.ndarray,
+    left: float,
+    top: float,
+    cell_width: float,
+    cell_height: float,
+    rows: int,
+    columns: int,
+    *,
+    row_index: np.ndarray | None = None,
+    column_index: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Every cell's samples, ``rows x columns x (SAMPLES*SAMPLES*3)`` float32 (0-255)."""
+    """Every cell's samples, ``rows x columns x (SAMPLES*SAMPLES*3)`` float32 (0-255); or only
+    the cells of the rows ``row_index`` and the columns ``column_index`` (a sample, for speed)."""
     height, width = table.shape[0] - 1, table.shape[1] - 1
-    xs = _edges(left, cell_width, columns, width)
-    ys = _edges(top, cell_height, rows, height)
+    if row_index is None:
+        row_index = np.arange(rows)
+    if column_index is None:
+        column_index = np.arange(columns)
+    rows, columns = len(row_index), len(column_index)
+    xs = _edges(left, cell_width, np.asarray(column_index), width)
+    ys = _edges(top, cell_height, np.asarray(row_index), height)
     x0, x1 = xs[:, :-1], xs[:, 1:]  # columns x S
     y0, y1 = ys[:, :-1], ys[:, 1:]
     a = table[y1[:, :, None, None], x1[None, None, :, :]]

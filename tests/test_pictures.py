@@ -1,0 +1,89 @@
+"""Boards read from the real screenshots in tests/pictures/real (analyzer.pictures).
+
+The promise tested over every picture: each cell is read right or reported unsure, never
+read wrong. How many are read right is held to a floor per client, on the pictures the
+skins' tiles were cut from and, separately, on the pictures no tile came from (each skin's
+``learned_from`` in ``skin.json``). ``python -m benchmarks.images`` prints the same figures.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("PIL")
+
+from benchmarks.images import Score, real_pictures, score  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+SKINS = ROOT / "analyzer" / "pictures" / "skins"
+
+# the share of cells read right (not unsure) over a client's pictures, at least
+FLOOR = {
+    "xp": 0.99,
+    "online": 0.99,
+    "metasweeper": 0.99,
+    "jsminesweeper": 0.95,
+    "google": 0.99,
+    "win7": 0.75,
+}
+# the same over the pictures no tile was cut from
+HELD_OUT_FLOOR = {"xp": 0.99, "online": 0.99, "metasweeper": 0.99, "jsminesweeper": 0.9, "google": 0.99, "win7": 0.75}
+
+
+@lru_cache(maxsize=None)
+def scored(picture: Path) -> Score:
+    return score(picture)
+
+
+def learned_from() -> set[str]:
+    names = set()
+    for meta in SKINS.glob("*/skin.json"):
+        names.update(Path(p).name for p in json.loads(meta.read_text()).get("learned_from", []))
+    return names
+
+
+@pytest.mark.parametrize("picture", real_pictures(), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_no_cell_of_a_real_picture_is_read_wrong(picture: Path) -> None:
+    result = scored(picture)
+    assert result.wrong == 0, result.wrong_cells[:10]
+    assert result.right + result.unsure == result.cells
+
+
+@pytest.mark.parametrize("client", sorted(FLOOR))
+def test_each_client_is_read(client: str) -> None:
+    results = [scored(p) for p in real_pictures(client)]
+    assert results
+    right = sum(r.right for r in results) / sum(r.cells for r in results)
+    assert right >= FLOOR[client], [(r.picture, r.right, r.cells, r.error) for r in results]
+
+
+@pytest.mark.parametrize("client", sorted(HELD_OUT_FLOOR))
+def test_pictures_no_tile_came_from_are_read(client: str) -> None:
+    learned = learned_from()
+    held_out = [p for p in real_pictures(client) if p.name not in learned]
+    assert held_out, f"every {client} picture was learned from: hold one out"
+    results = [scored(p) for p in held_out]
+    right = sum(r.right for r in results) / sum(r.cells for r in results)
+    assert right >= HELD_OUT_FLOOR[client], [(r.picture, r.right, r.cells, r.error) for r in results]
+
+
+def test_the_grid_found_is_the_measured_one() -> None:
+    from analyzer.pictures import read_picture
+
+    picture = ROOT / "tests" / "pictures" / "real" / "xp" / "desktop_expert_midgame.png"
+    meta = json.loads(picture.with_suffix(".json").read_text())["grid"]
+    reading = read_picture(picture)
+    left, top, width, height, rows, columns = reading.grid
+    assert (left, top, width, height, rows, columns) == (
+        meta["left"],
+        meta["top"],
+        meta["cell_width"],
+        meta["cell_height"],
+        meta["rows"],
+        meta["columns"],
+    )
+    assert reading.board.to_text().strip() == picture.with_suffix(".mine").read_text().strip()
