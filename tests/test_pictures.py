@@ -9,7 +9,7 @@ skins' tiles were cut from and, separately, on the pictures no tile came from (e
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -31,10 +31,17 @@ FLOOR = {
     "win7": 0.75,
 }
 # the same over the pictures no tile was cut from
-HELD_OUT_FLOOR = {"xp": 0.99, "online": 0.99, "metasweeper": 0.99, "jsminesweeper": 0.9, "google": 0.99, "win7": 0.75}
+HELD_OUT_FLOOR = {
+    "xp": 0.99,
+    "online": 0.99,
+    "metasweeper": 0.99,
+    "jsminesweeper": 0.9,
+    "google": 0.99,
+    "win7": 0.75,
+}
 
 
-@lru_cache(maxsize=None)
+@cache
 def scored(picture: Path) -> Score:
     return score(picture)
 
