@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 REAL = Path(__file__).resolve().parent.parent / "tests" / "pictures" / "real"
+RENDERED = REAL.parent / "rendered"
 _KIND = {"H": "hidden", "F": "flag", "M": "mine", "X": "hit", "W": "wrong", "?": "question"}
 _SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp")
 
@@ -38,6 +39,11 @@ class Score:
     wrong_cells: tuple[tuple[int, int, str, str], ...]
     """``(row, column, read, transcribed)`` of every cell read wrong."""
     error: str | None = None
+
+
+def rendered_pictures() -> list[Path]:
+    """The rendered pictures (tests/pictures/rendered/make_rendered.py): sizes, scales, JPEG."""
+    return sorted(p for p in RENDERED.glob("*") if p.suffix.lower() in _SUFFIXES)
 
 
 def real_pictures(client: str | None = None) -> list[Path]:
@@ -66,12 +72,13 @@ def score(picture: Path) -> Score:
     rows, columns = grid["rows"], grid["columns"]
     cells = rows * columns
     name = f"{picture.parent.name}/{picture.name}"
+    client = meta.get("client") or f"rendered {meta.get('skin')}"
     start = time.process_time()
     try:
         reading = read_picture(picture, mines=meta.get("mines"))
     except PictureError as error:
         seconds = time.process_time() - start
-        return Score(name, picture.parent.name, cells, 0, cells, 0, seconds, (), str(error))
+        return Score(name, client, cells, 0, cells, 0, seconds, (), str(error))
     seconds = time.process_time() - start
     left, top, width, height, read_rows, read_columns = reading.grid
     same_grid = (
@@ -81,7 +88,7 @@ def score(picture: Path) -> Score:
     )
     if not same_grid:
         wrong = ((-1, -1, f"grid {reading.grid}", f"grid {tuple(grid.values())}"),)
-        return Score(name, picture.parent.name, cells, 0, 0, cells, seconds, wrong)
+        return Score(name, client, cells, 0, 0, cells, seconds, wrong)
     unsure = set(reading.unsure)
     right = doubt = 0
     wrong_cells = []
@@ -93,9 +100,7 @@ def score(picture: Path) -> Score:
                 right += 1
             else:
                 wrong_cells.append((r, c, reading.kinds[r][c], kinds[r][c]))
-    return Score(
-        name, picture.parent.name, cells, right, doubt, len(wrong_cells), seconds, tuple(wrong_cells)
-    )
+    return Score(name, client, cells, right, doubt, len(wrong_cells), seconds, tuple(wrong_cells))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -106,13 +111,17 @@ def main(argv: list[str] | None = None) -> int:
         "--client", default=None, help="only this client's pictures (a folder of tests/pictures/real)"
     )
     parser.add_argument(
+        "--rendered", action="store_true", help="also the rendered pictures of tests/pictures/rendered"
+    )
+    parser.add_argument(
         "--verbose", action="store_true", help="a line for every picture, and its wrong cells"
     )
     args = parser.parse_args(argv)
     from analyzer.pictures.skins import skins
 
     skins()  # loaded once, outside the timing
-    scores = [score(p) for p in real_pictures(args.client)]
+    pictures = real_pictures(args.client) + (rendered_pictures() if args.rendered else [])
+    scores = [score(p) for p in pictures]
     by_client: dict[str, list[Score]] = {}
     for s in scores:
         by_client.setdefault(s.client, []).append(s)

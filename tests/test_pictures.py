@@ -9,6 +9,7 @@ skins' tiles were cut from and, separately, on the pictures no tile came from (e
 from __future__ import annotations
 
 import json
+import time
 from functools import cache
 from pathlib import Path
 
@@ -16,7 +17,7 @@ import pytest
 
 pytest.importorskip("PIL")
 
-from benchmarks.images import Score, real_pictures, score  # noqa: E402
+from benchmarks.images import Score, real_pictures, rendered_pictures, score  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SKINS = ROOT / "analyzer" / "pictures" / "skins"
@@ -94,3 +95,33 @@ def test_the_grid_found_is_the_measured_one() -> None:
         meta["columns"],
     )
     assert reading.board.to_text().strip() == picture.with_suffix(".mine").read_text().strip()
+
+
+@pytest.mark.parametrize("picture", rendered_pictures(), ids=lambda p: p.name)
+def test_no_cell_of_a_rendered_picture_is_read_wrong(picture: Path) -> None:
+    """Sizes 5x5 to 100x100, display scales 125-200 %, JPEG at quality 75, on a screen."""
+    result = scored(picture)
+    assert result.wrong == 0, result.wrong_cells[:10]
+
+
+def _cpu_seconds(picture: Path, mines: int) -> float:
+    """The least CPU time of three reads (the machine may be busy)."""
+    from analyzer.pictures import read_picture
+
+    read_picture(picture, mines=mines)
+    times = []
+    for _ in range(3):
+        start = time.process_time()
+        read_picture(picture, mines=mines)
+        times.append(time.process_time() - start)
+    return min(times)
+
+
+def test_an_expert_screenshot_of_1920x1080_is_read_in_a_third_of_a_second() -> None:
+    picture = ROOT / "tests" / "pictures" / "rendered" / "xp_expert_screen_1920.png"
+    assert _cpu_seconds(picture, 99) <= 0.3
+
+
+def test_a_100x100_board_is_read_in_two_seconds() -> None:
+    picture = ROOT / "tests" / "pictures" / "rendered" / "xp_100x100.png"
+    assert _cpu_seconds(picture, 1500) <= 2.0

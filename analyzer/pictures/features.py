@@ -17,10 +17,12 @@ _INSET = 0.04
 
 
 def integral(image: np.ndarray) -> np.ndarray:
-    """The summed-area table of an ``H x W x 3`` picture: ``(H+1) x (W+1) x 3`` float64."""
-    table = np.zeros((image.shape[0] + 1, image.shape[1] + 1, image.shape[2]), np.float64)
-    np.cumsum(np.cumsum(image, axis=0, dtype=np.float64), axis=1, out=table[1:, 1:])
-    return table
+    """The summed-area table of an ``H x W x 3`` picture: ``(H+1) x (W+1) x 3`` integers (exact;
+    ``int32`` while the sums fit, else ``int64``)."""
+    kind = np.int32 if image.shape[0] * image.shape[1] * 255 < 2**31 else np.int64
+    sums = np.cumsum(image, axis=0, dtype=kind)
+    np.cumsum(sums, axis=1, out=sums)
+    return np.pad(sums, ((1, 0), (1, 0), (0, 0)))
 
 
 def _edges(start: float, pitch: float, index: np.ndarray, limit: int) -> np.ndarray:
@@ -64,5 +66,7 @@ def cell_features(
     c = table[y1[:, :, None, None], x0[None, None, :, :]]
     d = table[y0[:, :, None, None], x0[None, None, :, :]]
     area = ((y1 - y0)[:, :, None, None] * (x1 - x0)[None, None, :, :]).astype(np.float64)
-    means = (a - b - c + d) / np.maximum(area, 1)[..., None]  # rows x S x columns x S x 3
+    means = (a - b - c + d).astype(np.float32) / np.maximum(area, 1)[..., None].astype(
+        np.float32
+    )  # rows x S x columns x S x 3
     return np.ascontiguousarray(means.transpose(0, 2, 1, 3, 4).reshape(rows, columns, -1), dtype=np.float32)

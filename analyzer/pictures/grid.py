@@ -57,39 +57,50 @@ class Grid:
         return (self.left, self.top, self.cell_width, self.cell_height, self.rows, self.columns)
 
 
-def _long_edges(image: np.ndarray, min_length: int, step: int = EDGE_STEP) -> np.ndarray:
-    """A ``H x W`` mask of the vertical edges (at pixel ``x``: a step from ``x-1``) that run
-    on for at least ``min_length`` pixels."""
-    a = image.astype(np.int16)
-    steps = np.abs(a[:, 1:] - a[:, :-1]).max(axis=2) >= step  # H x (W-1)
+def _steps(image: np.ndarray, step: int) -> np.ndarray:
+    """Where a pixel differs from the one before it (to its left) by ``step`` or more in some
+    channel: ``H x (W-1)``. In ``uint8`` (the larger minus the smaller), channel by channel."""
+    a, b = image[:, 1:], image[:, :-1]
+    difference = np.maximum(a, b) - np.minimum(a, b)
+    largest = np.maximum(np.maximum(difference[:, :, 0], difference[:, :, 1]), difference[:, :, 2])
+    return largest >= step
+
+
+def _long_edges(steps: np.ndarray, min_length: int) -> np.ndarray:
+    """A ``H x W`` mask of the vertical edges (at pixel ``x``: a step from ``x-1``; ``steps``
+    from :func:`_steps`) that run on for at least ``min_length`` pixels."""
     closed = steps.copy()  # grown two pixels each way: a crossing line or a bevel's corner does not cut a run
     closed[1:] |= steps[:-1]
     closed[:-1] |= steps[1:]
     closed[2:] |= steps[:-2]
     closed[:-2] |= steps[2:]
     # a pixel is on a long run when some window of ``length`` pixels holding it is all edge:
-    # windows counted with one running sum down the columns, then spread over their pixels with another
+    # an erosion down the columns (windows of 1, 2, 4, ... pixels, each the AND of two halves),
+    # then the dilation that spreads each full window over its pixels
     length = min_length + 4
-    height = closed.shape[0]
-    mask = np.zeros(image.shape[:2], bool)
-    if height < length:
+    mask = np.zeros((steps.shape[0], steps.shape[1] + 1), bool)
+    if closed.shape[0] < length:
         return mask
-    running = np.zeros((height + 1, closed.shape[1]), np.int32)
-    np.cumsum(closed, axis=0, out=running[1:])
-    full = (running[length:] - running[:-length]) == length  # windows starting at 0..height-length
-    spread = np.zeros((height + 1, closed.shape[1]), np.int32)
-    np.cumsum(np.pad(full, ((0, length - 1), (0, 0))), axis=0, out=spread[1:])
-    covered = np.empty_like(closed)
-    covered[:length] = spread[1 : length + 1] > 0
-    covered[length:] = (spread[length + 1 :] - spread[1:-length]) > 0
+    full = closed.copy()
+    shifts = []
+    window = 1
+    while window < length:
+        shift = min(window, length - window)
+        full[:-shift] &= full[shift:]
+        full[-shift:] = False
+        shifts.append(shift)
+        window += shift
+    covered = full
+    for shift in shifts:
+        covered[shift:] |= covered[:-shift]
     mask[:, 1:] = covered
     return mask
 
 
-def _crossings(image: np.ndarray, min_length: int, step: int) -> np.ndarray:
+def _crossings(steps: tuple[np.ndarray, np.ndarray], min_length: int) -> np.ndarray:
     """Pixels where a long vertical edge meets a long horizontal one (within a pixel)."""
-    vertical = _long_edges(image, min_length, step)
-    horizontal = _long_edges(image.transpose(1, 0, 2), min_length, step).T
+    vertical = _long_edges(steps[0], min_length)
+    horizontal = _long_edges(steps[1], min_length).T
     vertical[:, :-1] |= vertical[:, 1:]
     vertical[:, 1:] |= vertical[:, :-1]
     horizontal[:-1] |= horizontal[1:]
@@ -119,42 +130,48 @@ def _runs(profile: np.ndarray, pitch_range: tuple[int, int]) -> list[tuple[float
     lags.sort(key=lambda lag: -auto[lag])
     found: list[tuple[float, float, int, float]] = []
     for lag in lags[:4]:
-        for pitch in np.arange(lag - 0.5, lag + 0.51, 0.1):  # snap_grid fits it to a hundredth
-            found.extend(_best_runs(smooth, float(pitch)))
+        # snap_grid fits the pitch to a hundredth
+        found.extend(_best_runs(smooth, np.arange(lag - 0.5, lag + 0.51, 0.1)))
     found.sort(key=lambda run: -run[3])
     return found
 
 
-def _best_runs(smooth: np.ndarray, pitch: float) -> list[tuple[float, float, int, float]]:
-    """For one pitch, the best run of peaks of every phase (Kadane's maximum subarray)."""
+def _best_runs(smooth: np.ndarray, pitches: np.ndarray) -> list[tuple[float, float, int, float]]:
+    """For each pitch and phase, the best run of peaks (Kadane's maximum subarray, every pitch
+    and phase at once)."""
     n = len(smooth)
-    count = int((n - 1) // pitch) + 1
-    phases = np.arange(int(np.ceil(pitch)))
-    positions = np.rint(phases[:, None] + np.arange(count)[None, :] * pitch).astype(np.int64)
-    valid = positions < n
+    count = int((n - 1) // pitches.min()) + 1
+    phases = np.arange(int(np.ceil(pitches.max())))
+    # pitch x phase x k
+    positions = np.rint(
+        phases[None, :, None] + np.arange(count)[None, None, :] * pitches[:, None, None]
+    ).astype(np.int64)
+    valid = (positions < n) & (phases[None, :, None] < pitches[:, None, None])
     values = np.where(valid, smooth[np.minimum(positions, n - 1)], 0.0)
-    gain = values - 0.25 * values.max(axis=1, keepdims=True)  # a line of the grid crosses many
-    # Kadane's scan, every phase at once: the best run ending at k, and the best so far
-    phase_count = len(phases)
-    current = np.zeros(phase_count)
-    start = np.zeros(phase_count, np.int64)
-    best = np.zeros(phase_count)
-    best_start = np.zeros(phase_count, np.int64)
-    best_end = np.zeros(phase_count, np.int64)
-    alive = np.ones(phase_count, bool)
+    gain = values - 0.25 * values.max(axis=2, keepdims=True)  # a line of the grid crosses many
+    shape = gain.shape[:2]
+    current = np.zeros(shape)
+    start = np.zeros(shape, np.int64)
+    best = np.zeros(shape)
+    best_start = np.zeros(shape, np.int64)
+    best_end = np.zeros(shape, np.int64)
+    alive = np.ones(shape, bool)
     for k in range(count):
-        alive &= valid[:, k]
+        alive &= valid[:, :, k]
         restart = current <= 0
-        current = np.where(restart, gain[:, k], current + gain[:, k])
+        current = np.where(restart, gain[:, :, k], current + gain[:, :, k])
         start = np.where(restart, k, start)
         better = alive & (current > best)
         best = np.where(better, current, best)
         best_start = np.where(better, start, best_start)
         best_end = np.where(better, k, best_end)
     out = []
-    for phase in np.nonzero((best > 0) & (best_end - best_start >= _MIN_CELLS - 1))[0]:
-        first = int(best_start[phase])
-        out.append((float(phase + first * pitch), pitch, int(best_end[phase]) - first, float(best[phase])))
+    for i, phase in zip(*np.nonzero((best > 0) & (best_end - best_start >= _MIN_CELLS - 1)), strict=True):
+        first = int(best_start[i, phase])
+        pitch = float(pitches[i])
+        out.append(
+            (float(phase + first * pitch), pitch, int(best_end[i, phase]) - first, float(best[i, phase]))
+        )
     return out
 
 
@@ -165,7 +182,8 @@ def find_grids(image: np.ndarray, *, max_cell: int = 200, step: int = EDGE_STEP)
     spaced peaks across and the run down with the same pitch, each counted only inside the
     other; the tiles decide between the candidates and settle the exact place.
     """
-    crossing = _crossings(image, 3 * MIN_CELL, step)
+    steps = (_steps(image, step), _steps(image.transpose(1, 0, 2), step))
+    crossing = _crossings(steps, 3 * MIN_CELL)
     grids: list[Grid] = []
     for left, pitch, columns, _ in _runs(crossing.sum(axis=0).astype(float), (MIN_CELL, max_cell))[:2]:
         x0, x1 = int(left), int(left + columns * pitch) + 2
@@ -178,7 +196,7 @@ def find_grids(image: np.ndarray, *, max_cell: int = 200, step: int = EDGE_STEP)
                 grids.append(Grid(left2, top, pitch2, pitch_down, rows, columns2))
     seen: set[tuple[int, int, int, int]] = set()
     unique = []
-    for grid in (snap_grid(image, g, step) for g in grids):
+    for grid in (snap_grid(image, g, step, steps=steps) for g in grids):
         key = (round(grid.left), round(grid.top), grid.rows, grid.columns)
         if key not in seen:
             seen.add(key)
@@ -186,20 +204,19 @@ def find_grids(image: np.ndarray, *, max_cell: int = 200, step: int = EDGE_STEP)
     return unique
 
 
-def _profile(image: np.ndarray, grid: Grid, axis: int, step: int) -> tuple[np.ndarray, int]:
+def _profile(steps: tuple[np.ndarray, np.ndarray], grid: Grid, axis: int) -> tuple[np.ndarray, int]:
     """How many pixels of the grid's box (and a cell around it) step by ``step`` or more from
     the pixel before them: by column (``axis`` 0) or by row (1); and the box's first column or row."""
-    h, w = image.shape[:2]
+    h, w = steps[0].shape[0], steps[1].shape[0]
     x0 = max(0, int(grid.left - grid.cell_width))
     x1 = min(w, int(grid.left + (grid.columns + 1) * grid.cell_width) + 1)
     y0 = max(0, int(grid.top - grid.cell_height))
     y1 = min(h, int(grid.top + (grid.rows + 1) * grid.cell_height) + 1)
-    box = image[y0:y1, x0:x1].astype(np.int16)
-    if axis == 0:
-        counts = (np.abs(box[:, 1:] - box[:, :-1]).max(axis=2) >= step).sum(axis=0)
+    if axis == 0:  # steps[0][y, x-1]: pixel x steps from x-1
+        counts = steps[0][y0:y1, x0 : max(x0, x1 - 1)].sum(axis=0)
         origin = x0
-    else:
-        counts = (np.abs(box[1:] - box[:-1]).max(axis=2) >= step).sum(axis=1)
+    else:  # steps[1][x, y-1]
+        counts = steps[1][x0:x1, y0 : max(y0, y1 - 1)].sum(axis=0)
         origin = y0
     profile = np.zeros(len(counts) + 1)
     profile[1:] = counts
@@ -227,11 +244,14 @@ def _fit_lines(profile: np.ndarray, start: float, pitch: float, count: int) -> t
     return float(starts[best_start]), found
 
 
-def snap_grid(image: np.ndarray, grid: Grid, step: int = EDGE_STEP) -> Grid:
+def snap_grid(image: np.ndarray, grid: Grid, step: int = EDGE_STEP, *, steps: tuple | None = None) -> Grid:
     """The grid moved and its pitch fitted to the edges of the picture: a found grid's pitch
-    is off by a few tenths of a pixel, which is cells off at the far side of 30 columns."""
-    across, x0 = _profile(image, grid, 0, step)
+    is off by a few tenths of a pixel, which is cells off at the far side of 30 columns.
+    ``steps``: the picture's :func:`_steps` across and down, if already made."""
+    if steps is None:
+        steps = (_steps(image, step), _steps(image.transpose(1, 0, 2), step))
+    across, x0 = _profile(steps, grid, 0)
     left, width = _fit_lines(across, grid.left - x0, grid.cell_width, grid.columns)
-    down, y0 = _profile(image, grid, 1, step)
+    down, y0 = _profile(steps, grid, 1)
     top, height = _fit_lines(down, grid.top - y0, grid.cell_height, grid.rows)
     return Grid(left + x0, top + y0, width, height, grid.rows, grid.columns)

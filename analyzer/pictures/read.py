@@ -160,15 +160,20 @@ def _shifts(table: np.ndarray, grid: Grid, choices: tuple[Skin, ...]) -> list[tu
         bases.insert(0, (native, np.arange(-2.0, 2.01, 1.0)))
     best: list[tuple[float, Grid]] = [(np.inf, grid)] * len(choices)
     for base, steps in bases:
+        if min(score for score, _ in best) < MATCH_LIMIT / 8:  # whole pixels fit: no need of halves
+            break
         across = np.stack([scores(base.shifted(dx, 0.0)) for dx in steps])  # shifts x skins
         down = np.stack([scores(base.shifted(0.0, dy)) for dy in steps])
-        for k in range(len(choices)):
-            g = base.shifted(
-                float(steps[int(np.argmin(across[:, k]))]), float(steps[int(np.argmin(down[:, k]))])
-            )
-            score = float(scores(g)[k])
+        # each skin's best shift across and down, tried together: one trial for each distinct pair
+        pairs = [
+            (float(steps[int(np.argmin(across[:, k]))]), float(steps[int(np.argmin(down[:, k]))]))
+            for k in range(len(choices))
+        ]
+        tried = {pair: scores(base.shifted(*pair)) for pair in set(pairs)}
+        for k, pair in enumerate(pairs):
+            score = float(tried[pair][k])
             if score < best[k][0]:
-                best[k] = (score, g)
+                best[k] = (score, base.shifted(*pair))
     return best
 
 
@@ -273,8 +278,10 @@ def _fit(image: np.ndarray, candidates: list[Grid], choices: tuple[Skin, ...]) -
         for k, (score, g) in enumerate(_shifts(table, grid.shifted(-x0, -y0), choices)):
             trials.append((score, i, k, g))
     trials.sort(key=lambda t: t[0])
-    fits = []
+    fits: list[_Fit] = []
     for _, i, k, g in trials[:2]:
+        if fits and fits[0].score < MATCH_LIMIT / 4:  # the best pair fits closely: no need of the next
+            break
         table, x0, y0 = regions[i]
         skin = choices[k]
         g = _edge_fits(table, g, skin)
