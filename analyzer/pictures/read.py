@@ -9,6 +9,7 @@ import numpy as np
 
 from analyzer.board import FLAG, HIDDEN, Board
 from analyzer.errors import AnalyzerError, InconsistentBoardError, PictureError, SolverTimeoutError
+from analyzer.pictures.counter import read_counter
 from analyzer.pictures.features import cell_features, integral
 from analyzer.pictures.grid import FAINT_STEP, Grid, find_grids
 from analyzer.pictures.load import load_picture
@@ -357,6 +358,10 @@ def read_picture(source: Any, *, mines: int | None = None, skin: str | None = No
     values = np.vectorize(_VALUE.__getitem__, otypes=[np.int64])(kinds)
     flat_kinds = kinds.ravel().tolist()
     finished = any(k in ("mine", "hit", "wrong") for k in flat_kinds)
+    counter = read_counter(image, g)
+    if not finished and "hidden" not in flat_kinds and "question" not in flat_kinds:
+        finished = True
+        notes.append("the game is won: every safe cell is open")
     if "question" in flat_kinds:
         notes.append("question marks read as hidden cells")
     shown = sum(flat_kinds.count(k) for k in ("mine", "hit"))
@@ -370,6 +375,13 @@ def read_picture(source: Any, *, mines: int | None = None, skin: str | None = No
         )
     elif mines is not None:
         total, total_source = mines, "option"
+        if counter is not None and counter + flags != mines:
+            notes.append(
+                f"the counter reads {counter}: with {flags} flags a total of {counter + flags}, not {mines}"
+            )
+    elif counter is not None:
+        total, total_source = counter + flags, "counter"
+        notes.append(f"mine total {total}: the counter's {counter} and {flags} flags")
     else:
         preset = [p for p in fit.skin.presets if (p[0], p[1]) in ((g.columns, g.rows), (g.rows, g.columns))]
         if not preset:
