@@ -177,3 +177,12 @@ def test_a_won_game_says_so() -> None:
     assert reading.board.mines == 99
     lost = read_picture(ROOT / "tests" / "pictures" / "real" / "xp" / "desktop_expert_lost.png")
     assert lost.finished and lost.total_source == "shown mines" and lost.board.mines == 99
+
+
+def test_pillow_is_imported_on_first_read_not_on_import() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, analyzer.pictures; print('PIL' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert done.stdout.strip() == "False"
