@@ -71,9 +71,12 @@ def main(argv: list[str] | None = None) -> int:
             cpu = time.process_time()
             try:
                 analysis = solve_variant(position, rules, time_limit=args.time_limit)
-                outcome = (
-                    f"{analysis.layouts} layouts" if analysis.probabilities is not None else "not counted"
-                )
+                if analysis.probabilities is not None:
+                    outcome = f"{analysis.layouts} layouts"
+                elif analysis.probability_method.startswith("the time limit"):
+                    outcome = "time limit (counting)"
+                else:
+                    outcome = "not counted"
             except SolverTimeoutError:
                 outcome = "time limit"
             spent = time.process_time() - cpu
