@@ -63,7 +63,7 @@ def test_every_layout_the_free_cells_claim_meets_the_position(rules: str) -> Non
             units = [(c,) for c in alone] + list(pairs)
             tried += len(units)
             for chosen in itertools.product((0, 1), repeat=min(len(units), 10)):
-                flipped = [i for unit, on in zip(units, chosen) if on for i in unit]
+                flipped = [i for unit, on in zip(units, chosen, strict=False) if on for i in unit]
                 trial = set(i for i, v in enumerate(layout) if v) ^ set(flipped)
                 if same_total and len(trial) != sum(layout):
                     continue
