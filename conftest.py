@@ -8,9 +8,14 @@ which and why.
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from test_interactive_jupyterlab import Lab
 
 OPTIONAL_MODULES: dict[str, tuple[str, str]] = {
     "analyzer/interactive/jupyter.py": ("anywidget", "widget"),
@@ -66,3 +71,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if missing:
             extra = EXTRAS.get(missing[0], missing[0])
             item.add_marker(pytest.mark.skip(reason=f"needs {missing[0]} (pip install -e '.[{extra}]')"))
+
+
+# Here, not in tests/conftest.py: a second conftest module would shadow this one for
+# tests/test_docs.py's `from conftest import OPTIONAL_MODULES`.
+@pytest.fixture(scope="session")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+    """The process's one JupyterLab (tests/test_interactive_jupyterlab.py's ``Lab``), started by the
+    first test that asks for a notebook's address and shared by the JupyterLab tests after it."""
+    from test_interactive_jupyterlab import Lab
+
+    shared = Lab(tmp_path_factory.mktemp("jupyterlab"))
+    try:
+        yield shared
+    finally:
+        shared.close()

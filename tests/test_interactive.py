@@ -53,7 +53,7 @@ def expected(board: Board) -> list[Fraction | None]:
 
 
 def test_edit_clicks_cycle_hidden_number_flag_and_keys_set_cells() -> None:
-    session = Session(BOARD)
+    session = Session(BOARD, adjust_numbers=False)  # the numbers stay as typed (see test_interactive_analyst)
     board = Board.from_text(BOARD)
     session.act({"type": "cell", "cell": [0, 0], "button": "left"})  # hidden -> its flag count (0)
     assert session.board[0, 0] == 0
@@ -146,6 +146,41 @@ def test_why_gives_the_explanation_of_a_certain_cell() -> None:
     assert session.view()["why"] == explanation.to_dict() | {"text": explanation.describe()}
     session.act({"type": "cell", "cell": [0, 0], "button": "right"})
     assert session.view()["why"] is None  # an edit clears it
+
+
+def test_a_refused_why_clears_the_outline_of_the_last_one() -> None:
+    board = Board.from_text("6x3x3\nHHHHHH\n12H21H\nHHHHHH\n")
+    session = Session(board)
+    analysis = solve(board)
+    session.act({"type": "why", "cell": list(analysis.safe[0])})
+    assert session.view()["marks"].get("why_cell")
+    odds = analysis.cell_probabilities
+    unsure = next(divmod(i, board.width) for i, p in enumerate(odds) if p is not None and 0 < p < 1)
+    session.act({"type": "why", "cell": list(unsure)})
+    assert "is not certain" in session.note
+    view = session.view()
+    assert view["why"] is None and "why_cell" not in view["marks"] and "why_clues" not in view["marks"]
+
+
+def test_a_note_stays_while_the_pointer_asks_for_figures() -> None:
+    # Each hover asks the exact fraction of the cell under the pointer: that query is no action,
+    # and the note of the last refused one stays until the next action replaces it.
+    pytest.importorskip("anywidget")
+    from analyzer.interactive.jupyter import BoardWidget
+
+    w = BoardWidget(BOARD)
+    w.wait(30)
+    w._receive(w, {"type": "cell", "cell": [9, 9], "button": "left"}, [])
+    w.wait(30)
+    note = w.view["note"]
+    assert "off the" in note
+    for cell in ([0, 1], [0, 2], [1, 0]):
+        w._receive(w, {"type": "exact", "cell": cell}, [])
+        w.wait(30)
+        assert w.view["note"] == note, cell
+    w._receive(w, {"type": "cell", "cell": [0, 0], "button": "right"}, [])
+    w.wait(30)
+    assert w.view["note"] == ""
 
 
 def test_play_mode_is_the_game_and_the_best_move_plays() -> None:
@@ -267,7 +302,7 @@ def test_the_widget_takes_clicks_in_a_thread_and_changes_from_code() -> None:
     pytest.importorskip("anywidget")
     from analyzer.interactive.jupyter import BoardWidget
 
-    w = BoardWidget(BOARD)
+    w = BoardWidget(BOARD, adjust_numbers=False)
     board = Board.from_text(BOARD)
     w.wait(30)  # the board at once, its best move scored in the worker
     assert w.view["best"] == list(solve(board).best_moves(1)[0].cell)
@@ -331,7 +366,7 @@ def _decoded(cells: dict[str, Any]) -> tuple[list[int], list[int], list[float]]:
 
 def test_the_web_server_answers_views_and_refuses_bad_requests() -> None:
     board = Board.from_text(BOARD)
-    with WebServer(Session(BOARD), port=0) as server:
+    with WebServer(Session(BOARD, adjust_numbers=False), port=0) as server:
         status, lines = _request(_api(server, "api/view"))
         assert status == 200 and lines[0]["cells"]["full"]
         _, codes, p = _decoded(lines[0]["cells"])
@@ -640,7 +675,7 @@ def test_the_widget_shows_a_hexagonal_board() -> None:
     pytest.importorskip("anywidget")
     from analyzer.interactive.jupyter import BoardWidget
 
-    w = BoardWidget(HEX)
+    w = BoardWidget(HEX, adjust_numbers=False)
     w.wait(30)
     assert w.view["topology"] == {"name": "hex"}
     w._receive(w, {"type": "cell", "cell": [0, 0], "button": "right"}, [])
@@ -725,3 +760,21 @@ def test_the_widget_takes_trust_my_flags_too() -> None:
     assert w.view["trust_flags"] is False and w.view["flag_text"].startswith(
         "flag at (0, 1) is not a certain"
     )
+
+
+def test_the_widget_acknowledges_each_action_at_once_and_a_query_by_its_answer() -> None:
+    # The front end takes a board with no acknowledgement within seconds for one whose kernel is gone.
+    pytest.importorskip("anywidget")
+    from analyzer.interactive.jupyter import BoardWidget
+
+    w = BoardWidget(BOARD)
+    w.wait(30)
+    assert w.acknowledges
+    sent: list[Any] = []
+    w.send = lambda content, buffers=None: sent.append(content)  # type: ignore[method-assign]
+    w._receive(w, {"type": "cell", "cell": [0, 0], "button": "right"}, [])
+    assert sent == [{"ack": True}]  # before the worker has done anything
+    w.wait(30)
+    w._receive(w, {"type": "exact", "cell": [0, 1]}, [])
+    w.wait(30)
+    assert [list(message) for message in sent] == [["ack"], ["answer"]]

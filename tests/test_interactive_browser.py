@@ -150,7 +150,7 @@ def test_a_click_as_soon_as_the_page_is_idle_lands_even_when_frames_are_slow() -
 
 def test_edit_mode_shows_the_exact_probabilities_and_follows_each_edit() -> None:
     board = Board.from_text("5x4x4\nHHHHH\nH211H\nH1H1H\nHHHHH\n")
-    with opened(board) as (tab, session):
+    with opened(board, adjust_numbers=False) as (tab, session):  # the numbers stay as typed
         assert_probabilities_match(tab, board)
         assert best_cell(tab) == solve(board).best_moves(1)[0].cell
         # A right click flags a cell: the page shows the new position's probabilities.
@@ -317,7 +317,7 @@ def test_a_slow_solve_shows_working_and_keeps_the_last_answer(monkeypatch: pytes
 
     solve_module = importlib.import_module("analyzer.solver.solve")  # the module, not the function
     board = Board.from_text("5x4x4\nHHHHH\nH211H\nH1H1H\nHHHHH\n")
-    with opened(board) as (tab, _):
+    with opened(board, adjust_numbers=False) as (tab, _):
         before = shown(tab)
         real = solve_module.solve
 

@@ -20,7 +20,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -53,12 +53,16 @@ APPS = {  # module to run, the notebook's address
 
 
 @contextmanager
-def jupyter(app: str, folder: Path) -> Iterator[str]:
+def jupyter(app: str, folder: Path, notebook: str = "board.ipynb") -> Iterator[str]:
     """A JupyterLab (or Notebook 7) server on a free port for ``folder``; yields the notebook's URL."""
     pytest.importorskip(app, reason=f"this test needs {app} (pip install {app})")
     pytest.importorskip("anywidget", reason="the widget needs anywidget (pip install -e '.[widget]')")
     port = _free_port()
     token = secrets.token_hex(16)
+    # No autosave: a test that checks that Ctrl+S over a widget saves nothing sees only its own keys.
+    settings = folder / "settings" / "@jupyterlab" / "docmanager-extension"
+    settings.mkdir(parents=True, exist_ok=True)
+    (settings / "plugin.jupyterlab-settings").write_text('{"autosave": false}')
     lab = subprocess.Popen(
         [
             sys.executable,
@@ -96,7 +100,7 @@ def jupyter(app: str, folder: Path) -> Iterator[str]:
                 if time.monotonic() > deadline or lab.poll() is not None:
                     pytest.fail(f"{app} did not start")
                 time.sleep(0.3)
-        yield f"http://127.0.0.1:{port}/{APPS[app]}?token={token}"
+        yield f"http://127.0.0.1:{port}/{APPS[app].replace('board.ipynb', notebook)}?token={token}"
     finally:
         lab.terminate()
         try:
@@ -105,13 +109,39 @@ def jupyter(app: str, folder: Path) -> Iterator[str]:
             lab.kill()
 
 
+class Lab:
+    """One JupyterLab server for the test process (a pytest-xdist worker): starting one is the
+    expensive part of these tests, so they share it, each with notebooks of its own in its folder."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._server: Any = None
+        self._url = ""
+
+    def url(self, notebook: str) -> str:
+        """The address of ``notebook`` (a file the test wrote in :attr:`folder`), the server started once.
+
+        Each notebook opens in a workspace of its own, so no test's page reopens another's tabs.
+        """
+        if self._server is None:
+            self._server = jupyter("jupyterlab", self.folder, "NOTEBOOK")
+            self._url = self._server.__enter__()
+        stem = Path(notebook).stem
+        return self._url.replace("lab/tree/NOTEBOOK", f"lab/workspaces/{stem}/tree/{notebook}")
+
+    def close(self) -> None:
+        if self._server is not None:
+            self._server.__exit__(None, None, None)
+            self._server = None
+
+
 def _notebook(path: Path) -> None:
     def code(source: str) -> dict[str, Any]:
         return {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": source}
 
     notebook = {
         "cells": [
-            code(f"import analyzer\nedit = analyzer.widget({BOARD!r})\nedit"),
+            code(f"import analyzer\nedit = analyzer.widget({BOARD!r}, adjust_numbers=False)\nedit"),
             code("from analyzer import Game\nplay = analyzer.widget(Game.new(9, 9, 10, seed=3))\nplay"),
             {"cell_type": "markdown", "metadata": {}, "source": "the end"},
         ],
@@ -148,11 +178,17 @@ def run_all_cells(tab: Any, widgets: int) -> None:
 
 @pytest.mark.parametrize("app", ["jupyterlab", pytest.param("notebook", marks=pytest.mark.slow)])
 def test_widgets_draw_answer_and_keep_keys_and_right_clicks_from_the_notebook(
-    app: str, tmp_path: Path
+    app: str, tmp_path: Path, lab: Lab
 ) -> None:
     """Both widgets draw the library's answer; keys and right clicks over them leave the notebook alone."""
-    _notebook(tmp_path / "board.ipynb")
-    with jupyter(app, tmp_path) as url, page(1300, 1000) as tab:
+    with ExitStack() as stack:
+        if app == "jupyterlab":  # the process's JupyterLab; Notebook 7 a server of its own
+            _notebook(lab.folder / "widgets.ipynb")
+            url = lab.url("widgets.ipynb")
+        else:
+            _notebook(tmp_path / "board.ipynb")
+            url = stack.enter_context(jupyter(app, tmp_path))
+        tab = stack.enter_context(page(1300, 1000))
         tab.set_default_timeout(90_000)
         tab.goto(url)
         run_all_cells(tab, widgets=2)
@@ -193,3 +229,176 @@ def test_widgets_draw_answer_and_keep_keys_and_right_clicks_from_the_notebook(
         tab.evaluate("() => window.jupyterapp.shell.currentWidget.content.node.focus()")
         tab.keyboard.press("b")
         tab.wait_for_function(f"() => ({CELLS})().length === {len(before) + 1}", timeout=10_000)
+
+
+# ---- every key and right click over any part of a widget stays in it; outside, they work at once
+KEYS: list[tuple[str, ...]] = [
+    *[(key,) for key in "myrabxcv"],
+    ("d", "d"),
+    ("z",),
+    ("Shift+Enter",),
+    ("Control+Enter",),
+    ("Alt+Enter",),
+    ("Enter",),
+    ("Escape",),
+    ("Space",),
+    ("ArrowUp",),
+    ("ArrowDown",),
+    ("j",),
+    ("k",),
+    *[(digit,) for digit in "123456"],
+    ("Shift+M",),
+    ("i", "i"),
+    ("0", "0"),
+    ("Control+s",),
+    ("Shift+J",),
+    ("Shift+K",),
+    ("Shift+V",),
+    ("Shift+L",),
+    ("Shift+ArrowDown",),
+]
+"""JupyterLab's command-mode keys and chords (35): each changes, runs, moves, deletes, saves or
+selects cells, or interrupts or restarts the kernel, when it reaches the notebook."""
+
+NOTEBOOK_STATE = """() => {
+    const panel = window.jupyterapp.shell.currentWidget;
+    const notebook = panel.content;
+    return {
+        cells: notebook.model.sharedModel.cells.map(
+            c => [c.cell_type, c.source, c.execution_count === undefined ? null : c.execution_count]),
+        active: notebook.activeCellIndex,
+        mode: notebook.mode,
+        menus: document.querySelectorAll('.lm-Menu, .p-Menu').length,
+        dialogs: document.querySelectorAll('.jp-Dialog').length,
+        boards: [...document.querySelectorAll('.mz-root')].map(root => root.dataset.seen || 'new'),
+    };
+}"""
+
+PART_BOX = """(selector) => {
+    const node = document.querySelector('.mz-root ' + selector);
+    node.scrollIntoView({block: 'nearest'});
+    const box = node.getBoundingClientRect();
+    return {x: box.left + Math.min(12, box.width / 2), y: box.top + box.height / 2};
+}"""
+PARTS = {  # the widget's parts, by what a person would point at
+    "toolbar": ".mz-toolbar .mz-label",
+    "tools": ".mz-analyst .mz-sep",
+    "caption": ".mz-caption",
+    "status and notes": ".mz-hover",
+    "board": "canvas.mz-canvas",
+    "slider input": ".mz-slider",
+    "legend": ".mz-legend",
+}
+
+
+def _replay_notebook(path: Path) -> None:
+    def code(source: str) -> dict[str, Any]:
+        return {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": source}
+
+    source = (
+        "import analyzer\nfrom analyzer.replays import analyse_replay, example_path, read_replay\n"
+        "replay = analyzer.widget(analyse_replay(read_replay(example_path('beginner_8x8_10.avf'))))\nreplay"
+    )
+    notebook = {
+        "cells": [
+            code("1 + 1"),
+            {"cell_type": "markdown", "metadata": {}, "source": "a replay"},
+            code(source),
+            {"cell_type": "markdown", "metadata": {}, "source": "the end"},
+        ],
+        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    path.write_text(json.dumps(notebook))
+
+
+def _press(tab: Any, keys: list[tuple[str, ...]]) -> None:
+    for chord in keys:
+        for key in chord:
+            tab.keyboard.press(key)
+
+
+@pytest.mark.needs("ms_toollib")
+def test_keys_and_right_clicks_over_any_part_of_the_widget_stay_in_it_and_work_outside_at_once(
+    lab: Lab,
+) -> None:
+    """35 command-mode keys and chords and a right click over each part of a replay widget change,
+    run, move, delete and save no cell; with the pointer just outside, the notebook's keys work
+    again at once, without a click."""
+    name = "keys.ipynb"
+    _replay_notebook(lab.folder / name)
+    with page(1300, 1000) as tab:
+        tab.set_default_timeout(90_000)
+        tab.goto(lab.url(name))
+        run_all_cells(tab, widgets=1)
+        idle(tab)
+        tab.evaluate("() => document.querySelector('.mz-root').dataset.seen = 'the same board'")
+        # Command mode, the first cell active and focused, as a click on its prompt leaves it.
+        tab.locator(".jp-Cell").first.locator(".jp-InputPrompt").click()
+        tab.keyboard.press("Escape")
+        saved = (lab.folder / name).stat().st_mtime_ns
+        for part, selector in PARTS.items():
+            before = tab.evaluate(NOTEBOOK_STATE)
+            assert before["mode"] == "command" and before["boards"] == ["the same board"]
+            at = tab.evaluate(PART_BOX, selector)
+            tab.mouse.move(at["x"], at["y"])
+            _press(tab, KEYS)
+            tab.mouse.click(at["x"], at["y"], button="right")
+            tab.wait_for_timeout(500)  # a cell run, a dialog or a menu would show by now
+            after = tab.evaluate(NOTEBOOK_STATE)
+            assert after == before, f"a key or right click over the widget's {part} reached the notebook"
+            assert (lab.folder / name).stat().st_mtime_ns == saved, (
+                f"Ctrl+S over the {part} saved the notebook"
+            )
+            idle(tab)
+            # Just outside the widget (the output's prompt beside it): the notebook's keys at once.
+            root = tab.evaluate(
+                "() => { const b = document.querySelector('.mz-root').getBoundingClientRect();"
+                " return {x: b.left - 25, y: b.top + 30}; }"
+            )
+            tab.mouse.move(root["x"], root["y"])
+            count = len(before["cells"])
+            tab.keyboard.press("b")
+            tab.wait_for_function(f"() => ({NOTEBOOK_STATE})().cells.length === {count + 1}", timeout=3_000)
+            _press(tab, [("d", "d")])
+            tab.wait_for_function(f"() => ({NOTEBOOK_STATE})().cells.length === {count}", timeout=3_000)
+        assert tab.evaluate(GONE) is None  # every action above was acknowledged: nothing to say
+        # JupyterLab's Dark theme: the widget follows it at once (and back to Light for the next tests).
+        for theme, name in (("JupyterLab Dark", "dark"), ("JupyterLab Light", "light")):
+            tab.evaluate(
+                f"() => window.jupyterapp.commands.execute('apputils:change-theme', {{theme: '{theme}'}})"
+            )
+            tab.wait_for_function(f"() => document.querySelector('.mz-root').dataset.theme === '{name}'")
+            background = tab.evaluate(
+                "() => getComputedStyle(document.querySelector('.mz-root')).backgroundColor"
+            )
+            assert background == ("rgb(30, 30, 30)" if name == "dark" else "rgb(255, 255, 255)"), theme
+        tab.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.shutdown()")
+
+
+GONE = """() => {
+    const line = document.querySelector('.mz-gone');
+    return line && !line.hidden ? line.textContent : null;
+}"""
+
+
+def test_a_board_drawn_before_a_kernel_restart_says_its_kernel_is_gone(lab: Lab) -> None:
+    """After a restart the old view stays on the page; a click on it says to re-run the cell."""
+    name = "restart.ipynb"
+    _notebook(lab.folder / name)
+    with page(1300, 1000) as tab:
+        tab.set_default_timeout(90_000)
+        tab.goto(lab.url(name))
+        run_all_cells(tab, widgets=2)
+        idle(tab)
+        click(tab, (0, 0), "right")  # answered: nothing to say
+        assert tab.evaluate(GONE) is None
+        tab.evaluate(
+            "async () => { await window.jupyterapp.shell.currentWidget.sessionContext.restartKernel(); }"
+        )
+        box = rect(tab, (0, 1))
+        tab.mouse.click(box["cx"], box["cy"])
+        tab.wait_for_function(GONE, timeout=8_000)
+        assert "re-run its cell" in tab.evaluate(GONE)
+        tab.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.shutdown()")

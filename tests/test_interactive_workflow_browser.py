@@ -104,7 +104,7 @@ def test_a_dropped_board_text_and_a_pasted_one_open_in_edit_mode() -> None:
 
 
 def test_save_downloads_the_positions_mine_text_the_layouts_mbf_and_a_png() -> None:
-    with opened(BOARD) as (tab, session):
+    with opened(BOARD, adjust_numbers=False) as (tab, session):
         click(tab, (0, 0), "right")
         with tab.expect_download() as download:
             tab.select_option(".mz-save", "mine")
@@ -132,7 +132,7 @@ def test_save_downloads_the_positions_mine_text_the_layouts_mbf_and_a_png() -> N
 
 
 def test_undo_and_redo_from_the_buttons_and_the_keys() -> None:
-    with opened(BOARD) as (tab, session):
+    with opened(BOARD, adjust_numbers=False) as (tab, session):
         start = session.board
         assert tab.is_disabled(".mz-undo")
         click(tab, (0, 0), "right")

@@ -11,7 +11,7 @@ from typing import Any
 
 from browser import page
 from test_interactive_browser import assert_probabilities_match, idle
-from test_interactive_jupyterlab import CELLS, jupyter, run_all_cells
+from test_interactive_jupyterlab import CELLS, Lab, run_all_cells
 
 from analyzer import Board
 
@@ -54,12 +54,14 @@ def _settle(tab: Any) -> None:
     idle(tab)
 
 
-def test_paste_drop_undo_and_save_in_the_widget_leave_the_notebook_alone(tmp_path: Path) -> None:
-    _notebook(tmp_path / "board.ipynb")
-    with jupyter("jupyterlab", tmp_path) as url, page(1300, 1000) as tab:
+def test_paste_drop_undo_and_save_in_the_widget_leave_the_notebook_alone(lab: Lab) -> None:
+    name = "workflow.ipynb"
+    tmp_path = lab.folder
+    _notebook(tmp_path / name)
+    with page(1300, 1000) as tab:
         tab.set_default_timeout(90_000)
         tab.context.grant_permissions(["clipboard-read", "clipboard-write"])
-        tab.goto(url)
+        tab.goto(lab.url(name))
         run_all_cells(tab, widgets=1)
         idle(tab)
         tab.evaluate("() => window.jupyterapp.commands.execute('notebook:enter-command-mode')")

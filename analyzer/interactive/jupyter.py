@@ -13,8 +13,10 @@ The view protocol is the session's (:mod:`analyzer.interactive.session`): the
 small fields in the ``view`` traitlet, the per-cell arrays in the ``bytes``
 traitlets ``codes`` (uint8) and ``probabilities`` (float32, little-endian),
 synced as binary buffers and only when the position changed; the answer to a
-query (``exact``) comes back as a custom message ``{"answer": ...}``. The best
-move follows the board as an update of ``view``, unless more clicks are waiting.
+query (``exact``) comes back as a custom message ``{"answer": ...}``, and every
+other action is acknowledged at once with ``{"ack": true}`` (a board whose kernel
+was restarted gets no ack and says so). The best move follows the board as an
+update of ``view``, unless more clicks are waiting.
 """
 
 from __future__ import annotations
@@ -52,6 +54,8 @@ class BoardWidget(anywidget.AnyWidget):
     trust_flags : bool
         Play mode: take the player's flags as mines (the toolbar's "trust my flags");
         by default they are marks, not facts (see :class:`~analyzer.interactive.session.Session`).
+    adjust_numbers : bool
+        Edit mode: the numbers around a flag placed or removed follow it (on by default).
 
     Attributes
     ----------
@@ -69,6 +73,8 @@ class BoardWidget(anywidget.AnyWidget):
     codes = traitlets.Bytes(b"").tag(sync=True)
     probabilities = traitlets.Bytes(b"").tag(sync=True)
     busy = traitlets.Bool(False).tag(sync=True)
+    # Each action is acknowledged at once ({"ack": True}): a view whose kernel is gone says so.
+    acknowledges = traitlets.Bool(True).tag(sync=True)
 
     def __init__(
         self,
@@ -77,9 +83,12 @@ class BoardWidget(anywidget.AnyWidget):
         time_limit: float = DEFAULT_TIME_LIMIT,
         seed: int = 0,
         trust_flags: bool = False,
+        adjust_numbers: bool = True,
     ):
         super().__init__()
-        self.session = Session(source, time_limit=time_limit, seed=seed, trust_flags=trust_flags)
+        self.session = Session(
+            source, time_limit=time_limit, seed=seed, trust_flags=trust_flags, adjust_numbers=adjust_numbers
+        )
         self._actions: queue.Queue[dict[str, Any] | None] = queue.Queue()
         self._worker: threading.Thread | None = None
         self._guard = threading.Lock()
@@ -167,6 +176,8 @@ class BoardWidget(anywidget.AnyWidget):
     def _receive(self, _widget: object, content: object, _buffers: object) -> None:
         if content is not None and not isinstance(content, dict):
             return
+        if content is not None and content.get("type") != "exact":  # a query's answer is its own ack
+            self.send({"ack": True})
         with self._guard:
             self._actions.put(content)
             if self._worker is None:

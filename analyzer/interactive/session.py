@@ -39,7 +39,8 @@ Big boards, small messages: nothing is sent per cell as text. An answer
     ``edges`` and ``names``), ``caption`` (short text), ``counts``
     (``{"layouts": short text, "layouts_digits": n}``;
     the exact numbers on demand, below), ``error`` (``{"message", "clues": [[r, c], ...]}``
-    or ``None``), ``note`` (why the last action was refused, else ``""``),
+    or ``None``), ``note`` (why the last action was refused, else ``""``; a query, ``exact``,
+    leaves the note it finds),
     ``trust_flags`` (whether the analysis takes the flags as mines: always in edit
     and replay mode, in play mode only when ``Session.trust_flags`` is on),
     ``flag_text`` (play mode, flags not trusted: the flags that are not certain
@@ -87,11 +88,15 @@ number on its background is checked in the tests): ``numbers`` (ink of 0-8),
 viridis at ``1 - sqrt(p)``), ``kinds`` (:data:`KINDS`).
 
 The analyst's tools (the actions ``open``, ``paste``, ``save``, ``undo``, ``redo``,
-``paint``, ``wheel``, ``autoplay``, ``marks``, ``win``, ``trust_flags``, ``guess`` of :meth:`Session.act`)
+``paint``, ``wheel``, ``autoplay``, ``marks``, ``win``, ``trust_flags``, ``guess``,
+``candidates``, ``adjust_numbers`` of :meth:`Session.act`)
 read ``history`` (``{"undo": n, "redo": n}``), ``download`` (the file a ``save``
 made: ``{"id", "name", "mime", "data"}``, base64, until the next action), ``shown``
-(``{"marks": bool, "win": bool, "trust_flags": bool}``), ``marks_text`` (what the dead-cell and 50/50
-search found, or ``None``), ``win`` (:meth:`Session.win_chance`, or ``None``),
+(``{"marks", "win", "trust_flags", "candidates", "adjust_numbers"}``, each a bool),
+``marks_text`` (what the dead-cell and 50/50
+search found, or ``None``), ``win`` (:meth:`Session.win_chance`, or ``None``; its
+``line`` is the winning line as a tree and ``line_text`` the same as indented text),
+``candidates`` (:meth:`Session.candidates`, or ``None``),
 ``timeline`` (a replay's clicks: ``{"risk": [float], "guess": [bool], "exact":
 [text]}``, or ``None``) and ``name`` (the name files are saved under).
 
@@ -101,7 +106,8 @@ does not move):
 - ``{"type": "exact", "cell": [r, c]}``: ``{"type": "exact", "cell", "version",
   "p": "a/b" or None, "text"}``, the cell's exact mine probability (what hover shows).
 - ``{"type": "exact", "of": "layouts" | "luck"}``: ``{"type": "exact", "of", "text"}``,
-  the long exact text of a big number.
+  the long exact text of a big number; ``"of": "position"``: the ``.mine`` text of the
+  position shown (the page's shared link; a game's hidden layout is not in it).
 
 One round trip per action: the answer to an action carries the new view and,
 when the best move is already scored, the best move. When it is not
@@ -175,6 +181,10 @@ __all__ = [
     "MARK_CELLS",
     "MARK_SECONDS",
     "HISTORY_STEPS",
+    "CANDIDATE_CELLS",
+    "CANDIDATE_ROWS",
+    "CANDIDATE_MARGIN",
+    "WIN_DEPTH",
 ]
 
 MODES = ("edit", "play", "replay")
@@ -225,7 +235,7 @@ MAX_CELLS = MAX_SIDE * MAX_SIDE
 
 The largest size the page is measured to handle (``docs/guide/interactive.md``: a
 1000x1000 board loads in half a second, a click answers within a second); a
-2000x2000 game took 17.9 s and 2.3 GB to load and 65-71 s a click (issue 56).
+2000x2000 game took 17.9 s and 2.3 GB to load and 65-71 s a click.
 """
 
 MAX_LENGTH = 20_000
@@ -245,9 +255,11 @@ PALETTE = {
         "#000000",
         "#505050",
     ],
-    "revealed": "#dddddd",
-    "hidden": "#b4b4b4",
-    "grid": "#888888",
+    # Revealed and hidden cells at least 3:1 apart, so a hidden cell with no figure on it is told
+    # from a revealed 0 without its colour's hue (tests/test_interactive_widget_browser.py).
+    "revealed": "#eeeeee",
+    "hidden": "#808080",
+    "grid": "#b0b0b0",
     "flag": "#c00000",
     "mine": "#000000",
     "fatal": "#d00000",
@@ -283,6 +295,18 @@ WIN_NODES = 20_000
 
 WIN_HIDDEN = 300
 """... and tried when at most this many hidden cells are not certain mines."""
+
+CANDIDATE_CELLS = 10_000
+"""The ranked candidate guesses are looked for on boards of at most this many cells."""
+
+CANDIDATE_ROWS = 5
+"""The ranked candidate guesses shown (of the expert player's candidates, best first)."""
+
+CANDIDATE_MARGIN = Fraction(1, 10)
+"""The candidate table looks this far above the safest cell (the expert player itself 1/50)."""
+
+WIN_DEPTH = 3
+"""Moves of the end game's winning line shown: the first, the replies to it, theirs."""
 
 AUTOPLAY_SECONDS = 30.0
 """Seconds one auto-play may run before it stops and says so."""
@@ -332,13 +356,17 @@ class Session:
         shown, auto-play and the win chance all solve without them, and a flag that
         is not a certain mine is said in :meth:`view`'s ``flag_text``. Edit mode
         (the flags are the position's facts) and replays always take them as mines.
+    adjust_numbers : bool
+        Edit mode: a flag placed (removed) adds one to (takes one from) each revealed
+        number around it, so the numbers follow the mines, as JSMinesweeper's analysis
+        mode does (on by default; the ``adjust_numbers`` action turns it off).
 
     Examples
     --------
-    >>> session = Session("3x1x1\\nH1H\\n")
+    >>> session = Session("3x1x1\\nH1H\\n", adjust_numbers=False)
     >>> session.mode, session.analysis.probability(0, 0)
     ('edit', Fraction(1, 2))
-    >>> session.act({"type": "key", "cell": [0, 0], "key": "f"})
+    >>> session.act({"type": "key", "cell": [0, 0], "key": "f"})  # a flag; the 1 stays a 1
     >>> session.analysis.probability(0, 2)
     Fraction(0, 1)
     """
@@ -350,11 +378,15 @@ class Session:
         time_limit: float = DEFAULT_TIME_LIMIT,
         seed: int = 0,
         trust_flags: bool = False,
+        adjust_numbers: bool = True,
     ):
         if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not time_limit > 0:
             raise OptionError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
         self.time_limit = float(time_limit)
         self.trust_flags = flag(trust_flags, "trust_flags")
+        self.adjust_numbers = flag(adjust_numbers, "adjust_numbers")
+        self.show_candidates = False
+        self._candidates: dict[str, Any] | None = None
         self._flag_text = ""
         self.lock = threading.RLock()
         self.mode = "edit"
@@ -592,12 +624,17 @@ class Session:
         - ``trust_flags`` ``{on}``: play mode's flags are mines (see the class) or,
           off, the player's marks.
         - ``guess`` ``{direction}``: replay: step to the next (1) or previous (-1) guess.
+        - ``candidates`` ``{on}``: show the ranked candidate guesses (:meth:`candidates`).
+        - ``adjust_numbers`` ``{on}``: edit: the numbers around a flag follow it (see the class).
         - ``exact`` ``{cell}`` or ``{of: "layouts" | "luck"}``: asks, changes nothing
           (see the module text).
         """
         with self.lock:
-            self.note = ""
-            self._download = None
+            if not (isinstance(action, dict) and action.get("type") == "exact"):
+                # A query (the hover's exact fraction) replaces nothing: the note of the last
+                # action stays until the next action, as does the file a save made.
+                self.note = ""
+                self._download = None
             recorded = isinstance(action, dict) and action.get("type") in _RECORDED
             before = self._snapshot() if recorded else None
             signature = self._signature() if recorded else None
@@ -699,6 +736,10 @@ class Session:
                 self._changed()
         elif kind == "guess":
             self._next_guess(_integer(action.get("direction", 1), "direction", negative=True))
+        elif kind == "candidates":
+            self.show_candidates = flag(action.get("on", True), "candidates")
+        elif kind == "adjust_numbers":
+            self.adjust_numbers = flag(action.get("on", True), "adjust_numbers")
         else:
             raise OptionError(f"unknown action {_short(kind)}")
         return None
@@ -722,13 +763,13 @@ class Session:
             index = self._index(cell)
             value = self._cells[index]
             if button == "right":
-                self._cells[index] = HIDDEN if value == FLAG else FLAG
+                self._put(index, HIDDEN if value == FLAG else FLAG)
             elif value == HIDDEN:
-                self._cells[index] = self._flags_around(cell)
+                self._put(index, self._flags_around(cell))
             elif value >= 0:
-                self._cells[index] = FLAG
+                self._put(index, FLAG)
             else:
-                self._cells[index] = HIDDEN
+                self._put(index, HIDDEN)
             self._changed()
         elif self.mode == "play":
             self._play(cell, button)
@@ -745,11 +786,11 @@ class Session:
         self._need("edit")
         index = self._index(cell)
         if key in "012345678" and len(key) == 1:
-            self._cells[index] = int(key)
+            self._put(index, int(key))
         elif key.lower() in ("h", " ", "backspace", "delete"):
-            self._cells[index] = HIDDEN
+            self._put(index, HIDDEN)
         elif key.lower() == "f":
-            self._cells[index] = FLAG
+            self._put(index, FLAG)
         else:
             raise OptionError(f"key {key!r} sets nothing: 0-8 a number, h a hidden cell, f a flag")
         self._changed()
@@ -783,6 +824,7 @@ class Session:
             self._set_mode("replay")
 
     def _explain(self, cell: Cell) -> None:
+        self._why = None  # a refused why? leaves no outline of an earlier one
         self._refresh()
         analysis = self._analysis
         if analysis is None:
@@ -975,7 +1017,7 @@ class Session:
                 raise OptionError(f"a number is 0-8, got {code}")
         indices = [self._index(_cell({"cell": cell})) for cell in cells]  # every cell checked first
         for index in indices:
-            self._cells[index] = code
+            self._put(index, code)
         self._changed()
 
     def _wheel(self, cell: Cell, delta: int) -> None:
@@ -990,11 +1032,11 @@ class Session:
         if value < 0:
             if delta < 0:
                 raise OptionError(f"cell {cell!r} is not a number: scroll up to make it one")
-            self._cells[index] = self._flags_around(cell)
+            self._put(index, self._flags_around(cell))
         elif value + delta < 0:
-            self._cells[index] = HIDDEN
+            self._put(index, HIDDEN)
         else:
-            self._cells[index] = min(value + delta, around)
+            self._put(index, min(value + delta, around))
         self._changed()
 
     def _autoplay(self, until: str) -> None:
@@ -1116,7 +1158,11 @@ class Session:
         remain and the search ends within :data:`WIN_NODES` positions; else ``p`` is
         ``None`` and ``text`` says why. The flags are taken as the analysis shown
         takes them: in play mode not as facts unless :attr:`trust_flags`; in edit
-        mode as facts. ``cell`` is the first move of best play.
+        mode as facts. ``cell`` is the first move of best play; ``line`` the winning
+        line (:func:`~analyzer.play.players.endgame.endgame_line`, :data:`WIN_DEPTH`
+        moves deep: ``{"cell", "p", "replies": [{"shown": [[r, c, n], ...], "chance",
+        "line"}]}``, chances as exact text, ``p`` the chance to win from there) and
+        ``line_text`` the same as indented text; ``None`` and ``""`` when one layout is left.
 
         >>> Session("3x1x1\\nHHH\\n").win_chance()["p"]
         '2/3'
@@ -1128,9 +1174,9 @@ class Session:
             return self._win
 
     def _find_win(self) -> dict[str, Any]:
-        from analyzer.play.players.endgame import endgame_layouts, endgame_search
+        from analyzer.play.players.endgame import endgame_layouts, endgame_line
 
-        none: dict[str, Any] = {"p": None, "percent": None, "cell": None}
+        none: dict[str, Any] = {"p": None, "percent": None, "cell": None, "line": None, "line_text": ""}
         too_many = none | {"text": f"more than {WIN_LAYOUTS:,} layouts remain: too many for the exact search"}
         if self.mode == "play" and self._game is not None:
             if self._game.is_finished:
@@ -1176,10 +1222,10 @@ class Session:
             return too_many
         if not layouts:
             return none | {"text": "no layout fits the position"}
-        found = endgame_search(board, layouts, max_nodes=WIN_NODES)
+        found = endgame_line(board, layouts, max_nodes=WIN_NODES, depth=WIN_DEPTH)
         if found is None:
             return none | {"text": f"the exact search passed {WIN_NODES:,} positions: too large"}
-        cell, wins = found
+        cell, wins = found["cell"], found["wins"]
         if len(layouts) == 1:  # every hidden cell is known: reveal the safe ones
             wins = 1
             safe = [i for i, v in enumerate(board.cells) if v == HIDDEN and i not in layouts[0]]
@@ -1191,14 +1237,29 @@ class Session:
             f"chance to win with best play: {percent_text(p) if 0 < p < 1 else int(p) * 100}%"
             f" ({exact_or_rounded(p)}, over {plural(len(layouts), 'layout')})"
         )
-        return {"p": _fraction(p), "percent": float(p) * 100, "cell": cell_value, "text": text}
+        line = _line_view(board.width, found) if len(layouts) > 1 else None
+        return {
+            "p": _fraction(p),
+            "percent": float(p) * 100,
+            "cell": cell_value,
+            "text": text,
+            "line": line,
+            "line_text": _line_text(line) if line is not None else "",
+        }
 
     def _workflow_view(self) -> dict[str, Any]:
         """What the analyst's tools draw, merged into :meth:`view`."""
         return {
             "history": {"undo": len(self._undo), "redo": len(self._redo)},
             "download": self._download,
-            "shown": {"marks": self.show_marks, "win": self.show_win, "trust_flags": self.trust_flags},
+            "shown": {
+                "marks": self.show_marks,
+                "win": self.show_win,
+                "trust_flags": self.trust_flags,
+                "candidates": self.show_candidates,
+                "adjust_numbers": self.adjust_numbers,
+            },
+            "candidates": self.candidates() if self.show_candidates else None,
             "marks_text": self.marks()["text"] if self.show_marks else None,
             "win": self.win_chance() if self.show_win else None,
             "timeline": self._timeline(),
@@ -1219,6 +1280,97 @@ class Session:
             }
             made = self._timeline_made = (self._replay, line)
         return made[1]
+
+    # ------------------------------------------------------------ the analyst's tools: candidates, line
+    def candidates(self) -> dict[str, Any]:
+        """The ranked candidate guesses of the position shown, as JSMinesweeper lists them.
+
+        The ``expert`` player's candidates with their exact figures
+        (:func:`~analyzer.play.players.expert.ranked_guesses`: ``safety``, ``progress``
+        the chance the guess is safe and the number it shows proves another cell
+        safe, ``secondary`` the chance it and the next click are both safe), best
+        first by the player's score (safety + progress), so the first is the
+        player's guess; then, ranked the same way, the cells the same player would
+        weigh with a margin of :data:`CANDIDATE_MARGIN` instead of its own; at most
+        :data:`CANDIDATE_ROWS` in all. Returns ``{"rows", "text"}``; each row is
+        ``{"cell", "expert", "safety", "progress", "secondary"}`` (``expert``: one of
+        the player's own candidates; exact fractions as text) and the same as floats
+        under ``"percent"``. No rows when a cell is certainly safe (no
+        guess is needed), without an exact analysis, or on boards of more than
+        :data:`CANDIDATE_CELLS` cells (``text`` says which).
+
+        >>> rows = Session("3x3x2\\nHHH\\nH2H\\nHHH\\n").candidates()["rows"]
+        >>> rows[0]["cell"], rows[0]["safety"], rows[0]["progress"], rows[0]["secondary"]
+        ([0, 0], '3/4', '11/28', '19/28')
+        """
+        with self.lock:
+            self._refresh()
+            if self._candidates is None:
+                self._candidates = self._find_candidates()
+            return self._candidates
+
+    def _find_candidates(self) -> dict[str, Any]:
+        from analyzer.play.players.expert import ExpertPlayer, ranked_guesses
+
+        analysis = self._analysis
+        if analysis is None:
+            return {"rows": [], "text": "no candidate guesses without an exact analysis"}
+        if self._first_click() is not None:
+            return {"rows": [], "text": "the first click is safe under this game's rule: no guess to rank"}
+        board = analysis.board
+        cells = board.width * board.height
+        if cells > CANDIDATE_CELLS:
+            return {
+                "rows": [],
+                "text": f"candidate guesses are ranked on boards of at most {CANDIDATE_CELLS:,} cells",
+            }
+        safe = analysis.safe
+        if safe:
+            return {"rows": [], "text": f"{plural(len(safe), 'certainly safe cell')}: no guess needed"}
+        if HIDDEN not in board.cells:
+            return {"rows": [], "text": "no hidden cell to guess"}
+        expert = ExpertPlayer()
+        ranked = ranked_guesses(board, analysis, player=ExpertPlayer(margin=CANDIDATE_MARGIN))
+        lowest = 1 - max(g.safety for g in ranked)  # the safest cell leads the guess order
+        # The expert's own candidates (within its margin: a prefix of the wider guess order) first.
+        within = [g for g in ranked if 1 - g.safety <= lowest + expert.margin]
+        ranked = (within + [g for g in ranked if 1 - g.safety > lowest + expert.margin])[:CANDIDATE_ROWS]
+        rows = [
+            {
+                "cell": list(g.cell),
+                "expert": 1 - g.safety <= lowest + expert.margin,
+                "safety": _fraction(g.safety),
+                "progress": _fraction(g.progress),
+                "secondary": _fraction(g.secondary),
+                "percent": {
+                    "safety": float(g.safety) * 100,
+                    "progress": float(g.progress) * 100,
+                    "secondary": float(g.secondary) * 100,
+                },
+            }
+            for g in ranked
+        ]
+        text = (
+            f"{plural(len(rows), 'candidate guess')}: the expert player's first (within"
+            f" {float(expert.margin) * 100:g} percentage points of the safest), then the rest within"
+            f" {float(CANDIDATE_MARGIN) * 100:g}, each by safety + progress"
+        )
+        return {"rows": rows, "text": text}
+
+    def _put(self, index: int, code: int) -> None:
+        """Edit mode: cell ``index`` becomes ``code``; the numbers around follow a flag if told."""
+        from analyzer.board.topology import neighbour_table
+
+        old = self._cells[index]
+        self._cells[index] = code
+        if not self.adjust_numbers or (old == FLAG) == (code == FLAG):
+            return
+        step = 1 if code == FLAG else -1
+        table = neighbour_table(self._topology, self._width, self._height)
+        for j in table[index]:
+            value = self._cells[j]
+            if value >= 0:
+                self._cells[j] = min(max(value + step, 0), len(table[j]))
 
     # ------------------------------------------------------------ the view
     @property
@@ -1500,7 +1652,9 @@ class Session:
                 if self._replay is None:
                     raise OptionError("no replay is open: it is a replay's luck")
                 return {"type": "exact", "of": what, "text": fraction_text(self._replay.luck)}
-            raise OptionError(f"exact of what? 'layouts' or 'luck', got {what!r}")
+            if what == "position":  # the page's shared link (web.js): the position shown, never a layout
+                return {"type": "exact", "of": what, "text": self.board.to_text()}
+            raise OptionError(f"exact of what? 'layouts', 'luck' or 'position', got {what!r}")
         cell = _cell(action)
         board = self.board
         index = board.index(*cell) if 0 <= cell[0] < board.height and 0 <= cell[1] < board.width else None
@@ -1630,6 +1784,7 @@ class Session:
         self._fresh = False
         self._marks = None
         self._win = None
+        self._candidates = None
         self._why = None
         self._best = None
         self._best_scored = False
@@ -2248,3 +2403,42 @@ def _message(error: BaseException) -> str:
 
 def _fraction(p: Fraction) -> str:
     return fraction_text(p)  # exact at any size (str() of an int stops at 4,300 digits)
+
+
+def _line_view(width: int, line: dict[str, Any]) -> dict[str, Any]:
+    """:func:`~analyzer.play.players.endgame.endgame_line`'s tree, cells as ``[r, c]``, chances as text."""
+    return {
+        "cell": list(divmod(line["cell"], width)),
+        "p": _fraction(Fraction(line["wins"], line["layouts"])),
+        "replies": [
+            {
+                "shown": [[*divmod(i, width), n] for i, n in reply["shown"]],
+                "chance": _fraction(Fraction(reply["layouts"], line["layouts"])),
+                "line": None if reply["line"] is None else _line_view(width, reply["line"]),
+            }
+            for reply in line["replies"]
+        ],
+    }
+
+
+def _line_text(line: dict[str, Any], depth: int = 0) -> str:
+    """The winning line as indented text: a move, then what it can show and the reply to each."""
+    pad = "  " * depth
+    row, col = line["cell"]
+    p = Fraction(line["p"])
+    lost = 1 - sum((Fraction(reply["chance"]) for reply in line["replies"]), Fraction(0))
+    mine = f" (a mine {exact_or_rounded(lost)} of the time)" if line["replies"] and lost else ""
+    text = f"{pad}reveal ({row}, {col}){mine}: wins {'for sure' if p == 1 else exact_or_rounded(p)}\n"
+    for reply in line["replies"]:
+        opened = reply["shown"]
+        first = opened[0]
+        shows = f"({first[0]}, {first[1]}) shows {first[2]}"
+        if len(opened) > 1:
+            shows += f" and opens {plural(len(opened) - 1, 'more cell')}"
+        chance = Fraction(reply["chance"])
+        text += f"{pad}  if {shows} ({'always' if chance == 1 else exact_or_rounded(chance)}): "
+        if reply["line"] is None:
+            text += "every cell is known: won\n"
+        else:
+            text += "\n" + _line_text(reply["line"], depth + 2)
+    return text

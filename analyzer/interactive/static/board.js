@@ -76,12 +76,76 @@ function probabilityColour(stops, p) {
 
 // text_colour of analyzer.render: black or white, whichever contrasts more (WCAG luminance).
 function textColour(hex) {
+  const l = luminance(hex);
+  return (l + 0.05) / 0.05 >= 1.05 / (l + 0.05) ? "#000000" : "#ffffff";
+}
+
+// ---- light and dark, and the contrast of what is drawn. The widget follows JupyterLab's theme
+// (body[data-jp-theme-light]) and, on the page (no JupyterLab), the system's prefers-color-scheme;
+// the cells look the same in both (their colours carry the figures), the rest follows the theme.
+// Every mark is a ring in black or white, whichever contrasts more with the cell under it (at least
+// 4.58:1 on any colour), around a line of the mark's own colour that tells the marks apart; a
+// mark's tint is mixed into the cell's background, and the cell's text takes an ink that contrasts
+// at least 4.5:1 with the mixed colour. tests/test_interactive_widget_browser.py measures it all.
+const THEMES = {
+  light: { background: "#ffffff", labels: "#555555" },
+  dark: { background: "#1e1e1e", labels: "#c8c8c8" },
+};
+const MARK_FILL = 0.45; // how much of a mark's tint is mixed into the cell's background
+// The marks in the order drawn: name, its colour (null: the ring alone), its tint, dashed, extra width.
+const MARKS = [
+  ["conflict", "#d50000", "#ff8a80", false, 0],
+  ["why_clues", "#e65100", "#ffd54f", false, 0],
+  ["why_cell", "#1565c0", null, false, 0],
+  ["clicked", "#ff6f00", null, true, 0],
+  ["best", "#e6007e", null, false, 1],
+  ["fifty", "#6a1b9a", "#ce93d8", false, 0], // the analyst's marks (the marks action)
+  ["dead", null, null, true, -1],
+];
+
+function luminance(hex) {
   const linear = hexRgb(hex).map((c) => {
     c /= 255;
     return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
   });
-  const l = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2];
-  return (l + 0.05) / 0.05 >= 1.05 / (l + 0.05) ? "#000000" : "#ffffff";
+  return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2];
+}
+
+function contrast(a, b) {
+  const [x, y] = [luminance(a), luminance(b)];
+  return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+}
+
+function mix(a, b, t) {
+  const [p, q] = [hexRgb(a), hexRgb(b)];
+  return "#" + p.map((u, k) => Math.round(u + (q[k] - u) * t).toString(16).padStart(2, "0")).join("");
+}
+
+function themeOf() {
+  const body = document.body;
+  const lab = body && body.getAttribute("data-jp-theme-light");
+  if (lab === "false") return "dark";
+  if (lab === "true") return "light";
+  if (body && body.classList.contains("vscode-dark")) return "dark"; // VS Code's notebooks
+  return window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+}
+
+// Keeps root.dataset.theme (board.css's dark rules) and the canvas in step with the host's theme.
+function watchTheme(root, redraw) {
+  const apply = () => {
+    const theme = themeOf();
+    if (root.dataset.theme === theme) return;
+    root.dataset.theme = theme;
+    redraw();
+  };
+  root.dataset.theme = themeOf();
+  if (typeof MutationObserver !== "undefined" && document.body) {
+    new MutationObserver(apply).observe(document.body, { attributes: true, attributeFilter: ["data-jp-theme-light", "class"] });
+  }
+  if (window.matchMedia) {
+    const query = window.matchMedia("(prefers-color-scheme: dark)");
+    if (query.addEventListener) query.addEventListener("change", apply);
+  }
 }
 
 // percent_text of analyzer.render: whole percent, never 0 or 100 for a cell that is neither.
@@ -432,6 +496,9 @@ function analystTools({ root, send, cellAt, view, codeAt, canvas, scroll, minesI
   root.addEventListener("mousedown", () => {
     acted = true;
   });
+  root.addEventListener("mz-acted", () => {
+    acted = true; // the host acted for the person (the page loading a shared link): its notes show
+  });
 
   function update(current, controls) {
     if (autoGuess.parentNode !== controls.play) controls.play.append(autoGuess, autoEnd);
@@ -497,6 +564,348 @@ function analystTools({ root, send, cellAt, view, codeAt, canvas, scroll, minesI
   return { tools, status: [marksLine, winLine], update, hasActed: () => acted };
 }
 
+// ---- the analyst's tools: a keyboard cell cursor with a live region, the ranked
+// candidate guesses, numbers that follow flags (edit), replay keys between guesses, the end game's
+// winning line. Built beside the board by render(); it sends the session's actions (cell, key, why,
+// step, guess, candidates, adjust_numbers) and reads the view's fields for them.
+const KEY_HELP =
+  "Keys: arrows (h j k l in play and replay) move the cell cursor; Enter or r reveals (edit: cycles), " +
+  "f flags, c chords, ? or w asks why?; edit: 0-8, h, Backspace; replay: ← → a click, " +
+  "Shift+← → or [ ] a guess, Home End the first and last step; over the board the keys act on the cell under the pointer";
+
+function analystPass({ root, send, view, codeAt, canvas, cellAt, scrollToCell, describe, cellName, redraw }) {
+  let cursor = null; // [r, c]: the cell the keys act on (it follows the pointer over the board)
+  let shown = false; // drawn once the keyboard or the pointer has put it somewhere
+  const exact = new Map(); // "version:r,c" -> the exact text the session gave
+
+  // The live region: what a screen reader says of the cursor's cell (visually hidden, never display: none).
+  const live = element("div", "mz-live");
+  live.setAttribute("aria-live", "polite");
+  live.setAttribute("role", "status");
+  const help = element("div", "mz-keys", KEY_HELP);
+
+  function say() {
+    const current = view();
+    if (!current || !cursor) return;
+    const [r, c] = cursor;
+    const known = exact.get(`${current.version}:${r},${c}`);
+    const where = current.topology && current.topology.name === "graph" ? cellName(r, c) : `row ${r}, column ${c}`;
+    let text = `${where}: ${describe(r, c)}`;
+    if (known && known.p && known.p !== "0/1" && known.p !== "1/1") text += ` (${known.p})`; // certain: said above
+    live.textContent = text;
+    root.dataset.cursor = `${r},${c}`;
+  }
+
+  function ask() {
+    const current = view();
+    if (!current || !cursor) return;
+    const code = codeAt(cursor[0], cursor[1]);
+    if (code === GUESS || code === SAFE || code === MINE || code === FLAG) send({ type: "exact", cell: cursor });
+  }
+
+  function moveTo(r, c, scroll) {
+    const current = view();
+    if (!current) return;
+    const rows = current.topology && current.topology.name === "graph" ? 1 : current.height;
+    r = Math.min(Math.max(r, 0), rows - 1);
+    c = Math.min(Math.max(c, 0), current.width - 1);
+    cursor = [r, c];
+    shown = true;
+    if (scroll) scrollToCell(r, c, false);
+    say();
+    ask();
+    redraw();
+  }
+
+  // A key is the person acting, as a press is: the notes of what it did (a refusal) show.
+  root.addEventListener("keydown", () => root.dispatchEvent(new Event("mz-acted")));
+
+  canvas.addEventListener("mousemove", (event) => {
+    const cell = cellAt(event);
+    if (!cell || (cursor && cell[0] === cursor[0] && cell[1] === cursor[1])) return;
+    cursor = cell;
+    shown = true;
+    say();
+    redraw();
+  });
+
+  // Keys on the cursor's cell; true when the key was the cursor's (the caller stops it there).
+  function key(event) {
+    const current = view();
+    if (!current || event.ctrlKey || event.metaKey || event.altKey) return false;
+    const mode = current.mode;
+    const k = event.key;
+    if (mode === "replay") {
+      if ((event.shiftKey && (k === "ArrowLeft" || k === "ArrowRight")) || k === "[" || k === "]") {
+        send({ type: "guess", direction: k === "ArrowLeft" || k === "[" ? -1 : 1 });
+        return true;
+      }
+      if (k === "Home" || k === "End") {
+        send({ type: "step", step: k === "Home" ? 0 : current.replay.steps - 1 });
+        return true;
+      }
+    }
+    const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    if (mode !== "edit") Object.assign(moves, { k: [-1, 0], j: [1, 0], h: [0, -1], l: [0, 1] });
+    if (mode === "replay") {
+      delete moves.ArrowLeft; // a replay's ← → step through its clicks
+      delete moves.ArrowRight;
+    }
+    if (moves[k]) {
+      const [dr, dc] = moves[k];
+      const [r, c] = cursor || [0, 0];
+      if (!cursor) moveTo(0, 0, true);
+      else moveTo(r + dr, c + dc, true);
+      return true;
+    }
+    if (!cursor) return false;
+    const cell = cursor;
+    if (k === "?" || k === "w") {
+      send({ type: "why", cell });
+      return true;
+    }
+    if (mode === "play") {
+      if (k === "Enter" || k === "r" || (k === "c" && codeAt(cell[0], cell[1]) <= 8)) {
+        send({ type: "cell", cell, button: "left" }); // on a number: a chord
+        return true;
+      }
+      if (k === "f") {
+        send({ type: "cell", cell, button: "right" });
+        return true;
+      }
+    } else if (mode === "edit" && k === "Enter") {
+      send({ type: "cell", cell, button: "left" });
+      return true;
+    } else if (mode === "replay" && k === "Enter") {
+      send({ type: "cell", cell, button: "left" }); // the step of this cell's click
+      return true;
+    }
+    return false;
+  }
+
+  // The ranked candidate guesses: a toggle, and a table below the board (the board never moves).
+  const candidatesButton = button("candidates", "The ranked candidate guesses: safety, progress, secondary safety (the expert player's)", () =>
+    send({ type: "candidates", on: !(view() && view().shown && view().shown.candidates) }), "mz-button mz-candidates-toggle");
+  const table = element("table", "mz-candidates");
+  table.hidden = true;
+  const caption = element("caption", "mz-candidates-caption");
+  const head = element("thead");
+  const headRow = element("tr");
+  for (const [label, title] of [
+    ["cell", "Click a row to put the cursor on the cell"],
+    ["safety", "The chance the cell holds no mine"],
+    ["progress", "The chance it is safe and the number it shows proves another cell safe"],
+    ["secondary", "Secondary safety: the chance it and the next click (a proved-safe cell, else the safest guess) are both safe"],
+  ]) {
+    const th = element("th", "", label);
+    th.title = title;
+    th.scope = "col";
+    headRow.append(th);
+  }
+  head.append(headRow);
+  const body = element("tbody");
+  table.append(caption, head, body);
+  table.addEventListener("click", (event) => {
+    const row = event.target.closest("tr[data-cell]");
+    if (!row) return;
+    const [r, c] = row.dataset.cell.split(",").map(Number);
+    moveTo(r, c, false);
+    scrollToCell(r, c, true);
+    root.focus({ preventScroll: true });
+  });
+
+  // Edit: the numbers around a flag follow it (on by default, as JSMinesweeper's analysis mode).
+  const adjust = button("numbers follow flags", "Edit: a flag placed or removed adds one to or takes one from each number around it", () =>
+    send({ type: "adjust_numbers", on: !(view() && view().shown && view().shown.adjust_numbers) }), "mz-button mz-adjust-numbers");
+
+  // Replay: the previous guess (the next one is the "next guess" button).
+  const previousGuess = button("previous guess", "The previous click that could hit a mine (Shift+← or [)", () =>
+    send({ type: "guess", direction: -1 }), "mz-button mz-previous-guess");
+
+  // The end game's winning line: the move, and the best replies on expanding it.
+  const line = element("details", "mz-win-line");
+  line.hidden = true;
+  const lineSummary = element("summary", "", "winning line");
+  const lineText = element("pre", "mz-win-line-text");
+  line.append(lineSummary, lineText);
+
+  const fraction = (text) => text;
+  const pct = (x) => `${x.toFixed(x > 0 && x < 0.1 ? 3 : 1)}%`;
+
+  function update(current, controls) {
+    if (candidatesButton.parentNode !== controls.tools) controls.tools.append(candidatesButton);
+    if (adjust.parentNode !== controls.edit) controls.edit.append(adjust);
+    if (previousGuess.parentNode !== controls.replay) controls.replayGuess.before(previousGuess);
+    const on = current.shown || {};
+    candidatesButton.classList.toggle("mz-on", Boolean(on.candidates));
+    candidatesButton.setAttribute("aria-pressed", String(Boolean(on.candidates)));
+    adjust.classList.toggle("mz-on", Boolean(on.adjust_numbers));
+    adjust.setAttribute("aria-pressed", String(Boolean(on.adjust_numbers)));
+    const found = current.candidates;
+    table.hidden = !found;
+    if (found) {
+      caption.textContent = found.text;
+      body.replaceChildren(
+        ...found.rows.map((row) => {
+          const tr = element("tr");
+          tr.dataset.cell = row.cell.join(",");
+          tr.tabIndex = 0;
+          tr.classList.toggle("mz-wider", !row.expert); // past the expert player's own margin
+          tr.title = row.expert
+            ? "One of the expert player's candidates: click to put the cursor on this cell"
+            : "Past the expert player's own margin, weighed the same way: click to put the cursor on this cell";
+          tr.append(
+            element("td", "", `(${row.cell.join(", ")})`),
+            ...["safety", "progress", "secondary"].map((name) => {
+              const td = element("td", `mz-${name}`, pct(row.percent[name]));
+              td.title = `${name}: exactly ${fraction(row[name])}`;
+              td.dataset.exact = row[name];
+              return td;
+            }),
+          );
+          return tr;
+        }),
+      );
+    }
+    const win = current.win;
+    line.hidden = !(win && win.line);
+    if (win && win.line) {
+      const cell = win.line.cell;
+      lineSummary.textContent = `winning line: reveal (${cell.join(", ")}), then… (expand for the best replies)`;
+      lineText.textContent = win.line_text;
+      line.title = win.line_text;
+    }
+    if (cursor && (cursor[0] >= (current.topology && current.topology.name === "graph" ? 1 : current.height) || cursor[1] >= current.width)) {
+      cursor = null;
+      shown = false;
+    }
+    say();
+  }
+
+  function answered(answer) {
+    if (!answer || answer.type !== "exact" || !answer.cell) return;
+    exact.set(`${answer.version}:${answer.cell.join(",")}`, answer);
+    if (exact.size > 500) exact.delete(exact.keys().next().value);
+    if (cursor && answer.cell.join(",") === cursor.join(",")) say();
+  }
+
+  return {
+    key,
+    update,
+    answered,
+    cursor: () => (shown ? cursor : null),
+    moveTo,
+    below: [line, table, help, live],
+  };
+}
+
+// ---- the widget's border in a notebook. JupyterLab's command-mode keys (m, a, b, d d, x,
+// Shift+Enter...) act on whatever holds the focus inside the notebook, not on what is under the
+// pointer; its right click opens a menu; its mousedown and focusin make a cell active. So: over
+// any part of the widget (toolbar, status, board, inputs) the widget holds the focus and every key,
+// right click, press and focus change stops at its border (data-lm-suppress-shortcuts tells
+// JupyterLab's own dispatcher the same); once the pointer leaves, the focus goes back where it
+// was (the notebook's active cell), so the notebook's keys work again without a click. A text
+// field of the widget the person is typing in keeps the focus. On analyzer web's own page
+// (ownPage) nothing else wants the keys: the board keeps the focus, and with it the cell cursor.
+const TEXT_INPUTS = new Set(["text", "number", "search", "email", "url", "tel", "password", ""]);
+const SCROLL_KEYS = new Set([" ", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "PageUp", "PageDown", "Home", "End"]);
+
+function isTyping(node) {
+  if (!node) return false;
+  if (node.tagName === "INPUT") return TEXT_INPUTS.has(node.type);
+  return node.tagName === "TEXTAREA" || Boolean(node.isContentEditable);
+}
+
+function guardNotebook(root, ownPage) {
+  let before = null; // what held the focus when the pointer came in: it gets it back on the way out
+  const stop = (event) => event.stopPropagation();
+  for (const type of ["keydown", "keyup", "keypress", "mousedown", "pointerdown", "dblclick", "focusin"]) {
+    root.addEventListener(type, stop);
+  }
+  root.addEventListener("contextmenu", (event) => {
+    event.preventDefault();
+    event.stopPropagation();
+  });
+  root.addEventListener("keydown", (event) => {
+    if (isTyping(event.target)) return;
+    // The browser's own action of these keys would scroll the notebook under the board (Space,
+    // arrows, pages) or open the "save page" dialog (Ctrl+S, which JupyterLab no longer takes here).
+    const scrolls = event.target === root && SCROLL_KEYS.has(event.key) && !event.ctrlKey && !event.metaKey;
+    const saves = (event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "s";
+    if (scrolls || saves) event.preventDefault();
+  });
+  // The pointer over the widget (come in, or moving in it after the notebook took the focus back).
+  const claim = () => {
+    const active = document.activeElement;
+    if (isTyping(active) || root.contains(active)) return; // a cell being edited keeps its editor
+    before = active;
+    root.focus({ preventScroll: true });
+  };
+  root.addEventListener("mouseenter", claim);
+  root.addEventListener("mousemove", claim, { passive: true });
+  root.addEventListener("mouseleave", () => {
+    const active = document.activeElement;
+    if (!root.contains(active) || isTyping(active)) return;
+    let back = before && before.isConnected && before !== document.body ? before : null;
+    if (!back) {
+      // JupyterLab (and Notebook 7) in command mode: its shortcuts need the focus on the notebook,
+      // the active cell's node as JupyterLab puts it there itself.
+      const notebook = root.closest(".jp-Notebook");
+      back = notebook && (notebook.querySelector(".jp-Cell.jp-mod-active") || notebook);
+    }
+    before = null;
+    if (back) back.focus({ preventScroll: true });
+    else if (!ownPage) active.blur();
+  });
+}
+
+// ---- a widget whose kernel is gone (restarted or shut down) keeps its old view on the page, and
+// the clicks it sends go nowhere. The widget acknowledges each action at once (analyzer.interactive
+// .jupyter: {ack}); an action without an answer within SILENT_MS, or the kernel seen restarting,
+// says so in the status area instead of ignoring the click in silence.
+const SILENT_MS = 4000;
+
+function watchKernel(model, say) {
+  const acknowledges = Boolean(model.get("acknowledges")); // the page's HTTP model answers each request itself
+  let timer = null;
+  let gone = false;
+  const heard = () => {
+    clearTimeout(timer);
+    timer = null;
+    if (!gone) say("");
+  };
+  const dead = () => {
+    gone = true;
+    clearTimeout(timer);
+    say("the kernel that drew this board is gone (restarted or shut down): re-run its cell for a live board");
+  };
+  if (acknowledges) {
+    model.on("msg:custom", heard);
+    model.on("change:view", heard);
+    model.on("change:busy", heard);
+    // JupyterLab's widget manager knows the kernel: a restart ends this board's model at once.
+    const kernel = model.widget_manager && model.widget_manager.kernel;
+    if (kernel && kernel.statusChanged && typeof kernel.statusChanged.connect === "function") {
+      kernel.statusChanged.connect((_, status) => {
+        if (status === "restarting" || status === "autorestarting" || status === "dead") dead();
+      });
+    }
+  }
+  return {
+    sent(message) {
+      if (!acknowledges || (message && message.type === "exact")) return;
+      if (gone) return dead();
+      if (timer === null) {
+        timer = setTimeout(() => {
+          timer = null;
+          say(`the kernel has not answered for ${SILENT_MS / 1000} s: it is busy running another cell, or it is gone (restarted or shut down) and this board with it: then re-run its cell`);
+        }, SILENT_MS);
+      }
+    },
+  };
+}
+
 function render({ model, el }) {
   const root = element("div", "mz-root");
   root.tabIndex = 0;
@@ -504,6 +913,15 @@ function render({ model, el }) {
   root.setAttribute("data-jp-suppress-context-menu", "");
   root.setAttribute("data-lm-suppress-shortcuts", "true");
   el.replaceChildren(root);
+  guardNotebook(root, !model.get("acknowledges")); // only a kernel's widget acknowledges (watchKernel)
+  watchTheme(root, () => scheduleDraw());
+  const goneLine = element("div", "mz-gone"); // the kernel behind this board is gone (watchKernel)
+  goneLine.hidden = true;
+  const kernelWatch = watchKernel(model, (text) => {
+    goneLine.hidden = !text;
+    goneLine.textContent = text;
+    goneLine.title = text;
+  });
 
   let whyMode = false;
   let sized = false;
@@ -530,6 +948,7 @@ function render({ model, el }) {
       sent = model.get("busy") ? "end" : "start";
       drawBusy();
     }
+    kernelWatch.sent(message);
     return model.send(message);
   };
 
@@ -626,11 +1045,12 @@ function render({ model, el }) {
     if (later.length) send({ type: "step", step: later[0] });
     else showNote("no guess after this click");
   };
+  const nextGuessButton = button("next guess", "The next click that could hit a mine (Shift+→ or ])", nextGuess, "mz-button mz-next-guess");
   replayControls.append(
     button("◀", "Previous click", () => step(-1), "mz-button mz-prev"),
     slider,
     button("▶", "Next click", () => step(1), "mz-button mz-next"),
-    button("next guess", "The next click that could hit a mine", nextGuess, "mz-button mz-next-guess"),
+    nextGuessButton,
   );
 
   // ---- the status, above the board, in space kept for it (board.css): no line that appears moves the board
@@ -655,7 +1075,7 @@ function render({ model, el }) {
     exactValue,
   );
   const status = element("div", "mz-status");
-  status.append(caption, replayText, exactBox, hoverLine, best, error, note, flagLine, why);
+  status.append(goneLine, caption, replayText, exactBox, hoverLine, best, error, note, flagLine, why);
 
   // ---- the board: a canvas the size of the view, stuck to the scrolled area's corner
   const scroll = element("div", "mz-scroll");
@@ -684,6 +1104,19 @@ function render({ model, el }) {
   });
   toolbar.after(analyst.tools);
   status.append(...analyst.status);
+  const pass = analystPass({
+    root,
+    send,
+    view: () => current,
+    codeAt: (r, c) => codes[r * current.width + c],
+    canvas,
+    cellAt,
+    scrollToCell,
+    describe: (r, c) => describe(r, c),
+    cellName: (r, c) => cellName(r, c),
+    redraw: () => scheduleDraw(),
+  });
+  legend.after(...pass.below);
 
   function showNote(text) {
     note.hidden = !text;
@@ -857,6 +1290,9 @@ function render({ model, el }) {
     ctx.lineTo(x + size * 0.59, y + size * 0.52);
     ctx.closePath();
     ctx.fill();
+    ctx.strokeStyle = "#000000"; // red is no contrast on grey: the flag's black edge is
+    ctx.lineWidth = Math.max(1, size / 20);
+    ctx.stroke();
   }
 
   // The outline of a cell whose box (zoom x zoom) has its top left corner at (x, y), drawn
@@ -936,7 +1372,8 @@ function render({ model, el }) {
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
     // A grid's lines are the background between its cells; hexagons and a graph's cells stand on
     // white with an edge each, the cube's faces each on their own grid.
-    ctx.fillStyle = geo.box && geo.kind !== "cube" ? current.palette.grid : "#ffffff";
+    const theme = THEMES[root.dataset.theme] || THEMES.light;
+    ctx.fillStyle = geo.box && geo.kind !== "cube" ? current.palette.grid : theme.background;
     ctx.fillRect(0, 0, viewW, viewH);
     const left = scroll.scrollLeft, top = scroll.scrollTop;
     const showText = zoom >= 14 && codes.length === current.width * current.height;
@@ -960,12 +1397,15 @@ function render({ model, el }) {
     }
     ctx.fillStyle = current.palette.grid;
     for (const [fx, fy, side] of geo.faces || []) ctx.fillRect(lw + fx - left - 1, LABEL_HEIGHT + fy - top - 1, side + 1, side + 1);
+    const marks = current.marks || {};
+    const drawn = tinted(marks); // the cells a mark tints, and their colours as drawn
     const shownRange = geo.each(x0, y0, x1, y1, (r, c) => {
       const index = r * width + c;
       if (index >= codes.length) return;
       const [cx, cy] = geo.centre(r, c);
       const x = lw + cx - zoom / 2 - left, y = LABEL_HEIGHT + cy - zoom / 2 - top;
-      const [background, text, ink] = look(index);
+      let [background, text, ink] = look(index);
+      if (drawn.has(index)) [background, ink] = drawn.get(index);
       ctx.fillStyle = background;
       if (geo.box) fillCell(x, y);
       else {
@@ -984,13 +1424,20 @@ function render({ model, el }) {
       if (code === FLAG || code === WRONG_FLAG) {
         drawFlag(x, y, zoom);
         if (code === WRONG_FLAG) {
-          ctx.strokeStyle = "#d00000";
-          ctx.lineWidth = Math.max(1.5, zoom / 9);
+          // The red cross over an edge in black or white, whichever contrasts more with the cell.
+          const width = Math.max(1.5, zoom / 9);
           ctx.beginPath();
           ctx.moveTo(x + zoom * 0.15, y + zoom * 0.15);
           ctx.lineTo(x + zoom * 0.85, y + zoom * 0.85);
           ctx.moveTo(x + zoom * 0.85, y + zoom * 0.15);
           ctx.lineTo(x + zoom * 0.15, y + zoom * 0.85);
+          ctx.strokeStyle = textColour(look(index)[0]);
+          ctx.lineWidth = width + Math.max(3, zoom / 8);
+          ctx.lineCap = "round";
+          ctx.stroke();
+          ctx.lineCap = "butt";
+          ctx.strokeStyle = "#d00000";
+          ctx.lineWidth = width;
           ctx.stroke();
         }
       } else if (code === LAYOUT_MINE || code === FATAL) {
@@ -1002,36 +1449,32 @@ function render({ model, el }) {
       }
     }
     // Marks: the clues in conflict, why's clues and cell, the replay's click, the best move.
-    const marks = current.marks || {};
-    const mark = (name, colour, lineWidth, dashed, fill) => {
+    const mark = (name, colour, lineWidth, dashed) => {
       for (const index of marks[name] || []) {
         const r = Math.floor(index / width), c = index % width;
         if (r >= current.height) continue;
         const [cx, cy] = geo.centre(r, c);
         if (cx + zoom < x0 || cx - zoom > x1 || cy + zoom < y0 || cy - zoom > y1) continue;
         const x = lw + cx - zoom / 2 - left, y = LABEL_HEIGHT + cy - zoom / 2 - top;
-        if (fill) {
-          ctx.fillStyle = fill;
-          ctx.globalAlpha = 0.45;
-          fillCell(x, y);
-          ctx.globalAlpha = 1;
-        }
-        outline(x, y, zoom, colour, lineWidth, dashed);
+        const background = drawn.has(index) ? drawn.get(index)[0] : look(index)[0];
+        ring(x, y, background, colour, lineWidth, dashed);
       }
     };
     const thick = Math.max(2, Math.round(zoom / 8));
-    mark("conflict", "#d50000", thick, false, "#ff8a80");
-    mark("why_clues", "#e65100", thick, false, "#ffd54f");
-    mark("why_cell", "#1565c0", thick, false, null);
-    mark("clicked", "#ff6f00", thick, true, null);
-    mark("best", "#e6007e", thick + 1, false, null);
-    mark("fifty", "#6a1b9a", thick, false, "#ce93d8"); // the analyst's marks (the marks action)
-    mark("dead", "#212121", Math.max(1.5, thick - 1), true, null);
+    for (const [name, colour, , dashed, extra] of MARKS) mark(name, colour, thick + extra, dashed);
+    // The keyboard's cell cursor: white under black dashes, seen on every background.
+    const cursorCell = pass.cursor();
+    if (cursorCell && cursorCell[0] * width + cursorCell[1] < codes.length) {
+      const [cx, cy] = geo.centre(cursorCell[0], cursorCell[1]);
+      const x = lw + cx - zoom / 2 - left, y = LABEL_HEIGHT + cy - zoom / 2 - top;
+      outline(x, y, zoom, "#ffffff", thick + 2, false);
+      outline(x, y, zoom, "#000000", Math.max(1.5, thick - 1), true);
+    }
     // The labels, stuck to the top and the left edges.
-    ctx.fillStyle = "#ffffff";
+    ctx.fillStyle = theme.background;
     ctx.fillRect(0, 0, viewW, LABEL_HEIGHT);
     ctx.fillRect(0, 0, lw, viewH);
-    ctx.fillStyle = "#555555";
+    ctx.fillStyle = theme.labels;
     ctx.font = "10px monospace";
     const every = zoom >= 20 ? 1 : zoom >= 12 ? 5 : 10;
     if (shownRange) {
@@ -1048,18 +1491,40 @@ function render({ model, el }) {
         ctx.fillText(String(r), lw - 4, LABEL_HEIGHT + geo.centre(r, 0)[1] - top);
       }
     }
-    ctx.fillStyle = "#ffffff";
+    ctx.fillStyle = theme.background;
     ctx.fillRect(0, 0, lw, LABEL_HEIGHT);
   }
 
-  // ---- events: the board's own; keys and menus stop at the widget's border
-  for (const type of ["keydown", "keyup", "keypress"]) {
-    root.addEventListener(type, (event) => event.stopPropagation());
+  // The cells a mark tints (conflict, why's clues, 50/50s): [background, ink] as drawn, the tint
+  // mixed in, the text's ink kept when it still contrasts 4.5:1, else black or white.
+  function tinted(marks) {
+    const out = new Map();
+    for (const [name, , fill] of MARKS) {
+      if (!fill) continue;
+      for (const index of marks[name] || []) {
+        if (index >= codes.length) continue;
+        const [background, , ink] = look(index);
+        const mixed = mix(background, fill, MARK_FILL);
+        out.set(index, [mixed, contrast(ink, mixed) >= 4.5 ? ink : textColour(mixed)]);
+      }
+    }
+    return out;
   }
-  root.addEventListener("contextmenu", (event) => {
-    event.preventDefault();
-    event.stopPropagation();
-  });
+
+  // A mark around a cell: a ring in black or white (whichever contrasts more with the cell's
+  // background), then inside it a line of the mark's colour (a dashed mark: the ring alone, dashed).
+  function ring(x, y, background, colour, width, dashed) {
+    outline(x, y, zoom, textColour(background), width, dashed);
+    if (dashed && colour === null) return;
+    const inner = Math.max(2, Math.ceil(width / 2));
+    ctx.strokeStyle = colour;
+    ctx.lineWidth = inner;
+    ctx.setLineDash([]);
+    cellPath(x, y, width + inner / 2);
+    ctx.stroke();
+  }
+
+  // ---- events: the board's own (keys, right clicks and focus stop at the widget's border: guardNotebook)
   scroll.addEventListener("scroll", scheduleDraw, { passive: true });
   scroll.addEventListener(
     "wheel",
@@ -1112,15 +1577,20 @@ function render({ model, el }) {
       event.preventDefault();
       return;
     }
+    if (event.target === root && pass.key(event)) {
+      event.preventDefault();
+      return;
+    }
     if (current.mode === "replay" && (event.key === "ArrowLeft" || event.key === "ArrowRight")) {
       step(event.key === "ArrowLeft" ? -1 : 1);
       event.preventDefault();
       return;
     }
-    if (current.mode !== "edit" || hovered === null) return;
+    const keyCell = hovered || pass.cursor(); // the cell under the pointer, else the cursor's
+    if (current.mode !== "edit" || !keyCell) return;
     const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
     if (/^[0-8hf ]$/.test(key) || key === "Backspace" || key === "Delete") {
-      send({ type: "key", cell: hovered, key });
+      send({ type: "key", cell: keyCell, key });
       event.preventDefault();
     }
   });
@@ -1146,6 +1616,7 @@ function render({ model, el }) {
     }
   }
 
+  model.on("msg:custom", (message) => pass.answered(message && message.answer));
   model.on("msg:custom", (message) => {
     const answer = message && message.answer;
     if (!answer || answer.type !== "exact") return;
@@ -1270,6 +1741,7 @@ function render({ model, el }) {
     scheduleDraw();
     showHover();
     analyst.update(view, { play: playControls, replay: replayControls });
+    pass.update(view, { tools: analyst.tools, edit: editControls, replay: replayControls, replayGuess: nextGuessButton });
   }
 
   caption.addEventListener("click", () => current && current.counts && current.counts.layouts && send({ type: "exact", of: "layouts" }));
@@ -1309,6 +1781,7 @@ function render({ model, el }) {
     },
     hit: (x, y) => cellAt({ clientX: x, clientY: y }), // the cell under a point of the page (null: none)
     geometry: () => geo.kind,
+    theme: () => Object.assign({ name: root.dataset.theme }, THEMES[root.dataset.theme] || THEMES.light),
     exact(r, c) {
       return new Promise((resolve) => {
         const key = `${r},${c}`;
@@ -1330,6 +1803,7 @@ function render({ model, el }) {
     scrollToCell,
     setZoom,
     zoom: () => zoom,
+    cursor: () => pass.cursor(), // the keyboard's cell cursor ([r, c] or null)
   };
 
   model.on("change:view", update);

@@ -181,10 +181,103 @@ class HttpModel {
   }
 }
 
+// ---- a position shared by URL: #b=<the .mine text, deflated, base64url>. In the fragment, so the
+// server never sees (or logs) it; opening such a URL loads the position in edit mode. A game's hidden
+// layout is never in it: only what the board shows.
+const SHARE_PREFIX = "#b=";
+const MAX_LINK = 8000; // characters of the fragment: links longer than this are cut by mail and chat
+
+function base64url(bytes) {
+  let text = "";
+  for (let at = 0; at < bytes.length; at += 0x8000) text += String.fromCharCode.apply(null, bytes.subarray(at, at + 0x8000));
+  return btoa(text).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+async function packPosition(text) {
+  const stream = new Blob([new TextEncoder().encode(text)]).stream().pipeThrough(new CompressionStream("deflate-raw"));
+  return SHARE_PREFIX + base64url(new Uint8Array(await new Response(stream).arrayBuffer()));
+}
+
+async function unpackPosition(fragment) {
+  const packed = fragment.slice(SHARE_PREFIX.length);
+  if (packed.length > MAX_LINK) throw new Error(`the link's position is ${packed.length.toLocaleString("en")} characters (at most ${MAX_LINK.toLocaleString("en")})`);
+  if (!/^[A-Za-z0-9_-]*$/.test(packed)) throw new Error("the link's position is not base64url");
+  const raw = packed.replaceAll("-", "+").replaceAll("_", "/");
+  const stream = new Blob([bytes(raw + "=".repeat((4 - (raw.length % 4)) % 4))]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+  return new Response(stream).text();
+}
+
+async function shareLink(model) {
+  // The session's .mine text of the position shown (a query: nothing changes).
+  const response = await model.request("api/action", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ type: "exact", of: "position" }),
+  });
+  const text = await response.text();
+  const first = JSON.parse(text.slice(0, text.indexOf("\n") >= 0 ? text.indexOf("\n") : undefined));
+  if (!first.answer || first.answer.of !== "position") throw new Error(first.view && first.view.note ? first.view.note : "no position to share");
+  const fragment = await packPosition(first.answer.text);
+  if (fragment.length - SHARE_PREFIX.length > MAX_LINK) {
+    throw new Error(
+      `this position packs to ${(fragment.length - SHARE_PREFIX.length).toLocaleString("en")} characters, more than a link` +
+        ` carries safely (${MAX_LINK.toLocaleString("en")}): save it as a .mine file instead`,
+    );
+  }
+  history.replaceState(null, "", window.location.pathname + window.location.search + fragment);
+  const url = window.location.href;
+  try {
+    await navigator.clipboard.writeText(url);
+    return `link copied (${url.length.toLocaleString("en")} characters): opening it shows this position`;
+  } catch (_) {
+    return "the link is in the address bar (the clipboard was refused): opening it shows this position";
+  }
+}
+
+function note(model, text) {
+  acted();
+  model.set("view", Object.assign({}, model.values.view, { note: text }));
+}
+
+function acted() {
+  const root = document.querySelector(".mz-root");
+  if (root) root.dispatchEvent(new Event("mz-acted"));
+}
+
 const model = new HttpModel();
 const el = document.getElementById("board");
 board.render({ model, el });
-model.load().catch((error) => {
-  el.textContent = `the analyzer server did not answer: ${error.message}`;
-  el.className = "mz-page-error";
+const copy = document.createElement("button");
+copy.type = "button";
+copy.className = "mz-button mz-copy-link";
+copy.textContent = "copy link";
+copy.title = "A link to this position (in the URL's #fragment, never sent to a server): opening it loads the position";
+copy.addEventListener("click", () => {
+  shareLink(model).then(
+    (text) => note(model, text),
+    (error) => note(model, `no link: ${error.message}`),
+  );
 });
+const tools = el.querySelector(".mz-analyst");
+if (tools) tools.append(copy);
+// Open the position of the URL's fragment, on load and when a link is pasted into the open page.
+async function openShared() {
+  if (!window.location.hash.startsWith(SHARE_PREFIX)) return;
+  let text;
+  try {
+    text = await unpackPosition(window.location.hash);
+  } catch (error) {
+    note(model, `the link's position could not be read: ${error.message}`);
+    return;
+  }
+  acted();
+  await model.send({ type: "paste", text });
+}
+window.addEventListener("hashchange", () => openShared());
+model
+  .load()
+  .then(openShared)
+  .catch((error) => {
+    el.textContent = `the analyzer server did not answer: ${error.message}`;
+    el.className = "mz-page-error";
+  });

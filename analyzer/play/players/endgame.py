@@ -4,12 +4,20 @@ from __future__ import annotations
 
 import math
 from itertools import combinations
+from typing import Any
 
 from analyzer.board.board import FLAG, HIDDEN, Board
 from analyzer.solver.analysis import Analysis
 from analyzer.solver.solve import count_layouts, solve
 
-__all__ = ["reveal_outcomes", "endgame_layouts", "endgame_search", "isolated_parts", "isolated_move"]
+__all__ = [
+    "reveal_outcomes",
+    "endgame_layouts",
+    "endgame_search",
+    "endgame_line",
+    "isolated_parts",
+    "isolated_move",
+]
 
 
 def reveal_outcomes(board: Board, analysis: Analysis, row: int, col: int) -> dict[int, Analysis]:
@@ -240,6 +248,68 @@ def endgame_search(board: Board, layouts: list[frozenset[int]], *, max_nodes: in
     except _Budget:
         return None
     return best_cell, best
+
+
+def endgame_line(
+    board: Board, layouts: list[frozenset[int]], *, max_nodes: int, depth: int = 2
+) -> dict[str, Any] | None:
+    """The line of best play: :func:`endgame_search`'s move, then its best reply to each thing it can show.
+
+    Returns ``{"cell", "wins", "layouts", "replies"}``: the best first cell (flat
+    index), the layouts on which best play wins and how many there are (the
+    chance to win is ``wins / layouts``), and, ``depth`` above 1, one reply per
+    thing the move can show (the numbers it opens, a zero's flood fill included),
+    in order of likelihood: ``{"shown": ((index, number), ...), "layouts": n,
+    "line": ...}``, where ``n`` counts the layouts that show it and ``line`` is
+    the line from there (``depth - 1`` deep; ``None`` when one layout is left:
+    every cell is known, the rest of the game is certain). The layouts where the
+    move is a mine are lost and not listed. Each line is searched by
+    :func:`endgame_search` (``max_nodes`` each); ``None`` when one runs past it.
+    The wins of the replies add up to the wins of the move.
+
+    >>> board = Board.from_text("3x1x1\\nHHH\\n")
+    >>> line = endgame_line(board, endgame_layouts(board, limit=10), max_nodes=100)
+    >>> line["cell"], line["wins"], line["layouts"], [r["shown"] for r in line["replies"]]
+    (0, 2, 3, [((0, 0), (1, 1)), ((0, 1),)])
+    """
+    found = endgame_search(board, layouts, max_nodes=max_nodes)
+    if found is None:
+        return None
+    cell, wins = found
+    line: dict[str, Any] = {"cell": cell, "wins": wins, "layouts": len(layouts), "replies": []}
+    if depth <= 1:
+        return line
+    cells = board.cells
+    table = board.neighbour_table
+    flags = frozenset(i for i, v in enumerate(cells) if v == FLAG)
+    groups: dict[tuple[tuple[int, int], ...], list[frozenset[int]]] = {}
+    for layout in layouts:
+        if cell in layout:
+            continue
+        mines = layout | flags
+        shown: dict[int, int] = {}
+        stack = [cell]
+        while stack:  # the game's reveal: a zero opens its hidden neighbours
+            i = stack.pop()
+            if i in shown:
+                continue
+            shown[i] = sum(1 for j in table[i] if j in mines)
+            if shown[i] == 0:
+                stack.extend(j for j in table[i] if cells[j] == HIDDEN and j not in shown)
+        groups.setdefault(tuple(sorted(shown.items())), []).append(layout)
+    for shown_cells, group in sorted(groups.items(), key=lambda item: (-len(item[1]), item[0])):
+        after = None
+        if len(group) > 1:
+            after = endgame_line(
+                board.replace({divmod(i, board.width): n for i, n in shown_cells}),
+                group,
+                max_nodes=max_nodes,
+                depth=depth - 1,
+            )
+            if after is None:
+                return None
+        line["replies"].append({"shown": shown_cells, "layouts": len(group), "line": after})
+    return line
 
 
 def isolated_parts(board: Board, analysis: Analysis) -> list[list[int]]:

@@ -17,7 +17,7 @@ from analyzer.play.players.probabilistic import certain_reveals, guess_order
 from analyzer.solver.analysis import Analysis
 from analyzer.solver.solve import solve
 
-__all__ = ["ExpertPlayer"]
+__all__ = ["ExpertPlayer", "GuessFigures", "ranked_guesses"]
 
 
 SCORES = ("progress", "secondary", "tertiary", "blended", "living")
@@ -381,6 +381,81 @@ class ExpertPlayer(Player):
     def last_scores(self) -> dict[Cell, Fraction]:
         """The scores of the candidates of the last heuristic guess."""
         return dict(self._last_scores)
+
+
+@dataclass(frozen=True)
+class GuessFigures:
+    """One candidate guess as :class:`ExpertPlayer` weighs it, with its figures exact.
+
+    Attributes
+    ----------
+    cell : Cell
+    safety : Fraction
+        The chance the cell holds no mine, ``1 - p``.
+    progress : Fraction
+        The chance the cell is safe *and* the number it shows proves at least one
+        other hidden cell safe (a certain next click): the sum, over the numbers
+        it can show, of P(safe and shows that number) where the position after it
+        has a certainly safe cell. At most ``safety``.
+    secondary : Fraction
+        The secondary safety: the chance of surviving this guess *and* the next
+        click, when the next click is a certainly safe cell if the number shown
+        proves one, else the safest guess then. At most ``safety``, at least
+        ``progress``.
+    score : Fraction
+        The expert's default ranking score, ``safety + progress``.
+    """
+
+    cell: Cell
+    safety: Fraction
+    progress: Fraction
+    secondary: Fraction
+    score: Fraction
+
+
+def ranked_guesses(
+    board: Board, analysis: Analysis, *, player: ExpertPlayer | None = None
+) -> list[GuessFigures]:
+    """The candidates of :class:`ExpertPlayer`'s guess with their exact figures, best first.
+
+    The candidates are the player's (``player``, by default ``ExpertPlayer()``:
+    the first ``candidates`` cells of :func:`guess_order` whose mine probability is
+    within ``margin`` of the lowest), ranked by its default score (safety plus
+    progress; ties in the guess order), so the first is the cell the player's
+    heuristic guesses (before its end-game search, which plays small end games
+    exactly). Meant for a position that needs a guess: certainly safe cells are
+    not looked for first.
+
+    A 2 in the middle of a 3x3 board, two mines: a corner and an edge cell are
+    as safe, but a corner shows a number that proves a cell safe more often.
+
+    >>> from analyzer.solver.solve import solve
+    >>> board = Board.from_text("3x3x2\\nHHH\\nH2H\\nHHH\\n")
+    >>> guesses = ranked_guesses(board, solve(board))
+    >>> [(g.cell, g.safety, g.progress, g.secondary) for g in guesses[:1]]
+    [((0, 0), Fraction(3, 4), Fraction(11, 28), Fraction(19, 28))]
+    >>> [(g.cell, g.safety, g.progress, g.secondary) for g in guesses[-1:]]
+    [((2, 1), Fraction(3, 4), Fraction(9, 28), Fraction(9, 14))]
+    """
+    player = ExpertPlayer() if player is None else player
+    probabilities = analysis.cell_probabilities
+    w = board.width
+    figures = []
+    for i in player._candidates(board, analysis):
+        row, col = divmod(i, w)
+        p = probabilities[i]
+        assert p is not None
+        progress = secondary = Fraction(0)
+        for outcome in reveal_outcomes(board, analysis, row, col).values():
+            weight = Fraction(outcome.total, analysis.total)  # P(safe and shows this number)
+            if outcome.safe:
+                progress += weight
+                secondary += weight
+            else:
+                secondary += weight * _safest_next(outcome)
+        figures.append(GuessFigures((row, col), 1 - p, progress, secondary, (1 - p) + progress))
+    figures.sort(key=lambda g: -g.score)  # stable: ties keep the guess order, as best_guess picks
+    return figures
 
 
 def _far_size(board: Board, i: int) -> int | None:
