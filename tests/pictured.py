@@ -1,0 +1,49 @@
+"""A screenshot of a game for the front doors' tests: a JSMinesweeper board drawn with the tiles
+of the reader's own ``jsminesweeper`` skin (cut from the real pictures in tests/pictures/real/).
+
+The real screenshots of that client take the reader tens of seconds today; this 9x9 one takes
+a few, and its board (:data:`BOARD`) has numbers, so that its probabilities are worth comparing.
+Whether the reader reads the real pictures is the reader's tests' business.
+"""
+
+from __future__ import annotations
+
+import io
+from importlib import resources
+
+BOARD = """9x9x10
+H101HHHHH
+H201HHHHH
+H101111HH
+H100001HH
+H110001HH
+HH10011HH
+HH2101HHH
+HHH10112H
+HHH10001H
+"""
+"""The position the picture shows (the jsminesweeper preset's 10 mines for 9x9: no counter drawn)."""
+
+_TILES = {"H": "hidden", "F": "flag"}
+
+
+def screenshot(
+    text: str = BOARD, *, margin: int = 40, background: tuple[int, int, int] = (200, 200, 200)
+) -> bytes:
+    """The PNG bytes of ``text``'s board drawn with the skin's tiles on a plain page around it."""
+    from PIL import Image
+
+    folder = resources.files("analyzer.pictures") / "skins" / "jsminesweeper"
+    tiles: dict[str, Image.Image] = {}
+    rows = text.strip().splitlines()[1:]
+    for char in {c for row in rows for c in row}:
+        with (folder / f"{_TILES.get(char, char)}.png").open("rb") as handle:
+            tiles[char] = Image.open(handle).convert("RGB")
+    width, height = tiles[rows[0][0]].size
+    image = Image.new("RGB", (len(rows[0]) * width + 2 * margin, len(rows) * height + 3 * margin), background)
+    for r, row in enumerate(rows):
+        for c, char in enumerate(row):
+            image.paste(tiles[char], (margin + c * width, 2 * margin + r * height))
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    return out.getvalue()
