@@ -28,10 +28,18 @@ _TILES = {"H": "hidden", "F": "flag"}
 
 
 def screenshot(
-    text: str = BOARD, *, margin: int = 40, background: tuple[int, int, int] = (200, 200, 200)
+    text: str = BOARD,
+    *,
+    margin: int = 40,
+    background: tuple[int, int, int] = (200, 200, 200),
+    covered: tuple[int, int] | None = None,
 ) -> bytes:
-    """The PNG bytes of ``text``'s board drawn with the skin's tiles on a plain page around it."""
-    from PIL import Image
+    """The PNG bytes of ``text``'s board drawn with the skin's tiles on a plain page around it.
+
+    ``covered``: a cell under a small tooltip (a pale box with a black border over part of
+    it), which the reader reports unsure.
+    """
+    from PIL import Image, ImageDraw
 
     folder = resources.files("analyzer.pictures") / "skins" / "jsminesweeper"
     tiles: dict[str, Image.Image] = {}
@@ -44,6 +52,10 @@ def screenshot(
     for r, row in enumerate(rows):
         for c, char in enumerate(row):
             image.paste(tiles[char], (margin + c * width, 2 * margin + r * height))
+    if covered is not None:
+        x, y = margin + covered[1] * width, 2 * margin + covered[0] * height
+        box = (x + width // 6, y + height // 6, x + width * 5 // 6, y + height * 7 // 12)
+        ImageDraw.Draw(image).rectangle(box, fill=(255, 255, 225), outline=(0, 0, 0))
     out = io.BytesIO()
     image.save(out, format="PNG")
     return out.getvalue()
