@@ -1,6 +1,7 @@
 """Cut a client's skin (its tiles) out of transcribed screenshots.
 
-    python scripts/make_skin.py CLIENT PICTURE [PICTURE ...] [--title TEXT] [--presets 9x9x10,16x16x40,30x16x99]
+    python scripts/make_skin.py CLIENT PICTURE [PICTURE ...] [--title TEXT]
+        [--presets 9x9x10,16x16x40,30x16x99]
 
 Each PICTURE is an image in ``tests/pictures/real/<client>/`` with its ``.mine`` transcription
 and its ``.json`` grid box beside it (see ``tests/pictures/real/README.md``). Every cell of
@@ -47,6 +48,7 @@ def cut(pictures: list[Path]) -> dict[tuple[str, int, int], list[np.ndarray]]:
         image, meta, codes = _cells(picture)
         grid = meta["grid"]
         w, h = grid["cell_width"], grid["cell_height"]
+        size = (round(w), round(h))  # a scaled picture's cells need not be whole pixels: cut, then resize
         unsure = {tuple(c) for c in meta.get("unsure", [])}
         for r in range(grid["rows"]):
             for c in range(grid["columns"]):
@@ -54,8 +56,12 @@ def cut(pictures: list[Path]) -> dict[tuple[str, int, int], list[np.ndarray]]:
                     continue
                 code = codes[r][c]
                 kind = _CODES.get(code, code)
-                x, y = grid["left"] + c * w, grid["top"] + r * h
-                found.setdefault((kind, w, h), []).append(image[y : y + h, x : x + w])
+                x0, y0 = round(grid["left"] + c * w), round(grid["top"] + r * h)
+                x1, y1 = round(grid["left"] + (c + 1) * w), round(grid["top"] + (r + 1) * h)
+                cell = image[y0:y1, x0:x1]
+                if cell.shape[:2] != (size[1], size[0]):
+                    cell = np.asarray(Image.fromarray(cell).resize(size, Image.Resampling.BILINEAR))
+                found.setdefault((kind, *size), []).append(cell)
     return found
 
 
@@ -90,7 +96,9 @@ def main(argv: list[str] | None = None) -> int:
     for old in folder.glob("*.png"):
         old.unlink()
     found = cut(args.pictures)
-    sizes = sorted({(w, h) for _, w, h in found}, key=lambda s: -sum(len(v) for k, v in found.items() if k[1:] == s))
+    sizes = sorted(
+        {(w, h) for _, w, h in found}, key=lambda s: -sum(len(v) for k, v in found.items() if k[1:] == s)
+    )
     written = []
     for (kind, w, h), tiles in sorted(found.items()):
         size_tag = "" if (w, h) == sizes[0] else f".{w}x{h}"

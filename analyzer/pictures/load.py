@@ -6,6 +6,7 @@ before the pixels are decoded: the header's size against :data:`MAX_PIXELS`.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 from pathlib import Path
@@ -99,7 +100,9 @@ def _open(source: Any, notes: list[str]) -> Any:
     try:
         from PIL import Image
     except ImportError as error:  # pragma: no cover - the images extra is missing
-        raise PictureError("reading pictures needs Pillow: pip install 'minesweeper-analyzer[images]'") from error
+        raise PictureError(
+            "reading pictures needs Pillow: pip install 'minesweeper-analyzer[images]'"
+        ) from error
     if isinstance(source, Image.Image):
         return source
     if isinstance(source, (bytes, bytearray, memoryview)):
@@ -118,7 +121,9 @@ def _open(source: Any, notes: list[str]) -> Any:
         except OSError as error:
             raise PictureError(f"cannot read {name}: {error.strerror or error}") from None
     else:
-        raise PictureError(f"not an image: a {type(source).__name__} (give a path, bytes, a Pillow image or an array)")
+        raise PictureError(
+            f"not an image: a {type(source).__name__} (give a path, bytes, a Pillow image or an array)"
+        )
     if not _is_image_bytes(data[:16]):
         raise PictureError(f"not an image: {name} is not a PNG, JPEG, GIF, BMP, WebP or TIFF picture")
     try:
@@ -141,10 +146,8 @@ def _from_pillow(image: Any, notes: list[str]) -> np.ndarray:
     from PIL import Image
 
     _check_size(*image.size)
-    try:
+    with contextlib.suppress(EOFError, AttributeError):
         image.seek(0)
-    except (EOFError, AttributeError):
-        pass
     try:
         old = Image.MAX_IMAGE_PIXELS
         Image.MAX_IMAGE_PIXELS = MAX_PIXELS
@@ -161,5 +164,7 @@ def _from_pillow(image: Any, notes: list[str]) -> np.ndarray:
     except PictureError:
         raise
     except Exception as error:  # noqa: BLE001 - a truncated or corrupt file
-        raise PictureError(f"not an image: the picture is truncated or corrupt ({_first_line(error)})") from None
+        raise PictureError(
+            f"not an image: the picture is truncated or corrupt ({_first_line(error)})"
+        ) from None
     return np.asarray(rgb, dtype=np.uint8).copy()

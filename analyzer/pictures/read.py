@@ -10,7 +10,7 @@ import numpy as np
 from analyzer.board import FLAG, HIDDEN, Board
 from analyzer.errors import AnalyzerError, InconsistentBoardError, PictureError, SolverTimeoutError
 from analyzer.pictures.features import cell_features, integral
-from analyzer.pictures.grid import Grid, find_grids
+from analyzer.pictures.grid import FAINT_STEP, Grid, find_grids
 from analyzer.pictures.load import load_picture
 from analyzer.pictures.skins import Skin, skins
 
@@ -58,7 +58,8 @@ class PictureReading:
     finished: bool
     notes: tuple[str, ...]
     kinds: tuple[tuple[str, ...], ...] = ()
-    """Each cell's look as read: ``hidden``, ``flag``, ``question``, ``0``-``8``, ``mine``, ``hit``, ``wrong``."""
+    """Each cell's look as read: ``hidden``, ``flag``, ``question``, ``0``-``8``, ``mine``,
+    ``hit``, ``wrong``."""
 
     def to_text(self) -> str:
         """The board read, as ``.mine`` text (unsure cells hold their best guess)."""
@@ -88,7 +89,8 @@ class PictureReading:
             lines.append("".join(row))
         if self.unsure:
             guesses = ", ".join(
-                f"{cell} as {board.to_text().split(chr(10))[cell[0] + 1][cell[1]]}" for cell in self.unsure[:20]
+                f"{cell} as {board.to_text().split(chr(10))[cell[0] + 1][cell[1]]}"
+                for cell in self.unsure[:20]
             )
             more = f" and {len(self.unsure) - 20} more" if len(self.unsure) > 20 else ""
             lines.append(f"{len(self.unsure)} unsure cells (?), read {guesses}{more}: check them")
@@ -110,59 +112,69 @@ class _Fit:
 
 
 def _distances(features: np.ndarray, skin: Skin) -> np.ndarray:
-    """RMS distance (0-255 levels) of every cell to every tile: ``cells x tiles``."""
+    """RMS distance (0-255 levels) of every cell to every tile: ``cells x tiles``.
+
+    The products go through ``einsum``, not BLAS: these matrices are small, and a threaded BLAS
+    spends more CPU starting its threads than multiplying."""
     flat = features.reshape(-1, features.shape[-1])
     tiles = skin.vectors
     square = (
-        (flat * flat).sum(axis=1)[:, None] + (tiles * tiles).sum(axis=1)[None, :] - 2.0 * flat @ tiles.T
+        np.einsum("ij,ij->i", flat, flat)[:, None]
+        + np.einsum("ij,ij->i", tiles, tiles)[None, :]
+        - 2.0 * np.einsum("ij,kj->ik", flat, tiles)
     )
     return np.sqrt(np.maximum(square, 0.0) / flat.shape[1])
 
 
-def _score(table: np.ndarray, grid: Grid, skin: Skin, sample: np.ndarray | None = None) -> float:
-    """Mean distance of the cells (or a sample of them) to their nearest tiles, capped."""
-    features = cell_features(table, *grid.as_tuple())
+def _sample_index(count: int, size: int) -> np.ndarray:
+    """At most ``size`` indices spread evenly over ``range(count)``, the ends included."""
+    return np.unique(np.rint(np.linspace(0, count - 1, min(count, size))).astype(np.int64))
+
+
+def _nearest_by_skin(features: np.ndarray, choices: tuple[Skin, ...]) -> np.ndarray:
+    """Each cell's distance to the nearest tile of each skin: ``skins x cells``."""
     flat = features.reshape(-1, features.shape[-1])
-    if sample is not None:
-        flat = flat[sample]
-    nearest = _distances(flat, skin).min(axis=1)
-    return float(np.minimum(nearest, 2 * MATCH_LIMIT).mean())
+    return np.stack([_distances(flat, skin).min(axis=1) for skin in choices])
 
 
-def _sample(grid: Grid, size: int = 96) -> np.ndarray | None:
-    cells = grid.rows * grid.columns
-    if cells <= size:
-        return None
-    return np.unique(np.linspace(0, cells - 1, size).astype(np.int64))
+def _shifts(table: np.ndarray, grid: Grid, choices: tuple[Skin, ...]) -> list[tuple[float, Grid]]:
+    """For each skin, the grid moved (by up to two pixels each way, in half pixels) to where the
+    tiles fit a sample of its cells best, and that fit's mean distance.
 
+    The grid's pitch and place come from the picture's edges (:func:`snap_grid`); the tiles
+    only settle the last pixel (a bevel's two edges, or a line's). Across and down are searched
+    one after the other (a few dozen trials, on a sample of cells, every skin on the same
+    samples)."""
+    rows = _sample_index(grid.rows, 10)
+    columns = _sample_index(grid.columns, 12)
 
-def _refine(table: np.ndarray, grid: Grid, skin: Skin) -> Grid:
-    """The grid moved and stretched (by fractions of a pixel) to where the tiles fit best."""
-    sample = _sample(grid)
-    best = (_score(table, grid, skin, sample), grid)
-    # the pitch, then the place, across and down, twice: each step keeps the best
-    for _ in range(2):
-        g = best[1]
-        for pitch in np.arange(-0.5, 0.51, 0.05):
-            for axis in (0, 1):
-                if axis == 0:
-                    span = g.cell_width * g.columns
-                    trial = Grid(g.left - pitch * g.columns / 2, g.top, g.cell_width + pitch, g.cell_height, g.rows, g.columns)
-                else:
-                    span = g.cell_height * g.rows
-                    trial = Grid(g.left, g.top - pitch * g.rows / 2, g.cell_width, g.cell_height + pitch, g.rows, g.columns)
-                del span
-                s = _score(table, trial, skin, sample)
-                if s < best[0]:
-                    best = (s, trial)
-        g = best[1]
-        for dx in np.arange(-3, 3.01, 0.5):
-            for dy in np.arange(-3, 3.01, 0.5):
-                trial = g.shifted(dx, dy)
-                s = _score(table, trial, skin, sample)
-                if s < best[0]:
-                    best = (s, trial)
-    return best[1]
+    def scores(g: Grid) -> np.ndarray:
+        features = cell_features(table, *g.as_tuple(), row_index=rows, column_index=columns)
+        return np.minimum(_nearest_by_skin(features, choices), 2 * MATCH_LIMIT).mean(axis=1)
+
+    bases = [(grid, np.arange(-2.0, 2.01, 0.5))]
+    width, height = round(grid.cell_width), round(grid.cell_height)
+    if abs(grid.cell_width - width) <= 0.15 and abs(grid.cell_height - height) <= 0.15:
+        # a picture at its native size: whole pixels (the edges' fit is a few hundredths off)
+        native = Grid(float(round(grid.left)), float(round(grid.top)), width, height, grid.rows, grid.columns)
+        bases.insert(0, (native, np.arange(-2.0, 2.01, 1.0)))
+    best: list[tuple[float, Grid]] = [(np.inf, grid)] * len(choices)
+    for base, steps in bases:
+        if min(score for score, _ in best) < MATCH_LIMIT / 8:  # whole pixels fit: no need of halves
+            break
+        across = np.stack([scores(base.shifted(dx, 0.0)) for dx in steps])  # shifts x skins
+        down = np.stack([scores(base.shifted(0.0, dy)) for dy in steps])
+        # each skin's best shift across and down, tried together: one trial for each distinct pair
+        pairs = [
+            (float(steps[int(np.argmin(across[:, k]))]), float(steps[int(np.argmin(down[:, k]))]))
+            for k in range(len(choices))
+        ]
+        tried = {pair: scores(base.shifted(*pair)) for pair in set(pairs)}
+        for k, pair in enumerate(pairs):
+            score = float(tried[pair][k])
+            if score < best[k][0]:
+                best[k] = (score, base.shifted(*pair))
+    return best
 
 
 def _edge_fits(table: np.ndarray, grid: Grid, skin: Skin) -> Grid:
@@ -174,7 +186,8 @@ def _edge_fits(table: np.ndarray, grid: Grid, skin: Skin) -> Grid:
             grown = grid.resized(**{side: 1})
             x0, y0 = grown.left, grown.top
             x1, y1 = x0 + grown.columns * grown.cell_width, y0 + grown.rows * grown.cell_height
-            if x0 >= -1 and y0 >= -1 and x1 <= width + 1 and y1 <= height + 1:
+            slack = 0.15 * max(grown.cell_width, grown.cell_height)  # a board cut at the picture's edge
+            if x0 >= -slack and y0 >= -slack and x1 <= width + slack and y1 <= height + slack:
                 strip = _strip(grown, side)
                 if _line_matches(table, strip, skin):
                     grid, changed = grown, True
@@ -192,10 +205,24 @@ def _strip(grid: Grid, side: str) -> Grid:
     if side == "left":
         return Grid(grid.left, grid.top, grid.cell_width, grid.cell_height, grid.rows, 1)
     if side == "right":
-        return Grid(grid.left + (grid.columns - 1) * grid.cell_width, grid.top, grid.cell_width, grid.cell_height, grid.rows, 1)
+        return Grid(
+            grid.left + (grid.columns - 1) * grid.cell_width,
+            grid.top,
+            grid.cell_width,
+            grid.cell_height,
+            grid.rows,
+            1,
+        )
     if side == "top":
         return Grid(grid.left, grid.top, grid.cell_width, grid.cell_height, 1, grid.columns)
-    return Grid(grid.left, grid.top + (grid.rows - 1) * grid.cell_height, grid.cell_width, grid.cell_height, 1, grid.columns)
+    return Grid(
+        grid.left,
+        grid.top + (grid.rows - 1) * grid.cell_height,
+        grid.cell_width,
+        grid.cell_height,
+        1,
+        grid.columns,
+    )
 
 
 def _line_matches(table: np.ndarray, strip: Grid, skin: Skin, loose: bool = False) -> bool:
@@ -240,17 +267,27 @@ def _region(image: np.ndarray, grid: Grid) -> tuple[np.ndarray, int, int]:
 
 
 def _fit(image: np.ndarray, candidates: list[Grid], choices: tuple[Skin, ...]) -> _Fit | None:
-    fits = []
-    for grid in candidates[:3]:
+    """The best fit of a skin's tiles to one of the candidate grids: each grid moved to where
+    each skin fits best, then the two best (grid, skin) pairs grown or cut to the board's
+    edges and every cell read; the one whose cells sit nearest their tiles wins."""
+    trials: list[tuple[float, int, int, Grid]] = []
+    regions = []
+    for i, grid in enumerate(candidates[:3]):
         table, x0, y0 = _region(image, grid)
-        local = grid.shifted(-x0, -y0)
-        for skin in choices:
-            g = _refine(table, local, skin)
-            g = _edge_fits(table, g, skin)
-            g = _refine(table, g, skin)
-            fit = _classify(table, g, skin)
-            fit.grid = g.shifted(x0, y0)
-            fits.append(fit)
+        regions.append((table, x0, y0))
+        for k, (score, g) in enumerate(_shifts(table, grid.shifted(-x0, -y0), choices)):
+            trials.append((score, i, k, g))
+    trials.sort(key=lambda t: t[0])
+    fits: list[_Fit] = []
+    for _, i, k, g in trials[:2]:
+        if fits and fits[0].score < MATCH_LIMIT / 4:  # the best pair fits closely: no need of the next
+            break
+        table, x0, y0 = regions[i]
+        skin = choices[k]
+        g = _edge_fits(table, g, skin)
+        fit = _classify(table, g, skin)
+        fit.grid = g.shifted(x0, y0)
+        fits.append(fit)
     if not fits:
         return None
     return min(fits, key=lambda f: f.score)
@@ -297,9 +334,15 @@ def read_picture(source: Any, *, mines: int | None = None, skin: str | None = No
             raise PictureError(f"unknown skin {skin!r}; known: {', '.join(skin_names())}")
         available = tuple(s for s in available if s.name == skin)
     candidates = find_grids(image)
-    if not candidates:
+    fit = _fit(image, candidates, available) if candidates else None
+    if fit is None or fit.score > MATCH_LIMIT:
+        # no lines: a board drawn as a checkerboard of close shades (Google's)
+        faint = find_grids(image, step=FAINT_STEP)
+        faint_fit = _fit(image, faint, available) if faint else None
+        if faint_fit is not None and (fit is None or faint_fit.score < fit.score):
+            fit = faint_fit
+    if fit is None:
         raise PictureError("no board found: no grid of at least 5x5 cells of 8 px or more")
-    fit = _fit(image, candidates, available)
     if fit is None:  # pragma: no cover - no skins installed
         raise PictureError("no skins are installed")
     g = fit.grid
@@ -336,23 +379,55 @@ def read_picture(source: Any, *, mines: int | None = None, skin: str | None = No
             )
         total, total_source = preset[0][2], "preset"
         notes.append(f"mine total {total}: the {fit.skin.name} preset for {g.columns}x{g.rows}")
+    unsure = tuple((int(r), int(c)) for r, c in zip(*np.nonzero(unsure_mask), strict=True))
+    looks = [int(v) for v in values.ravel()]
     try:
-        board = Board(g.columns, g.rows, int(total), tuple(int(v) for v in values.ravel()))
-    except AnalyzerError as error:
-        raise PictureError(f"{size} of {fit.skin.name} read, but {error}") from None
-    unsure = tuple((int(r), int(c)) for r, c in zip(*np.nonzero(unsure_mask)))
-    _check(board, confidence, size)
+        board = _checked(Board, g.columns, g.rows, int(total), looks, confidence, size)
+    except PictureError as error:
+        guessed = [(r, c) for r, c in unsure if kinds[r, c] != "hidden"]
+        if not guessed:
+            raise PictureError(f"{error} ({fit.skin.name})") from None
+        # the unsure cells' best guesses conflict: they are left hidden for the person to set
+        for r, c in guessed:
+            looks[r * g.columns + c] = HIDDEN
+        board = _checked(Board, g.columns, g.rows, int(total), looks, confidence, size)
+        notes.append(f"{len(guessed)} unsure cells left hidden: their best guesses have no mine layout")
     return PictureReading(
         board=board,
         unsure=unsure,
         confidence=tuple(tuple(round(float(v), 3) for v in row) for row in confidence),
         skin=fit.skin.name,
-        grid=(round(g.left, 2), round(g.top, 2), round(g.cell_width, 3), round(g.cell_height, 3), g.rows, g.columns),
+        grid=(
+            round(g.left, 2),
+            round(g.top, 2),
+            round(g.cell_width, 3),
+            round(g.cell_height, 3),
+            g.rows,
+            g.columns,
+        ),
         total_source=total_source,
         finished=finished,
         notes=tuple(notes),
         kinds=tuple(tuple(str(k) for k in row) for row in kinds),
     )
+
+
+def _checked(
+    make: type[Board],
+    columns: int,
+    rows: int,
+    total: int,
+    cells: list[int],
+    confidence: np.ndarray,
+    size: str,
+) -> Board:
+    """The board of these cells, refused (one line) if it cannot be one or its clues have no layout."""
+    try:
+        board = make(columns, rows, total, tuple(cells))
+    except AnalyzerError as error:
+        raise PictureError(f"{size} read, but {error}") from None
+    _check(board, confidence, size)
+    return board
 
 
 def _check(board: Board, confidence: np.ndarray, size: str) -> None:
