@@ -1,15 +1,19 @@
-"""A screenshot of a game for the front doors' tests: a JSMinesweeper board drawn with the tiles
-of the reader's own ``jsminesweeper`` skin (cut from the real pictures in tests/pictures/real/).
-
-The real screenshots of that client take the reader tens of seconds today; this 9x9 one takes
-a few, and its board (:data:`BOARD`) has numbers, so that its probabilities are worth comparing.
-Whether the reader reads the real pictures is the reader's tests' business.
+"""Screenshots for the front doors' tests: real ones of tests/pictures/real/ that the reader reads
+(:data:`DESKTOP`, :data:`BEGINNER`, :data:`UNSURE`, with :func:`transcription`), and a JSMinesweeper
+board drawn with the tiles of the reader's own ``jsminesweeper`` skin (:func:`screenshot`), with
+a tooltip over a cell where a test wants one. Whether the reader reads every real picture right
+is the reader's tests' business (tests/test_pictures.py).
 """
 
 from __future__ import annotations
 
 import io
 from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from analyzer import Board
 
 BOARD = """9x9x10
 H101HHHHH
@@ -59,3 +63,21 @@ def screenshot(
     out = io.BytesIO()
     image.save(out, format="PNG")
     return out.getvalue()
+
+
+REAL = Path(__file__).resolve().parent / "pictures" / "real"
+"""Real screenshots of clients, each with its transcription beside it (``<name>.mine``; see its README)."""
+
+DESKTOP = REAL / "xp" / "desktop_expert_midgame.png"
+"""A whole 1366x768 Windows desktop, Windows XP's Minesweeper at its top left: an expert game in progress."""
+BEGINNER = REAL / "online" / "beginner.png"
+"""minesweeper.online's picture of a beginner game (9x9): small enough to print in the docs."""
+UNSURE = REAL / "jsminesweeper" / "solver_bfda.jpg"
+"""JSMinesweeper's JPEG of an expert game near its end, a hint over cell (12, 28), read unsurely."""
+
+
+def transcription(picture: Path) -> Board:
+    """The board a real picture shows, as typed in by hand beside it."""
+    from analyzer import Board
+
+    return Board.from_text(picture.with_suffix(".mine").read_text(encoding="utf-8"))

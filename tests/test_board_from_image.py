@@ -11,7 +11,7 @@ import pytest
 
 from analyzer import Board
 from analyzer.errors import PictureError
-from tests.pictured import BOARD, screenshot
+from tests.pictured import BEGINNER, BOARD, DESKTOP, screenshot, transcription
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -31,6 +31,11 @@ def test_a_screenshot_becomes_the_board_it_shows_as_the_reader_reads_it(shot: Pa
     board = Board.from_image(shot, skin="jsminesweeper")
     assert board == Board.from_text(BOARD)
     assert board == read_picture(shot.read_bytes(), skin="jsminesweeper").board
+
+
+def test_real_screenshots_as_a_path_and_as_bytes_are_their_transcriptions() -> None:
+    assert Board.from_image(DESKTOP) == transcription(DESKTOP)  # a whole desktop, XP's window in it
+    assert Board.from_image(BEGINNER.read_bytes()) == transcription(BEGINNER)
 
 
 def test_the_mine_total_given_is_the_boards(shot: Path) -> None:

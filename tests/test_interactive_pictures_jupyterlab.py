@@ -1,6 +1,7 @@
 """A screenshot dropped onto the widget in a real JupyterLab becomes its board: the bytes go to the
 kernel as the message's buffer, the reader reads them there, the widget shows the board with the
-solver's probabilities, the picture's thumbnail, and the cell read unsurely outlined."""
+probabilities the solver gives its transcription, the picture's thumbnail, and the cell read
+unsurely (under JSMinesweeper's hint, in a real picture of tests/pictures/real/) outlined."""
 
 from __future__ import annotations
 
@@ -13,14 +14,13 @@ from browser import page
 from test_interactive_browser import assert_probabilities_match, idle, shown
 from test_interactive_jupyterlab import Lab, run_all_cells
 
-from analyzer import Board
-from tests.pictured import BOARD, screenshot
+from tests.pictured import UNSURE, transcription
 
 pytest.importorskip("PIL")
 
 DROP = """([name, bytes]) => {
     const data = new DataTransfer();
-    data.items.add(new File([new Uint8Array(bytes)], name, {type: 'image/png'}));
+    data.items.add(new File([new Uint8Array(bytes)], name, {type: 'image/jpeg'}));
     const target = document.querySelector('.mz-canvas');
     for (const type of ['dragenter', 'dragover', 'drop']) {
         target.dispatchEvent(new DragEvent(type, {dataTransfer: data, bubbles: true, cancelable: true}));
@@ -48,13 +48,13 @@ def test_a_screenshot_dropped_onto_the_widget_becomes_its_board(lab: Lab) -> Non
         tab.goto(lab.url("picture.ipynb"))
         run_all_cells(tab, widgets=1)
         idle(tab)
-        tab.evaluate(DROP, ["covered.png", list(screenshot(covered=(0, 6)))])
+        tab.evaluate(DROP, ["hint.jpg", list(UNSURE.read_bytes())])
         tab.wait_for_function(READ, timeout=120_000)
         idle(tab)
         view: dict[str, Any] = tab.evaluate("() => document.querySelector('.mz-root').mz.view()")
-        assert (view["width"], view["height"], view["mines"]) == (9, 9, 10)
-        assert view["picture"]["name"] == "covered.png" and view["picture"]["unsure"] == 1
-        assert_probabilities_match(tab, Board.from_text(BOARD))
-        assert [cell for cell, info in shown(tab).items() if "unsure" in info["marks"]] == [(0, 6)]
-        assert tab.text_content(".mz-picture-read").splitlines()[1] == "H101HH?HH"
-    assert not list(lab.folder.rglob("covered*.png"))  # not uploaded into the notebook's folder
+        assert (view["width"], view["height"], view["mines"]) == (30, 16, 99)
+        assert view["picture"]["name"] == "hint.jpg" and view["picture"]["unsure"] == 1
+        assert_probabilities_match(tab, transcription(UNSURE), sample=5)
+        assert [cell for cell, info in shown(tab).items() if "unsure" in info["marks"]] == [(12, 28)]
+        assert tab.text_content(".mz-picture-read").splitlines()[13][27:30] == "H?H"
+    assert not list(lab.folder.rglob("hint*.jpg"))  # not uploaded into the notebook's folder

@@ -19,7 +19,7 @@ from analyzer import Board
 from analyzer.interactive.screenshot import MAX_PICTURE_BYTES
 from analyzer.interactive.session import Session
 from analyzer.interactive.web import TOKEN_HEADER, WebServer
-from tests.pictured import BOARD, screenshot
+from tests.pictured import BOARD, DESKTOP, screenshot, transcription
 
 pytest.importorskip("PIL")
 
@@ -82,6 +82,12 @@ def test_a_screenshot_posted_becomes_the_board_with_what_was_read(server: WebSer
 
     image = Image.open(io.BytesIO(base64.b64decode(thumbnail["data"])))
     assert image.format == "PNG" and image.size == (thumbnail["width"], thumbnail["height"])
+
+
+def test_a_real_desktop_screenshot_posted_becomes_its_transcription(server: WebServer) -> None:
+    status, answer = post(server, DESKTOP.read_bytes(), query="?name=desktop.png")
+    assert status == 200 and answer["view"]["note"] == "" and answer["view"]["picture"]["skin"] == "xp"
+    assert server.session.board == transcription(DESKTOP)
 
 
 def test_the_mine_total_given_with_the_picture_is_the_boards(server: WebServer) -> None:
