@@ -75,7 +75,8 @@ def score(picture: Path) -> Score:
     client = meta.get("client") or f"rendered {meta.get('skin')}"
     start = time.process_time()
     try:
-        reading = read_picture(picture, mines=meta.get("mines"))
+        # the total from the picture's counter where it shows one, else given
+        reading = read_picture(picture, mines=meta.get("mines") if meta.get("counter") is None else None)
     except PictureError as error:
         seconds = time.process_time() - start
         return Score(name, client, cells, 0, cells, 0, seconds, (), str(error))

@@ -90,6 +90,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("pictures", nargs="+", type=Path)
     parser.add_argument("--title", default=None)
     parser.add_argument("--presets", default="9x9x10,16x16x40,30x16x99")
+    parser.add_argument(
+        "--faint",
+        action="store_true",
+        help="the client draws no lines between cells (a checkerboard of close shades)",
+    )
     args = parser.parse_args(argv)
     folder = ROOT / "analyzer" / "pictures" / "skins" / args.client
     folder.mkdir(parents=True, exist_ok=True)
@@ -113,6 +118,8 @@ def main(argv: list[str] | None = None) -> int:
         "learned_from": [str(p.relative_to(ROOT)) if p.is_absolute() else str(p) for p in args.pictures],
         "made_by": "scripts/make_skin.py",
     }
+    if args.faint:
+        meta["faint"] = True
     (folder / "skin.json").write_text(json.dumps(meta, indent=1) + "\n")
     print(f"{args.client}: {len(written)} tiles: {' '.join(written)}")
     return 0

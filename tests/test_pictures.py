@@ -125,3 +125,51 @@ def test_an_expert_screenshot_of_1920x1080_is_read_in_a_third_of_a_second() -> N
 def test_a_100x100_board_is_read_in_two_seconds() -> None:
     picture = ROOT / "tests" / "pictures" / "rendered" / "xp_100x100.png"
     assert _cpu_seconds(picture, 1500) <= 2.0
+
+
+@pytest.mark.parametrize("picture", real_pictures(), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_the_counter_is_read_right_or_not_at_all(picture: Path) -> None:
+    from analyzer.pictures.counter import read_counter
+    from analyzer.pictures.grid import Grid
+    from analyzer.pictures.load import load_picture
+
+    meta = json.loads(picture.with_suffix(".json").read_text())
+    g = meta["grid"]
+    image, _ = load_picture(picture)
+    grid = Grid(g["left"], g["top"], g["cell_width"], g["cell_height"], g["rows"], g["columns"])
+    found = read_counter(image, grid)
+    assert found is None or found == meta["counter"]
+    if picture.parent.name in ("xp", "online", "metasweeper"):  # red seven-segment counters
+        assert found == meta["counter"]
+
+
+def test_the_total_is_the_counter_plus_the_flags() -> None:
+    from analyzer.pictures import read_picture
+
+    picture = ROOT / "tests" / "pictures" / "real" / "xp" / "desktop_expert_midgame.png"
+    meta = json.loads(picture.with_suffix(".json").read_text())
+    reading = read_picture(picture)
+    flags = sum(row.count("flag") for row in reading.kinds)
+    assert reading.total_source == "counter"
+    assert reading.board.mines == meta["counter"] + flags == meta["mines"]
+    given = read_picture(picture, mines=120)
+    assert (given.board.mines, given.total_source) == (120, "option")
+    assert any("counter reads 43" in note for note in given.notes)
+
+
+def test_without_a_counter_the_total_is_the_clients_preset() -> None:
+    from analyzer.pictures import read_picture
+
+    picture = ROOT / "tests" / "pictures" / "real" / "google" / "hard_all_hidden.png"
+    reading = read_picture(picture)
+    assert (reading.board.mines, reading.total_source) == (99, "preset")
+
+
+def test_a_won_game_says_so() -> None:
+    from analyzer.pictures import read_picture
+
+    reading = read_picture(ROOT / "tests" / "pictures" / "real" / "xp" / "desktop_expert_won.png")
+    assert reading.finished
+    assert reading.board.mines == 99
+    lost = read_picture(ROOT / "tests" / "pictures" / "real" / "xp" / "desktop_expert_lost.png")
+    assert lost.finished and lost.total_source == "shown mines" and lost.board.mines == 99

@@ -175,6 +175,42 @@ def _best_runs(smooth: np.ndarray, pitches: np.ndarray) -> list[tuple[float, flo
     return out
 
 
+def _split(
+    profile: np.ndarray, runs: list[tuple[float, float, int, float]]
+) -> list[tuple[float, float, int, float]]:
+    """Each run cut where two or more of its lines in a row cross nothing (two boards side by
+    side with the same cells: one run of lines across both, with a hole), its parts of at
+    least five cells kept."""
+    out = []
+    for first, pitch, gaps, score in runs:
+        lines = np.rint(first + np.arange(gaps + 1) * pitch).astype(np.int64)
+        lines = np.clip(lines, 0, len(profile) - 1)
+        near = np.maximum(
+            profile[lines],
+            np.maximum(profile[np.maximum(lines - 1, 0)], profile[np.minimum(lines + 1, len(profile) - 1)]),
+        )
+        empty = near <= 0
+        start = 0
+        parts = []
+        k = 0
+        while k <= gaps:
+            if empty[k] and k + 1 <= gaps and empty[k + 1]:
+                parts.append((start, k - 1))
+                while k <= gaps and empty[k]:
+                    k += 1
+                start = k
+                continue
+            k += 1
+        parts.append((start, gaps))
+        if len(parts) == 1:
+            out.append((first, pitch, gaps, score))
+            continue
+        for a, b in parts:
+            if b - a >= _MIN_CELLS:
+                out.append((first + a * pitch, pitch, b - a, score * (b - a) / gaps))
+    return out
+
+
 def find_grids(image: np.ndarray, *, max_cell: int = 200, step: int = EDGE_STEP) -> list[Grid]:
     """Candidate grids in an ``H x W x 3`` picture, the likeliest first (maybe none).
 
@@ -185,15 +221,19 @@ def find_grids(image: np.ndarray, *, max_cell: int = 200, step: int = EDGE_STEP)
     steps = (_steps(image, step), _steps(image.transpose(1, 0, 2), step))
     crossing = _crossings(steps, 3 * MIN_CELL)
     grids: list[Grid] = []
-    for left, pitch, columns, _ in _runs(crossing.sum(axis=0).astype(float), (MIN_CELL, max_cell))[:2]:
+    across_all = crossing.sum(axis=0).astype(float)
+    for left, pitch, columns, _ in _split(across_all, _runs(across_all, (MIN_CELL, max_cell))[:2]):
         x0, x1 = int(left), int(left + columns * pitch) + 2
         down = crossing[:, x0:x1].sum(axis=1).astype(float)
         near = (max(MIN_CELL, int(pitch * 0.8)), int(pitch * 1.25) + 1)
-        for top, pitch_down, rows, _ in _runs(down, near)[:2]:
+        for top, pitch_down, rows, _ in _split(down, _runs(down, near)[:2]):
             y0, y1 = int(top), int(top + rows * pitch_down) + 2
-            across = crossing[y0:y1].sum(axis=0).astype(float)
-            for left2, pitch2, columns2, _ in _runs(across, near)[:1]:
-                grids.append(Grid(left2, top, pitch2, pitch_down, rows, columns2))
+            # across again, inside these rows and a cell around the columns found
+            a0 = max(0, int(left - pitch))
+            a1 = min(crossing.shape[1], int(left + (columns + 1) * pitch) + 2)
+            across = crossing[y0:y1, a0:a1].sum(axis=0).astype(float)
+            for left2, pitch2, columns2, _ in _split(across, _runs(across, near))[:1]:
+                grids.append(Grid(left2 + a0, top, pitch2, pitch_down, rows, columns2))
     seen: set[tuple[int, int, int, int]] = set()
     unique = []
     for grid in (snap_grid(image, g, step, steps=steps) for g in grids):

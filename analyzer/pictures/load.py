@@ -126,14 +126,20 @@ def _open(source: Any, notes: list[str]) -> Any:
         )
     if not _is_image_bytes(data[:16]):
         raise PictureError(f"not an image: {name} is not a PNG, JPEG, GIF, BMP, WebP or TIFF picture")
+    bound = Image.MAX_IMAGE_PIXELS
+    Image.MAX_IMAGE_PIXELS = None  # opening reads the header only; the size is checked below, ours
     try:
         image = Image.open(io.BytesIO(data))
     except Exception as error:  # noqa: BLE001 - Pillow raises many kinds; each is one line
         raise PictureError(f"not an image: {name} cannot be decoded ({_first_line(error)})") from None
+    finally:
+        Image.MAX_IMAGE_PIXELS = bound
     _check_size(*image.size)
     frames = getattr(image, "n_frames", 1)
     if frames > 1:
-        notes.append(f"an animated picture of {frames} frames: its first frame was read")
+        raise PictureError(
+            f"an animated picture of {frames} frames: save the frame that shows the board as a still picture"
+        )
     return image
 
 

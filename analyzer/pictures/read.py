@@ -9,6 +9,7 @@ import numpy as np
 
 from analyzer.board import FLAG, HIDDEN, Board
 from analyzer.errors import AnalyzerError, InconsistentBoardError, PictureError, SolverTimeoutError
+from analyzer.pictures.counter import read_counter
 from analyzer.pictures.features import cell_features, integral
 from analyzer.pictures.grid import FAINT_STEP, Grid, find_grids
 from analyzer.pictures.load import load_picture
@@ -290,7 +291,63 @@ def _fit(image: np.ndarray, candidates: list[Grid], choices: tuple[Skin, ...]) -
         fits.append(fit)
     if not fits:
         return None
-    return min(fits, key=lambda f: f.score)
+    best = min(fits, key=lambda f: f.score)
+    _refuse_a_second_board(best, trials, regions)
+    return best
+
+
+def _box(grid: Grid) -> tuple[float, float, float, float]:
+    return (
+        grid.left,
+        grid.top,
+        grid.left + grid.columns * grid.cell_width,
+        grid.top + grid.rows * grid.cell_height,
+    )
+
+
+def _refuse_a_second_board(
+    best: _Fit, trials: list[tuple[float, int, int, Grid]], regions: list[tuple[np.ndarray, int, int]]
+) -> None:
+    """Refuse a picture where another grid, apart from the board read, fits a skin as well."""
+    x0, y0, x1, y1 = _box(best.grid)
+    for score, i, _, g in trials:
+        if score > MATCH_LIMIT / 4:
+            break
+        _, ox, oy = regions[i]
+        other = g.shifted(ox, oy)
+        a0, b0, a1, b1 = _box(other)
+        apart = a1 <= x0 or a0 >= x1 or b1 <= y0 or b0 >= y1
+        if apart and other.rows * other.columns >= 25:
+            raise PictureError(
+                f"two boards: a {best.grid.columns}x{best.grid.rows} grid at {x0:.0f},{y0:.0f} and a"
+                f" {other.columns}x{other.rows} grid at {a0:.0f},{b0:.0f}; crop the picture to one"
+            )
+
+
+def _refuse_a_gap(fit: _Fit) -> None:
+    """Refuse two boards read as one grid: whole columns (or rows) that match no tile between
+    columns (rows) that match well."""
+    g = fit.grid
+    matched = fit.best <= MATCH_LIMIT
+    for axis, count, name in ((0, g.columns, "columns"), (1, g.rows, "rows")):
+        share = matched.mean(axis=axis)
+        good = np.nonzero(share >= 0.8)[0]
+        if len(good) < 2:
+            continue
+        inside = share[good[0] : good[-1] + 1]
+        gap = np.nonzero(inside <= 0.2)[0]
+        if len(gap):
+            first = int(good[0] + gap[0])
+            before, after = first, count - first
+            shape = (
+                (f"{before}x{g.rows}", f"{after}x{g.rows}")
+                if axis == 0
+                else (f"{g.columns}x{before}", f"{g.columns}x{after}")
+            )
+            raise PictureError(
+                f"two boards: a {shape[0]} grid at {g.left:.0f},{g.top:.0f} and about a {shape[1]} one"
+                f" beside it ({name} between them match no tile); crop the picture to one"
+            )
 
 
 def _confidence(best: np.ndarray, other: np.ndarray) -> np.ndarray:
@@ -336,27 +393,42 @@ def read_picture(source: Any, *, mines: int | None = None, skin: str | None = No
     candidates = find_grids(image)
     fit = _fit(image, candidates, available) if candidates else None
     if fit is None or fit.score > MATCH_LIMIT:
-        # no lines: a board drawn as a checkerboard of close shades (Google's)
-        faint = find_grids(image, step=FAINT_STEP)
-        faint_fit = _fit(image, faint, available) if faint else None
+        # no lines: a board drawn as a checkerboard of close shades (Google's). Only the skins
+        # that draw so (``"faint": true`` in skin.json) are tried: any blurred board has faint
+        # edges, and its blurred cells look like plain tiles of other skins
+        faint_skins = tuple(s for s in available if s.faint)
+        faint = find_grids(image, step=FAINT_STEP) if faint_skins else []
+        faint_fit = _fit(image, faint, faint_skins) if faint else None
         if faint_fit is not None and (fit is None or faint_fit.score < fit.score):
             fit = faint_fit
     if fit is None:
         raise PictureError("no board found: no grid of at least 5x5 cells of 8 px or more")
-    if fit is None:  # pragma: no cover - no skins installed
-        raise PictureError("no skins are installed")
+    if fit.score > MATCH_LIMIT and candidates:
+        # no skin fits: say what the picture's lines show (the tiles chose nothing)
+        found = candidates[0]
+        table, x0, y0 = _region(image, found)
+        fit = _classify(table, found.shifted(-x0, -y0), fit.skin)
+        fit.grid = found
     g = fit.grid
+    _refuse_a_gap(fit)
     size = f"a {g.columns}x{g.rows} grid"
     unmatched = int((fit.best > MATCH_LIMIT).sum())
     cells = g.rows * g.columns
-    if unmatched > cells // 2:
-        raise PictureError(f"{size}, {unmatched} cells match no tile I know (a skin I do not know?)")
+    if unmatched > cells // 4:
+        raise PictureError(
+            f"{size}, {unmatched} cells match no tile I know: a skin I do not know?"
+            f" (I know {', '.join(skin_names())})"
+        )
     confidence = _confidence(fit.best, fit.other)
     unsure_mask = (fit.best > MATCH_LIMIT) | (fit.best > MARGIN * fit.other)
     kinds = fit.kinds
     values = np.vectorize(_VALUE.__getitem__, otypes=[np.int64])(kinds)
     flat_kinds = kinds.ravel().tolist()
     finished = any(k in ("mine", "hit", "wrong") for k in flat_kinds)
+    counter = read_counter(image, g)
+    if not finished and "hidden" not in flat_kinds and "question" not in flat_kinds:
+        finished = True
+        notes.append("the game is won: every safe cell is open")
     if "question" in flat_kinds:
         notes.append("question marks read as hidden cells")
     shown = sum(flat_kinds.count(k) for k in ("mine", "hit"))
@@ -370,6 +442,13 @@ def read_picture(source: Any, *, mines: int | None = None, skin: str | None = No
         )
     elif mines is not None:
         total, total_source = mines, "option"
+        if counter is not None and counter + flags != mines:
+            notes.append(
+                f"the counter reads {counter}: with {flags} flags a total of {counter + flags}, not {mines}"
+            )
+    elif counter is not None:
+        total, total_source = counter + flags, "counter"
+        notes.append(f"mine total {total}: the counter's {counter} and {flags} flags")
     else:
         preset = [p for p in fit.skin.presets if (p[0], p[1]) in ((g.columns, g.rows), (g.rows, g.columns))]
         if not preset:

@@ -9,8 +9,10 @@ kind). Kinds: ``hidden``, ``flag``, ``question``, ``0``-``8``, and on finished g
     {"title": "Windows XP classic", "presets": [[9, 9, 10], [16, 16, 40], [30, 16, 99]],
      "source": "cut from tests/pictures/real/xp/... by scripts/make_skin.py"}
 
-``presets`` lists the client's board sizes (columns, rows, mines) for the mine total when the
-picture shows no counter. See ``docs/guide/pictures.md`` for adding one.
+``"faint": true`` marks a client that draws its board without lines, as a checkerboard of
+close shades (Google's): its grid is looked for in faint edges too. ``presets`` lists the
+client's board sizes (columns, rows, mines) for the mine total when the picture shows no
+counter. See ``docs/guide/pictures.md`` for adding one.
 """
 
 from __future__ import annotations
@@ -43,6 +45,8 @@ class Skin:
     sizes: tuple[tuple[int, int], ...]
     """Each tile's native width and height."""
     presets: tuple[tuple[int, int, int], ...]
+    faint: bool = False
+    """The client draws its board without lines, as a checkerboard of close shades."""
 
 
 def _load(name: str) -> Skin:
@@ -72,6 +76,7 @@ def _load(name: str) -> Skin:
         vectors=np.stack(vectors) if vectors else np.zeros((0, 1), np.float32),
         sizes=tuple(sizes),
         presets=tuple(tuple(p) for p in meta.get("presets", ())),  # type: ignore[misc]
+        faint=bool(meta.get("faint", False)),
     )
 
 
