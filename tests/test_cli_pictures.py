@@ -47,7 +47,7 @@ def test_solve_a_desktop_screenshot_prints_the_board_read_then_the_analysis_of_i
     status, out, err = run(capsys, "solve", str(DESKTOP))
     assert status == 0 and err == ""
     expected = reading_text(DESKTOP)
-    assert "99 mines (preset)" in expected.splitlines()[0]
+    assert "99 mines (counter)" in expected.splitlines()[0]
     mine.write_text(transcription(DESKTOP).to_text())
     status, analysis, _ = run(capsys, "solve", str(mine))
     assert status == 0 and out == f"{expected}\n\n{analysis}"
@@ -99,7 +99,7 @@ def test_web_a_screenshot_opens_its_board_in_edit_mode_with_its_unsure_cell(
     view = session.view()
     assert view["mode"] == "edit" and session.board == transcription(UNSURE)
     assert session.unsure == ((12, 28),) and view["marks"]["unsure"] == [12 * 30 + 28]
-    assert view["picture"]["skin"] == "jsminesweeper" and view["picture"]["total_source"] == "preset"
+    assert view["picture"]["skin"] == "jsminesweeper" and view["picture"]["total_source"] == "counter"
 
 
 @pytest.mark.parametrize(
