@@ -334,8 +334,10 @@ def _picture_board(args: argparse.Namespace) -> Board | None:
     cells ``?``, where the mine total came from) goes to standard output before the analysis,
     for a person to check it; with ``--json``, to standard error, so that the output stays JSON.
     """
-    path = args.file
-    if path == "-" or not _is_picture_file(path):
+    path: str = args.file
+    piped = _stdin_picture() if path == "-" else None  # xclip -o -t image/png | analyzer solve -
+    source: str | bytes = path if piped is None else piped
+    if piped is None and (path == "-" or not _is_picture_file(path)):
         if args.skin is not None:
             what = "standard input" if path == "-" else repr(path)
             raise _UsageError(f"--skin applies to pictures only: {what} is none")
@@ -345,13 +347,41 @@ def _picture_board(args: argparse.Namespace) -> Board | None:
     if args.skin is not None and args.skin not in skin_names():
         raise _UsageError(f"--skin {args.skin!r}: known skins are {', '.join(skin_names())}")
     if getattr(args, "format", None) is not None:  # solve's
-        raise _UsageError(f"--format {args.format} reads a board file, and {path!r} is a picture")
+        what = "standard input" if path == "-" else repr(path)
+        raise _UsageError(f"--format {args.format} reads a board file, and {what} is a picture")
     with _progress("reading the picture"):
-        reading = read_picture(path, mines=args.mines, skin=args.skin)
+        reading = read_picture(source, mines=args.mines, skin=args.skin)
     out = sys.stderr if args.json else sys.stdout
     print(reading.describe(), file=out)
     print(file=out, flush=True)
     return reading.board
+
+
+def _stdin_picture() -> bytes | None:
+    """Standard input's bytes when they are a picture (its first bytes looked at, not consumed).
+
+    ``None`` when they are not (a board's text follows, read as before) or cannot be looked at
+    without reading them (a text stream put in place of standard input). At most the reader's
+    bound (:data:`analyzer.pictures.load.MAX_BYTES`) is read: more is refused unread.
+    """
+    from analyzer.pictures.load import IMAGE_MAGIC, MAX_BYTES
+
+    stdin = getattr(sys.stdin, "buffer", None)
+    peek = getattr(stdin, "peek", None)
+    if stdin is None or peek is None:
+        return None
+    try:
+        head = bytes(peek(16)[:16])
+    except (OSError, ValueError):
+        return None
+    if not any(head.startswith(magic) for magic in IMAGE_MAGIC) or (
+        head[:4] == b"RIFF" and head[8:12] != b"WEBP"
+    ):
+        return None  # as analyzer.pictures.is_image_file knows a picture's file
+    data = stdin.read(MAX_BYTES + 1)
+    if len(data) > MAX_BYTES:
+        raise _CliError(f"cannot read standard input: a picture of more than {MAX_BYTES // 2**20} MiB")
+    return bytes(data)
 
 
 def _solve_and_print(board: Board, args: argparse.Namespace) -> int:

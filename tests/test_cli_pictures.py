@@ -154,3 +154,27 @@ def test_the_guide_shows_what_the_command_prints(capsys: pytest.CaptureFixture[s
     command, shown = block.split("\n", 1)
     status, out, _ = run(capsys, "solve", *command.split())
     assert status == 0 and "read a 9x9 board" in out and out == shown
+
+
+def test_a_picture_piped_to_standard_input_is_read_as_a_file_is() -> None:
+    """``xclip -o -t image/png | analyzer solve -``: the clipboard's screenshot, known by its bytes."""
+    as_file = subprocess.run(
+        [sys.executable, "-m", "analyzer", "solve", str(BEGINNER)], capture_output=True, cwd=ROOT, timeout=120
+    )
+    piped = subprocess.run(
+        [sys.executable, "-m", "analyzer", "solve", "-"],
+        input=BEGINNER.read_bytes(),
+        capture_output=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert piped.returncode == 0 and piped.stderr == b"" and b"read a 9x9 board" in piped.stdout
+    assert piped.stdout == as_file.stdout
+    text = subprocess.run(  # a board's text piped in is read as before
+        [sys.executable, "-m", "analyzer", "solve", "-"],
+        input=transcription(BEGINNER).to_text().encode(),
+        capture_output=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert text.returncode == 0 and piped.stdout.endswith(text.stdout)
