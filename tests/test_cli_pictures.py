@@ -133,9 +133,9 @@ def test_a_picture_that_cannot_be_read_is_one_line_with_status_1_not_a_traceback
     Image.new("RGB", (200, 120), (200, 200, 200)).save(buffer, format="PNG")
     plain.write_bytes(buffer.getvalue())
     for path in (truncated, plain):
-        for command in ("solve", "explain"):
+        for command in ("solve", "explain", "web --no-browser --port 0"):
             done = subprocess.run(
-                [sys.executable, "-m", "analyzer", command, str(path)],
+                [sys.executable, "-m", "analyzer", *command.split(), str(path)],
                 capture_output=True,
                 text=True,
                 cwd=ROOT,
