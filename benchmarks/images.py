@@ -46,6 +46,16 @@ def rendered_pictures() -> list[Path]:
     return sorted(p for p in RENDERED.glob("*") if p.suffix.lower() in _SUFFIXES)
 
 
+def learned_from() -> set[str]:
+    """The pictures (``<client>/<name>``) the bundled skins' tiles were cut from."""
+    skins = Path(__file__).resolve().parent.parent / "analyzer" / "pictures" / "skins"
+    names = set()
+    for meta in skins.glob("*/skin.json"):
+        for path in json.loads(meta.read_text()).get("learned_from", []):
+            names.add("/".join(Path(path).parts[-2:]))
+    return names
+
+
 def real_pictures(client: str | None = None) -> list[Path]:
     """Every real picture with a transcription, sorted (of one client, if given)."""
     found = sorted(
@@ -123,9 +133,13 @@ def main(argv: list[str] | None = None) -> int:
     skins()  # loaded once, outside the timing
     pictures = real_pictures(args.client) + (rendered_pictures() if args.rendered else [])
     scores = [score(p) for p in pictures]
+    learned = learned_from()
     by_client: dict[str, list[Score]] = {}
     for s in scores:
         by_client.setdefault(s.client, []).append(s)
+        if not s.client.startswith("rendered"):  # the real ones again, by whether tiles came from them
+            part = "learned from" if s.picture in learned else "held out"
+            by_client.setdefault(f"  {s.client} {part}", []).append(s)
         if args.verbose:
             print(
                 f"{s.picture:45} right {s.right:4}/{s.cells:<4} unsure {s.unsure:4} wrong {s.wrong:4}"
@@ -133,21 +147,22 @@ def main(argv: list[str] | None = None) -> int:
             )
             for cell in s.wrong_cells[:10]:
                 print(f"    {cell}")
-    print(f"{'client':14} {'pictures':>8} {'right':>12} {'unsure':>7} {'wrong':>6} {'median s':>9}", end="")
+    print(f"{'client':28} {'pictures':>8} {'right':>12} {'unsure':>7} {'wrong':>6} {'median s':>9}", end="")
     print(f" {'worst s':>8}")
     total = [0, 0, 0, 0]
-    for client, group in sorted(by_client.items()):
+    for client, group in sorted(by_client.items(), key=lambda item: (item[0].startswith(" "), item[0])):
         cells = sum(s.cells for s in group)
         right = sum(s.right for s in group)
         unsure = sum(s.unsure for s in group)
         wrong = sum(s.wrong for s in group)
         times = [s.seconds for s in group]
-        total = [total[0] + cells, total[1] + right, total[2] + unsure, total[3] + wrong]
+        if not client.startswith(" "):
+            total = [total[0] + cells, total[1] + right, total[2] + unsure, total[3] + wrong]
         print(
-            f"{client:14} {len(group):8} {f'{right}/{cells}':>12} {unsure:7} {wrong:6}"
+            f"{client:28} {len(group):8} {f'{right}/{cells}':>12} {unsure:7} {wrong:6}"
             f" {statistics.median(times):9.3f} {max(times):8.3f}"
         )
-    print(f"{'all':14} {len(scores):8} {f'{total[1]}/{total[0]}':>12} {total[2]:7} {total[3]:6}")
+    print(f"{'all':28} {len(scores):8} {f'{total[1]}/{total[0]}':>12} {total[2]:7} {total[3]:6}")
     return 1 if total[3] else 0
 
 

@@ -449,6 +449,11 @@ def read_picture(source: Any, *, mines: int | None = None, skin: str | None = No
     elif counter is not None:
         total, total_source = counter + flags, "counter"
         notes.append(f"mine total {total}: the counter's {counter} and {flags} flags")
+        if unsure_mask.any():
+            notes.append(
+                f"the total counts the flags read surely: if some of the {int(unsure_mask.sum())} unsure"
+                " cells are flags, add them to it"
+            )
     else:
         preset = [p for p in fit.skin.presets if (p[0], p[1]) in ((g.columns, g.rows), (g.rows, g.columns))]
         if not preset:
@@ -477,10 +482,10 @@ def read_picture(source: Any, *, mines: int | None = None, skin: str | None = No
         confidence=tuple(tuple(round(float(v), 3) for v in row) for row in confidence),
         skin=fit.skin.name,
         grid=(
-            round(g.left, 2),
-            round(g.top, 2),
-            round(g.cell_width, 3),
-            round(g.cell_height, 3),
+            round(float(g.left), 2),
+            round(float(g.top), 2),
+            round(float(g.cell_width), 3),
+            round(float(g.cell_height), 3),
             g.rows,
             g.columns,
         ),
