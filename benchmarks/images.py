@@ -43,7 +43,7 @@ class Score:
 
 def rendered_pictures() -> list[Path]:
     """The rendered pictures (tests/pictures/rendered/make_rendered.py): sizes, scales, JPEG."""
-    return sorted(p for p in RENDERED.glob("*") if p.suffix.lower() in _SUFFIXES)
+    return sorted(p for p in RENDERED.glob("**/*") if p.suffix.lower() in _SUFFIXES)
 
 
 def learned_from() -> set[str]:

@@ -132,3 +132,10 @@ def test_clues_with_no_layout_are_refused_naming_them() -> None:
     rows = ["1000H", "00000", "00000", "00000", "0000H"]  # a 1 with no hidden cell around it
     message = _refused(_board_picture(rows), "no mine layout fits it: clues in conflict", mines=1)
     assert "(0, 0)" in message and "least sure cells" in message
+
+
+def test_a_skin_named_is_the_only_one_tried() -> None:
+    picture = REAL / "xp" / "winmine_expert_alepar.png"
+    assert read_picture(picture, skin="xp").skin == "xp"
+    _refused(picture, r"unknown skin 'winmine'; known: .*xp", skin="winmine")
+    _refused(picture, "match no tile I know", skin="google")

@@ -153,12 +153,13 @@ def _shifts(table: np.ndarray, grid: Grid, choices: tuple[Skin, ...]) -> list[tu
         features = cell_features(table, *g.as_tuple(), row_index=rows, column_index=columns)
         return np.minimum(_nearest_by_skin(features, choices), 2 * MATCH_LIMIT).mean(axis=1)
 
-    bases = [(grid, np.arange(-2.0, 2.01, 0.5))]
+    reach = max(2.0, round(max(grid.cell_width, grid.cell_height) / 8))  # big cells: their edges blur further
+    bases = [(grid, np.arange(-reach, reach + 0.01, 0.5 if reach <= 2 else 1.0))]
     width, height = round(grid.cell_width), round(grid.cell_height)
     if abs(grid.cell_width - width) <= 0.15 and abs(grid.cell_height - height) <= 0.15:
         # a picture at its native size: whole pixels (the edges' fit is a few hundredths off)
         native = Grid(float(round(grid.left)), float(round(grid.top)), width, height, grid.rows, grid.columns)
-        bases.insert(0, (native, np.arange(-2.0, 2.01, 1.0)))
+        bases.insert(0, (native, np.arange(-reach, reach + 0.01, 1.0)))
     best: list[tuple[float, Grid]] = [(np.inf, grid)] * len(choices)
     for base, steps in bases:
         if min(score for score, _ in best) < MATCH_LIMIT / 8:  # whole pixels fit: no need of halves
