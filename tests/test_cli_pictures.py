@@ -50,6 +50,8 @@ def test_solve_a_desktop_screenshot_prints_the_board_read_then_the_analysis_of_i
     assert "99 mines (counter)" in expected.splitlines()[0]
     mine.write_text(transcription(DESKTOP).to_text())
     status, analysis, _ = run(capsys, "solve", str(mine))
+    # where the grid is wider than the terminal, the summary names the file given to draw it
+    analysis = analysis.replace(str(mine), str(DESKTOP))
     assert status == 0 and out == f"{expected}\n\n{analysis}"
 
 
