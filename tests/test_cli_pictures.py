@@ -149,9 +149,10 @@ def test_a_picture_that_cannot_be_read_is_one_line_with_status_1_not_a_traceback
             )
 
 
-def test_the_guide_shows_what_the_command_prints(capsys: pytest.CaptureFixture[str]) -> None:
-    """docs/guide/pictures-front.md's ``$ analyzer solve PICTURE`` block is the command's output."""
-    page = (ROOT / "docs" / "guide" / "pictures-front.md").read_text(encoding="utf-8")
+@pytest.mark.parametrize("page", ["docs/guide/pictures-front.md", "README.md"])
+def test_the_guide_shows_what_the_command_prints(capsys: pytest.CaptureFixture[str], page: str) -> None:
+    """The guide's and the README's ``$ analyzer solve PICTURE`` block is the command's output."""
+    page = (ROOT / page).read_text(encoding="utf-8")
     block = page.split("```text\n$ analyzer solve ", 1)[1].split("```", 1)[0]
     command, shown = block.split("\n", 1)
     status, out, _ = run(capsys, "solve", *command.split())
