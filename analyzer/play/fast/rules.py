@@ -18,7 +18,8 @@ from __future__ import annotations
 import numpy as np
 
 from analyzer.jit import njit
-from analyzer.play.fast.kernels import FLAG, HIDDEN, SAFE, _closure, _open
+from analyzer.play.fast.layout import _open
+from analyzer.play.fast.probabilities import FLAG, HIDDEN, SAFE, _closure
 
 __all__ = ["RULE_PLAYERS", "play_rules"]
 
