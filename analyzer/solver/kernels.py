@@ -4,7 +4,7 @@ They do the per-cell work that does not need Python's exact numbers, so that a
 small board's solve is not spent in Python loops over its cells: the caller
 turns the arrays into the stage's objects. Every count stays a Python ``int``
 outside them. The players' float probabilities
-(:func:`analyzer.play.fast.kernels.probabilities`) are built from the same
+(:func:`analyzer.play.fast.probabilities.probabilities`) are built from the same
 kernels: :func:`constraint_arrays` for the clues and groups,
 :func:`split_components` for the components and :func:`search_component`, the
 one enumerator, which counts in exact 64-bit integers for the solve and in
@@ -1217,7 +1217,7 @@ BOARD_COUNTED, BOARD_STUCK, BOARD_CONFLICT, BOARD_TOO_LARGE, BOARD_NO_LAYOUT = 0
 
 
 # Kernels pass kernels np.int64 / np.bool_ values rather than literals: a literal argument is a
-# signature of its own, compiled apart (see analyzer.play.fast.kernels._NO).
+# signature of its own, compiled apart (see analyzer.play.fast.probabilities._NO).
 @njit(cache=True)
 def _failed(status: int) -> tuple:  # type: ignore[type-arg]
     """:func:`_board_arrays`' answer when the general path takes the board."""  # pragma: no cover - compiled

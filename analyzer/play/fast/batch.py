@@ -20,7 +20,9 @@ import functools
 import numpy as np
 
 from analyzer.jit import njit
-from analyzer.play.fast import kernels
+from analyzer.play.fast.layout import positions_to_mask
+from analyzer.play.fast.loop import PSEQ, play_policy
+from analyzer.play.fast.probabilities import HIDDEN
 
 __all__ = ["play_batch", "seed_words", "stream_words", "batch_layout", "streams_match"]
 
@@ -232,7 +234,7 @@ def batch_layout(
             position += 1
             if left == 0:
                 break
-    kernels.positions_to_mask(chosen, count, excluded, mask)
+    positions_to_mask(chosen, count, excluded, mask)
 
 
 @njit(cache=True)
@@ -250,7 +252,9 @@ def play_batch(
     patterns: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     out: np.ndarray,
 ) -> None:
-    """Games ``start`` to ``start + len(out) - 1`` of a setup, each as :func:`kernels.play_policy` plays it.
+    """Games ``start`` to ``start + len(out) - 1`` of a setup, each as the game loop plays it.
+
+    The game loop is :func:`~analyzer.play.fast.loop.play_policy`.
 
     Game ``index`` draws its layout from the stream ``(index, 0)`` of the root
     seed ``root`` (:func:`seed_words`) with cell ``first`` and the sorted
@@ -265,21 +269,21 @@ def play_batch(
     chosen = np.empty(max(mines, 1), np.int64)
     mask = np.empty(n, np.bool_)
     trace = np.empty(n + 1, np.int64)
-    begin = np.full(n, kernels.HIDDEN, np.int8)
+    begin = np.full(n, HIDDEN, np.int8)
     record = np.empty((0, n), np.int8)
     # play_game draws 2 n + 64 words for PSEQ's ties (none for the others)
-    rands = np.zeros(2 * n + 64 if policy == kernels.PSEQ else 1, np.int64)
+    rands = np.zeros(2 * n + 64 if policy == PSEQ else 1, np.int64)
     board_stream = np.int64(0)  # typed int64, not as literals (one signature of _seed_stream)
     player_stream = np.int64(1)
     for t in range(out.shape[0]):
         index = start + t
         _seed_stream(root, index, board_stream, pcg)
         batch_layout(pcg, n, mines, excluded, chosen, mask)
-        if policy == kernels.PSEQ:
+        if policy == PSEQ:
             _seed_stream(root, index, player_stream, pcg)
             for w in range(rands.shape[0]):
                 rands[w] = np.int64(_next32(pcg))
-        won, guesses, reveals, _traced = kernels.play_policy(
+        won, guesses, reveals, _traced = play_policy(
             policy,
             mask,
             nbr,

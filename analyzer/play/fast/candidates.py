@@ -17,6 +17,8 @@ import numpy as np
 from analyzer.jit import njit
 from analyzer.play.fast.probabilities import HIDDEN
 
+__all__ = ["lowest_probability_cell"]
+
 
 @njit(cache=True)
 def _unrevealed_neighbours(state: np.ndarray, nbr: np.ndarray, i: int) -> int:  # pragma: no cover - compiled

@@ -18,6 +18,8 @@ from analyzer.jit import njit
 from analyzer.play.fast.candidates import _mark_front
 from analyzer.play.fast.probabilities import FLAG, HIDDEN, SAFE, probabilities
 
+__all__ = ["select_block", "positions_to_mask", "sample_layout"]
+
 
 @njit(cache=True)
 def _open(

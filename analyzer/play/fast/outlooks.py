@@ -25,6 +25,8 @@ from analyzer.solver.kernels import FLOAT_BINOMIALS as _FLOAT_BINOMIALS
 from analyzer.solver.kernels import mul_counts as _mul
 from analyzer.solver.kernels import products_of_others as _products
 
+__all__ = ["pseq_candidates"]
+
 
 @njit(cache=True)
 def _degree(nbr: np.ndarray, c: int) -> int:  # pragma: no cover - compiled

@@ -19,6 +19,8 @@ import numpy as np
 from analyzer.jit import njit
 from analyzer.play.fast.probabilities import FLAG, HIDDEN, SAFE, probabilities
 
+__all__ = ["fifty_fifty_patterns", "no_patterns", "pseudo_fifty_fifties", "chain_patterns", "fifty_influence"]
+
 
 @njit(cache=True)
 def _neighbours(nbr: np.ndarray, a: int, b: int) -> bool:  # pragma: no cover - compiled

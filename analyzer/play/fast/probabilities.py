@@ -37,6 +37,8 @@ from analyzer.solver.kernels import (
 )
 from analyzer.solver.kernels import products_of_others as _products
 
+__all__ = ["HIDDEN", "FLAG", "SAFE", "DEFAULT_MAX_NODES", "probabilities"]
+
 HIDDEN = -1
 FLAG = -2
 SAFE = -3  # internal: a hidden cell the single-number rules proved safe
