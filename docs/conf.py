@@ -87,7 +87,7 @@ _UNEXPORTED = {
         "ENUMERATION_OVERFLOW",
     ],
     "py:func": [
-        "split_components",  # analyzer.solver.kernels (and analyzer.play.fast.kernels)
+        "split_components",  # analyzer.solver.kernels (and analyzer.play.fast.probabilities)
         "search_component",
         "transpose",
         "analyzer.solver.kernels.split_components",

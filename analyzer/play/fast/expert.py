@@ -119,18 +119,19 @@ def expert_guess(
     are left out while a living one is among them.
     With ``isolated``, a closed-off part of the board of fixed mine count
     is played by the end game over its own layouts first
-    (:func:`isolated_move`). Before any candidate, when ``patterns``
-    (:func:`fifty_fifty_patterns`, or none: :func:`no_patterns`) finds living
-    pseudo-50/50 cells (:func:`pseudo_fifty_fifties`), the least likely to be
-    a mine is guessed (ties to the lowest index). With ``offedge`` above 0 the
+    (:func:`~analyzer.play.fast.endgame.isolated_move`). Before any candidate, when ``patterns``
+    (:func:`~analyzer.play.fast.patterns.fifty_fifty_patterns`, or none: :func:`no_patterns`) finds
+    living pseudo-50/50 cells (:func:`~analyzer.play.fast.patterns.pseudo_fifty_fifties`), the least
+    likely to be a mine is guessed (ties to the lowest index). With ``offedge`` above 0 the
     candidates come from :func:`_split_candidates`; a secondary score has
     ``progress`` times ``(1 - p) P(the number shown proves another cell safe
     | safe)`` added. With ``alike_once``, far cells alike count once among the
     candidates (:func:`_guess_candidates`). With ``longterm`` above 0 each
     score is multiplied by ``1 + longterm I / (1 - p)``, ``I`` the chance that
-    a 50/50 of ``patterns`` forms around the candidate (:func:`fifty_influence`);
-    pseudo-50/50s are looked for only with ``pseudo_first``, and with
-    ``chains`` among the position's :func:`chain_patterns` too.
+    a 50/50 of ``patterns`` forms around the candidate
+    (:func:`~analyzer.play.fast.patterns.fifty_influence`); pseudo-50/50s are looked for only with
+    ``pseudo_first``, and with ``chains`` among the position's
+    :func:`~analyzer.play.fast.patterns.chain_patterns` too.
     Returns -1 when a position was too hard to enumerate or beyond the
     compiled end game (the game is then played by the exact engine).
     """  # pragma: no cover - compiled

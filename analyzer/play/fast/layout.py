@@ -88,7 +88,7 @@ def sample_layout(
 
     The hidden cells next to a shown number are decided in index order, each a
     mine with its probability given the cells decided before it (the chain
-    rule: exact but for the floats of :func:`probabilities`); the mines left
+    rule: exact but for the floats of :func:`~analyzer.play.fast.probabilities.probabilities`); the mines left
     then go to the other hidden cells uniformly (a partial Fisher-Yates
     shuffle). ``uniforms`` holds numbers in [0, 1), taken in turn, one a
     decision: as many as the cells suffice. Writes the layout into ``out`` (a

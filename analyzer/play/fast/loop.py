@@ -84,7 +84,7 @@ def play_policy(
     lowest probability (ties within 1e-12 to fewest unrevealed neighbours, then
     index) for ``PROBABILISTIC``; :func:`expert_guess` for ``EXPERT``, with
     ``params`` its options (:data:`EXPERT_PARAMS`) and ``patterns`` the
-    board's :func:`fifty_fifty_patterns` when it guesses pseudo-50/50s first
+    board's :func:`~analyzer.play.fast.patterns.fifty_fifty_patterns` when it guesses pseudo-50/50s first
     or weighs the 50/50s that may form (else :func:`no_patterns`); for
     ``PSEQ`` the survivors of :func:`pseq_candidates`, drawn among as
     ``numpy.random.Generator.integers(survivors)`` draws, from ``rands``: the
