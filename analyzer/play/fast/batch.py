@@ -20,7 +20,7 @@ import functools
 import numpy as np
 
 from analyzer.jit import njit
-from analyzer.play.fast.layout import positions_to_mask
+from analyzer.play.fast.layout import positions_to_mask, select_block
 from analyzer.play.fast.loop import PSEQ, play_policy
 from analyzer.play.fast.probabilities import HIDDEN
 
@@ -217,23 +217,22 @@ def batch_layout(
 ) -> None:  # pragma: no cover - compiled
     """:func:`analyzer.play.fast.layout_mask` on the generator ``pcg``: the same draws, the same layout.
 
-    Selection sampling over the allowed cells: position ``t`` takes a mine when
-    its draw, ``integers(p - t)``, is below the mines left.
+    Selection sampling over the allowed cells, a block of positions at a time as
+    :func:`~analyzer.play.fast.layout_mask` draws them: position ``t``'s draw is
+    ``integers(p - t)``, and :func:`~analyzer.play.fast.layout.select_block` gives
+    it a mine when the draw is below the mines left. As numpy does, a block's draws are
+    all drawn, those after its last mine too (nothing reads them).
     """
     p = cells - excluded.shape[0]
+    draws = np.empty(min(p, _BLOCK), np.int64)
     position = np.int64(0)
     left = mines
     count = np.int64(0)
     while left:
         size = min(p - position, _BLOCK)
-        for _t in range(size):
-            if _bounded(pcg, p - position) < left:
-                chosen[count] = position
-                count += 1
-                left -= 1
-            position += 1
-            if left == 0:
-                break
+        for t in range(size):
+            draws[t] = _bounded(pcg, p - position - t)
+        position, left, count = select_block(draws[:size], position, left, chosen, count)
     positions_to_mask(chosen, count, excluded, mask)
 
 
