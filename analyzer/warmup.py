@@ -111,17 +111,16 @@ def _candidates() -> None:
 
 def _outlooks() -> None:
     # play/fast/outlooks.py: what each guess would show, the longest chain of kernels under the
-    # expert's guess; PSEQ's filters and the tertiary look-ahead are read from them.
+    # expert's guess, and the expert's readings of it: the living cell, the look-ahead.
     import numpy as np
 
     from analyzer.play.fast.expert import EXPERT_MARGIN
-    from analyzer.play.fast.outlooks import _tertiary, pseq_candidates
+    from analyzer.play.fast.outlooks import _living_least_likely, _tertiary
     from analyzer.play.fast.probabilities import DEFAULT_MAX_NODES
 
     state, known, nbr, mines, prob, _ = _position()
     cells = np.flatnonzero(known < 0).astype(np.int64)
-    out = np.empty(state.shape[0], np.int64)
-    pseq_candidates(state, known, nbr, mines, prob, DEFAULT_MAX_NODES, out)
+    _living_least_likely(state, known, nbr, mines, prob, cells, 2, DEFAULT_MAX_NODES)
     _tertiary(known, nbr, mines, int(cells[0]), EXPERT_MARGIN, 2, DEFAULT_MAX_NODES)
 
 
@@ -176,6 +175,18 @@ def _expert_guess() -> None:
 
     nbr = neighbours_of("square", 9, 9)
     guess_in("expert", np.full(81, HIDDEN, dtype=np.int8), nbr, 10)
+
+
+def _pseq() -> None:
+    # play/fast/pseq.py: the pseq player's filters, on the outlooks (compiled once they are cached).
+    import numpy as np
+
+    from analyzer.play.fast.probabilities import DEFAULT_MAX_NODES
+    from analyzer.play.fast.pseq import pseq_candidates
+
+    state, known, nbr, mines, prob, _ = _position()
+    out = np.empty(state.shape[0], np.int64)
+    pseq_candidates(state, known, nbr, mines, prob, DEFAULT_MAX_NODES, out)
 
 
 def _layouts() -> None:
@@ -255,6 +266,7 @@ STAGES: dict[str, Callable[[], None]] = {
     "patterns": _patterns,
     "end game": _end_game,
     "expert guess": _expert_guess,
+    "pseq": _pseq,
     "layouts": _layouts,
     "rule players": _rule_players,
     "game loop": _game_loop,
@@ -271,10 +283,11 @@ AFTER: dict[str, tuple[str, ...]] = {
     "patterns": ("probabilities",),
     "end game": ("probabilities",),  # its workload's position calls the probabilities' kernels
     "expert guess": ("candidates", "outlooks", "patterns", "end game"),
+    "pseq": ("outlooks",),
     "layouts": ("probabilities", "candidates"),  # a layout that fits a position: the chain rule
     "rule players": ("layouts",),
     "random streams": ("layouts",),
-    "game loop": ("expert guess", "layouts"),  # and the outlooks' pseq_candidates, before the expert
+    "game loop": ("expert guess", "pseq", "layouts"),
     "players": ("game loop", "random streams"),
 }
 """Stages that start only once others are done: a kernel calls kernels of those stages, which it
@@ -289,6 +302,7 @@ SECONDS = {
     "patterns": 8.5,
     "end game": 6.5,
     "expert guess": 4.0,
+    "pseq": 4.0,
     "layouts": 3.0,
     "rule players": 4.0,
     "game loop": 7.0,

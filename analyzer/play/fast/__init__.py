@@ -29,11 +29,11 @@ from analyzer.play.fast.candidates import lowest_probability_cell
 from analyzer.play.fast.expert import expert_guess
 from analyzer.play.fast.layout import positions_to_mask, sample_layout, select_block
 from analyzer.play.fast.loop import EXPERT, EXPERT_PARAMS, PROBABILISTIC, PSEQ, play_policy
-from analyzer.play.fast.outlooks import pseq_candidates
 from analyzer.play.fast.patterns import fifty_fifty_patterns as _board_patterns
 from analyzer.play.fast.patterns import no_patterns
 from analyzer.play.fast.probabilities import DEFAULT_MAX_NODES, _closure
 from analyzer.play.fast.probabilities import probabilities as _probabilities
+from analyzer.play.fast.pseq import pseq_candidates
 
 __all__ = [
     "FAST_PLAYERS",

@@ -19,9 +19,8 @@ import numpy as np
 from analyzer.jit import njit
 from analyzer.play.fast.candidates import _guess_candidates, _split_candidates
 from analyzer.play.fast.endgame import endgame_move, isolated_move
-from analyzer.play.fast.outlooks import _outlooks, _tertiary
+from analyzer.play.fast.outlooks import _living_least_likely, _outlooks, _tertiary
 from analyzer.play.fast.patterns import _union, chain_patterns, fifty_influence, pseudo_fifty_fifties
-from analyzer.play.fast.probabilities import _NO
 
 __all__ = [
     "EXPERT_MARGIN",
@@ -37,42 +36,6 @@ EXPERT_MARGIN = 0.02
 EXPERT_CANDIDATES = 8
 EXPERT_ENDGAME_LAYOUTS = 60
 EXPERT_ENDGAME_NODES = 20_000
-
-
-@njit(cache=True)
-def _living_least_likely(
-    state: np.ndarray,
-    known: np.ndarray,
-    nbr: np.ndarray,
-    mines: int,
-    prob: np.ndarray,
-    cells: np.ndarray,
-    count: int,
-    max_nodes: int,
-) -> int:  # pragma: no cover - compiled
-    """The living cell of ``cells[:count]`` least likely to be a mine (ties to the first); -2 when none lives.
-
-    Living: it could show more than one number. -1 when a position was too hard.
-    """
-    n = state.shape[0]
-    some = np.empty(n)
-    expected = np.empty(n)
-    entropy = np.empty(n)
-    second = np.empty(n)
-    if (
-        _outlooks(
-            state, known, nbr, mines, cells, count, max_nodes, some, expected, entropy, second, _NO, _NO, _NO
-        )
-        < 0
-    ):
-        return -1
-    best = -2
-    best_p = 2.0
-    for t in range(count):
-        c = cells[t]
-        if entropy[c] > 0.0 and prob[c] < best_p - 1e-12:
-            best, best_p = c, prob[c]
-    return best
 
 
 @njit(cache=True)

@@ -4,7 +4,7 @@
 single-number rules and then the probabilities prove safe are opened
 (:mod:`analyzer.play.fast.layout`), and a guess is made only when none is left:
 the first cell in the guess order (:func:`~analyzer.play.fast.candidates.lowest_probability_cell`),
-PSEQ's survivors (:func:`~analyzer.play.fast.outlooks.pseq_candidates`) or the
+PSEQ's survivors (:func:`~analyzer.play.fast.pseq.pseq_candidates`) or the
 expert's guess (:func:`~analyzer.play.fast.expert.expert_guess`). The players
 that guess at random have their own loop (:mod:`analyzer.play.fast.rules`), and
 whole batches of games are played by :mod:`analyzer.play.fast.batch`.
@@ -24,8 +24,8 @@ from analyzer.play.fast.expert import (
     expert_guess,
 )
 from analyzer.play.fast.layout import _open
-from analyzer.play.fast.outlooks import pseq_candidates
 from analyzer.play.fast.probabilities import HIDDEN, SAFE, _closure, probabilities
+from analyzer.play.fast.pseq import pseq_candidates
 
 __all__ = ["PROBABILISTIC", "PSEQ", "EXPERT", "EXPERT_PARAMS", "play_policy"]
 

@@ -7,8 +7,10 @@ this guess and the next). :func:`_reveal_outlook` solves the position once for
 each number the cell could show; :func:`_outlooks` reads most of them from the
 position's counts instead (:func:`_outlook_from_counts`), for every candidate
 at once. :func:`_tertiary` looks a click further (the ``expert`` player's
-tertiary score). :func:`pseq_candidates` is the ``pseq`` player's guess: its
-filters are outlooks. Positions and codes are those of
+tertiary score); :func:`_living_least_likely` takes the least likely cell among
+those that can show more than one number (the ``expert`` player's pick among
+pseudo-50/50 cells). The ``pseq`` player's filters are outlooks too
+(:mod:`analyzer.play.fast.pseq`). Positions and codes are those of
 :mod:`analyzer.play.fast.probabilities`.
 """
 
@@ -25,7 +27,7 @@ from analyzer.solver.kernels import FLOAT_BINOMIALS as _FLOAT_BINOMIALS
 from analyzer.solver.kernels import mul_counts as _mul
 from analyzer.solver.kernels import products_of_others as _products
 
-__all__ = ["pseq_candidates"]
+__all__: list[str] = []  # kernels for the other stages' modules only
 
 
 @njit(cache=True)
@@ -636,77 +638,37 @@ def _tertiary(
     return expected
 
 
-# PSEQ's guess: its filters S, E and Q are three of the outlooks
-_TOL = 1e-8  # MineSweeperProb keeps scores within a relative 1e-8 of the best
-
-
 @njit(cache=True)
-def _keep_best(cands: np.ndarray, count: int, score: np.ndarray) -> int:  # pragma: no cover - compiled
-    """Keep the candidates whose score is within a relative 1e-8 of the best (in place)."""
-    best = -np.inf
-    for t in range(count):
-        if score[cands[t]] > best:
-            best = score[cands[t]]
-    kept = 0
-    for t in range(count):
-        if score[cands[t]] >= best - abs(best) * _TOL:
-            cands[kept] = cands[t]
-            kept += 1
-    return kept
-
-
-@njit(cache=True)
-def pseq_candidates(
+def _living_least_likely(
     state: np.ndarray,
     known: np.ndarray,
     nbr: np.ndarray,
     mines: int,
     prob: np.ndarray,
+    cells: np.ndarray,
+    count: int,
     max_nodes: int,
-    out: np.ndarray,
-) -> int:
-    """PSEQ's guess: the cells left after its filters P, S, E, Q, written to ``out``; their count.
+) -> int:  # pragma: no cover - compiled
+    """The living cell of ``cells[:count]`` least likely to be a mine (ties to the first); -2 when none lives.
 
-    P keeps the lowest mine probability; S the highest (1 - p) x P(the number
-    shown proves another cell safe); E the highest (1 - p) x E[cells proved
-    safe]; Q the highest entropy of the number shown. Each keeps scores within a
-    relative 1e-8 of the best. The caller draws among the survivors uniformly.
-    Returns -1 when a position was too hard to enumerate.
-    """  # pragma: no cover - compiled
+    Living: it could show more than one number. -1 when a position was too hard.
+    """
     n = state.shape[0]
-    count = np.int64(0)
-    for i in range(n):
-        if state[i] == HIDDEN and known[i] == HIDDEN and 0.0 < prob[i] < 1.0:
-            out[count] = i
-            count += 1
-    if count <= 1:
-        return int(count)  # int64 from the start (see _NO)
-    score = np.empty(n)
-    for t in range(count):
-        score[out[t]] = -prob[out[t]]
-    count = _keep_best(out, count, score)
-    if count <= 1:
-        return count
     some = np.empty(n)
     expected = np.empty(n)
     entropy = np.empty(n)
     second = np.empty(n)
     if (
         _outlooks(
-            state, known, nbr, mines, out, count, max_nodes, some, expected, entropy, second, _NO, _NO, _NO
+            state, known, nbr, mines, cells, count, max_nodes, some, expected, entropy, second, _NO, _NO, _NO
         )
         < 0
     ):
         return -1
+    best = -2
+    best_p = 2.0
     for t in range(count):
-        score[out[t]] = (1.0 - prob[out[t]]) * some[out[t]]
-    count = _keep_best(out, count, score)
-    if count > 1:
-        for t in range(count):
-            score[out[t]] = (1.0 - prob[out[t]]) * expected[out[t]]
-        count = _keep_best(out, count, score)
-    if count > 1:
-        for t in range(count):
-            score[out[t]] = entropy[out[t]]
-        count = _keep_best(out, count, score)
-    return count
+        c = cells[t]
+        if entropy[c] > 0.0 and prob[c] < best_p - 1e-12:
+            best, best_p = c, prob[c]
+    return best

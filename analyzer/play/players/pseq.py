@@ -31,8 +31,8 @@ import numpy as np
 from analyzer.board.board import FLAG, HIDDEN, Board
 from analyzer.errors import InconsistentBoardError, SolverTimeoutError
 from analyzer.play.fast import neighbours_of
-from analyzer.play.fast.outlooks import pseq_candidates
 from analyzer.play.fast.probabilities import DEFAULT_MAX_NODES, SAFE, _closure, probabilities
+from analyzer.play.fast.pseq import pseq_candidates
 from analyzer.play.players.base import Action, Player, reveal_action
 
 __all__ = ["PseqPlayer", "pseq_move"]
