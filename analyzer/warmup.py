@@ -195,7 +195,7 @@ def _layouts() -> None:
     import numpy as np
 
     from analyzer.play.fast import layout_mask, neighbours_of, sample_layouts
-    from analyzer.play.fast.layout import _open
+    from analyzer.play.fast.layout import _open, numbers_shown
     from analyzer.play.positions import mid_game
 
     sample_layouts(mid_game(9, 9, 10, seed=0), 2, seed=0)
@@ -203,7 +203,7 @@ def _layouts() -> None:
     mask = layout_mask(9, 9, 10, excluded, np.random.default_rng(0))
     nbr = neighbours_of("square", 9, 9)
     state = np.full(81, -1, dtype=np.int8)
-    count = np.zeros(81, dtype=np.int8)
+    count = numbers_shown(mask, nbr)
     stack = np.empty(81 * (nbr.shape[1] + 1), dtype=np.int64)
     _open(np.int64(0), mask, count, nbr, state, stack)
 

@@ -5,9 +5,9 @@
 over the cells allowed a mine), from draws made by numpy in Python
 (:func:`analyzer.play.fast.layout_mask`) or replayed in numba
 (:func:`analyzer.play.fast.batch.batch_layout`). :func:`sample_layout` draws a
-layout that fits a position instead. :func:`_open` reveals a cell as the game does,
-flooding from zeros. Positions and codes are those of
-:mod:`analyzer.play.fast.probabilities`.
+layout that fits a position instead. :func:`numbers_shown` gives the numbers a
+layout shows, and :func:`_open` reveals a cell as the game does, flooding from
+zeros. Positions and codes are those of :mod:`analyzer.play.fast.probabilities`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from analyzer.jit import njit
 from analyzer.play.fast.candidates import _mark_front
 from analyzer.play.fast.probabilities import FLAG, HIDDEN, SAFE, probabilities
 
-__all__ = ["select_block", "positions_to_mask", "sample_layout"]
+__all__ = ["numbers_shown", "select_block", "positions_to_mask", "sample_layout"]
 
 
 @njit(cache=True)
@@ -45,6 +45,21 @@ def _open(
                     stack[top] = j
                     top += 1
     return opened
+
+
+@njit(cache=True)
+def numbers_shown(is_mine: np.ndarray, nbr: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
+    """The number each cell would show on the layout ``is_mine``: the mines around it (``int8``)."""
+    n = is_mine.shape[0]
+    deg = nbr.shape[1]
+    count = np.zeros(n, np.int8)
+    for i in range(n):
+        if is_mine[i]:
+            for k in range(deg):
+                j = nbr[i, k]
+                if j < n:
+                    count[j] += 1
+    return count
 
 
 @njit(cache=True)

@@ -23,7 +23,7 @@ from analyzer.play.fast.expert import (
     EXPERT_MARGIN,
     expert_guess,
 )
-from analyzer.play.fast.layout import _open
+from analyzer.play.fast.layout import _open, numbers_shown
 from analyzer.play.fast.probabilities import HIDDEN, SAFE, _closure, probabilities
 from analyzer.play.fast.pseq import pseq_candidates
 
@@ -103,13 +103,7 @@ def play_policy(
     """  # pragma: no cover - compiled
     n = is_mine.shape[0]
     deg = nbr.shape[1]
-    count = np.zeros(n, np.int8)
-    for i in range(n):
-        if is_mine[i]:
-            for k in range(deg):
-                j = nbr[i, k]
-                if j < n:
-                    count[j] += 1
+    count = numbers_shown(is_mine, nbr)
     state = start.copy()
     stack = np.empty(n * (deg + 1), np.int64)
     safe = np.empty(n, np.int64)
