@@ -33,25 +33,24 @@ def _unrevealed_neighbours(state: np.ndarray, nbr: np.ndarray, i: int) -> int:  
 
 @njit(cache=True)
 def lowest_probability_cell(state: np.ndarray, nbr: np.ndarray, prob: np.ndarray) -> int:
-    """The hidden cell of lowest probability; ties (1e-12) to fewest unrevealed neighbours, then index."""
-    best = -1
-    best_p = 2.0
-    best_u = 99
+    """The hidden cell of lowest probability; ties (1e-12) to fewest unrevealed neighbours, then index.
+
+    The first hidden cell in the guess order (:func:`_take_in_guess_order`); -1 when none is hidden.
+    """  # pragma: no cover - compiled
+    pool = state == HIDDEN
+    first = np.empty(1 if pool.any() else 0, np.int64)
+    _take_in_guess_order(state, nbr, prob, pool, first, 0, first.shape[0])
+    return first[0] if first.shape[0] > 0 else -1
+
+
+@njit(cache=True)
+def _margin_limit(state: np.ndarray, prob: np.ndarray, margin: float) -> float:  # pragma: no cover - compiled
+    """The highest probability a candidate may have: ``margin`` above the lowest of the hidden cells."""
+    lowest = 2.0
     for i in range(state.shape[0]):
-        if state[i] != HIDDEN:
-            continue
-        p = prob[i]
-        if p < best_p - 1e-12:
-            best = i
-            best_p = p
-            best_u = _unrevealed_neighbours(state, nbr, i)
-        elif p <= best_p + 1e-12:
-            u = _unrevealed_neighbours(state, nbr, i)
-            if u < best_u:
-                best = i
-                best_p = min(p, best_p)
-                best_u = u
-    return best
+        if state[i] == HIDDEN and prob[i] < lowest:
+            lowest = prob[i]
+    return lowest + margin + 1e-12
 
 
 @njit(cache=True)
@@ -72,11 +71,7 @@ def _guess_candidates(
     and all their neighbours are unrevealed) is taken.
     """
     n = state.shape[0]
-    lowest = 2.0
-    for i in range(n):
-        if state[i] == HIDDEN and prob[i] < lowest:
-            lowest = prob[i]
-    limit = lowest + margin + 1e-12
+    limit = _margin_limit(state, prob, margin)
     within = np.zeros(n, np.bool_)
     left = 0
     for i in range(n):
@@ -192,11 +187,7 @@ def _split_candidates(
     """
     n = state.shape[0]
     deg = nbr.shape[1]
-    lowest = 2.0
-    for i in range(n):
-        if state[i] == HIDDEN and prob[i] < lowest:
-            lowest = prob[i]
-    limit = lowest + margin + 1e-12
+    limit = _margin_limit(state, prob, margin)
     edge = np.zeros(n, np.bool_)
     _mark_front(state, nbr, edge)
     on = np.zeros(n, np.bool_)
