@@ -305,9 +305,18 @@ def _after(
             mined[c] = k
             candidates[c] = i
             c += 1
-        if safe >= 0:
-            best = _after(
-                safe,
+        if safe >= 0:  # the only reveal tried: no layout mines it (count > 1 here, so it is searched)
+            candidates[0] = safe
+            mined[0] = 0
+            c = np.int64(1)
+        else:
+            _sort_by_mined(candidates, mined, c)
+        best = 0
+        for t in range(c):
+            if count - mined[t] <= best:
+                break
+            value = _after(
+                candidates[t],
                 group,
                 new_low,
                 new_high,
@@ -321,33 +330,10 @@ def _after(
                 nodes,
                 max_nodes,
             )
-            if best < 0:
+            if value < 0:
                 return -1
-        else:
-            _sort_by_mined(candidates, mined, c)
-            best = 0
-            for t in range(c):
-                if count - mined[t] <= best:
-                    break
-                value = _after(
-                    candidates[t],
-                    group,
-                    new_low,
-                    new_high,
-                    board,
-                    nbr,
-                    mined_by,
-                    numbers,
-                    bit,
-                    open_cells,
-                    memo,
-                    nodes,
-                    max_nodes,
-                )
-                if value < 0:
-                    return -1
-                if value > best:
-                    best = value
+            if value > best:
+                best = value
         memo[key] = best
         total += best
     return total
