@@ -1,4 +1,4 @@
-"""Load on ``analyzer web``, on 127.0.0.1 only, bounded in count and time (issue 55).
+"""Load on ``analyzer web``, on 127.0.0.1 only, bounded in count and time.
 
     python -m benchmarks.web_load [--half-open 150] [--concurrent 200]
 

@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -22,28 +21,22 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # this checkout's analyzer, and
 BOARD = "document.querySelector('.mz-root')"
 
 
-def _idle(tab: Any) -> None:
+def idle(tab: Any) -> None:
+    """Wait until the page has its answer and best move, has drawn them, and is not working."""
     tab.wait_for_timeout(200)
     tab.wait_for_function(
         f"() => {BOARD} && {BOARD}.dataset.version !== undefined"
-        f" && !{BOARD}.classList.contains('mz-working') && {BOARD}.dataset.bestPending === 'false'",
+        f" && !{BOARD}.classList.contains('mz-working') && {BOARD}.dataset.bestPending === 'false'"
+        f" && {BOARD}.dataset.painted === {BOARD}.dataset.version",
         timeout=180_000,
     )
 
 
-def main() -> int:
-    from browser import CHROMIUM_ARGS
-    from playwright.sync_api import sync_playwright
-
+def expert_at_a_guess() -> Any:
+    """The manual's expert game (seed 35, opening first click) played up to its eighth guess."""
     from analyzer import Game
     from analyzer.interactive.session import Session
-    from analyzer.interactive.web import WebServer
-    from analyzer.replays import example_path
 
-    executable = shutil.which("chromium")
-    if executable is None:
-        print("needs Debian's chromium: apt-get install chromium", file=sys.stderr)
-        return 1
     session = Session(Game.new(30, 16, 99, seed=35, first_click="opening"))
     session.act({"type": "cell", "cell": [8, 15]})
     for _ in range(7):
@@ -51,6 +44,22 @@ def main() -> int:
         session.act({"type": "play_best"})
     session.act({"type": "autoplay", "until": "guess"})
     assert session.game is not None and not session.game.is_finished, session.note
+    return session
+
+
+def main() -> int:
+    from browser import CHROMIUM_ARGS, chromium_path
+    from playwright.sync_api import sync_playwright
+
+    from analyzer.interactive.session import Session
+    from analyzer.interactive.web import WebServer
+    from analyzer.replays import example_path
+
+    executable = chromium_path()
+    if executable is None:
+        print("needs Debian's chromium: apt-get install chromium", file=sys.stderr)
+        return 1
+    session = expert_at_a_guess()
     replay = Session(example_path("expert_30x16_99.rmv"))
     assert replay.replay is not None
     guesses = [k for k, click in enumerate(replay.replay.clicks) if click.is_guess]
@@ -62,15 +71,15 @@ def main() -> int:
             tab = browser.new_page(viewport={"width": 1000, "height": 820})
             with WebServer(session, port=0) as server:
                 tab.goto(server.url)
-                _idle(tab)
+                idle(tab)
                 tab.click(".mz-marks")
-                _idle(tab)
+                idle(tab)
                 tab.click(".mz-win")
-                _idle(tab)
+                idle(tab)
                 tab.locator(".mz-root").screenshot(path=str(docs / "interactive_marks.png"))
             with WebServer(replay, port=0) as server:
                 tab.goto(server.url)
-                _idle(tab)
+                idle(tab)
                 tab.locator(".mz-root").screenshot(path=str(docs / "interactive_timeline.png"))
         finally:
             browser.close()

@@ -13,43 +13,25 @@ tests/test_interactive_widget_browser.py measures the contrast of every text and
 
 from __future__ import annotations
 
-import shutil
 import sys
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # this checkout's analyzer, and tests/browser.py
 
-BOARD = "document.querySelector('.mz-root')"
-
-
-def _idle(tab: Any) -> None:
-    tab.wait_for_function(
-        f"() => {BOARD} && {BOARD}.dataset.version !== undefined && !{BOARD}.classList.contains('mz-working')"
-        f" && {BOARD}.dataset.bestPending === 'false' && {BOARD}.dataset.painted === {BOARD}.dataset.version",
-        timeout=180_000,
-    )
-
 
 def main() -> int:
-    from browser import CHROMIUM_ARGS
+    from analyst_pictures import expert_at_a_guess, idle
+    from browser import CHROMIUM_ARGS, chromium_path
     from playwright.sync_api import sync_playwright
 
-    from analyzer import Game
-    from analyzer.interactive.session import Session
     from analyzer.interactive.web import WebServer
 
-    executable = shutil.which("chromium")
+    executable = chromium_path()
     if executable is None:
         print("needs Debian's chromium: apt-get install chromium", file=sys.stderr)
         return 1
-    session = Session(Game.new(30, 16, 99, seed=35, first_click="opening"))
-    session.act({"type": "cell", "cell": [8, 15]})
-    for _ in range(7):
-        session.act({"type": "autoplay", "until": "guess"})
-        session.act({"type": "play_best"})
-    session.act({"type": "autoplay", "until": "guess"})
+    session = expert_at_a_guess()
     session.act({"type": "marks", "on": True})
     with sync_playwright() as driver, WebServer(session, port=0) as server:
         browser = driver.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
@@ -57,7 +39,7 @@ def main() -> int:
             tab = browser.new_page(viewport={"width": 1200, "height": 900})
             tab.emulate_media(color_scheme=scheme)
             tab.goto(server.url)
-            _idle(tab)
+            idle(tab)
             tab.mouse.move(0, 0)
             tab.wait_for_timeout(200)
             name = f"interactive_{scheme}.png"

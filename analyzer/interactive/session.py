@@ -227,7 +227,7 @@ MAX_CELLS = MAX_SIDE * MAX_SIDE
 
 The largest size the page is measured to handle (``docs/guide/interactive.md``: a
 1000x1000 board loads in half a second, a click answers within a second); a
-2000x2000 game took 17.9 s and 2.3 GB to load and 65-71 s a click (issue 56).
+2000x2000 game took 17.9 s and 2.3 GB to load and 65-71 s a click.
 """
 
 MAX_LENGTH = 20_000
@@ -1256,7 +1256,7 @@ class Session:
             made = self._timeline_made = (self._replay, line)
         return made[1]
 
-    # ------------------------------------------------------------ the analyst's second pass (issue 55)
+    # ------------------------------------------------------------ the analyst's tools: candidates, line
     def candidates(self) -> dict[str, Any]:
         """The ranked candidate guesses of the position shown, as JSMinesweeper lists them.
 

@@ -564,7 +564,7 @@ function analystTools({ root, send, cellAt, view, codeAt, canvas, scroll, minesI
   return { tools, status: [marksLine, winLine], update, hasActed: () => acted };
 }
 
-// ---- the analyst's second pass (issue 55): a keyboard cell cursor with a live region, the ranked
+// ---- the analyst's tools: a keyboard cell cursor with a live region, the ranked
 // candidate guesses, numbers that follow flags (edit), replay keys between guesses, the end game's
 // winning line. Built beside the board by render(); it sends the session's actions (cell, key, why,
 // step, guess, candidates, adjust_numbers) and reads the view's fields for them.
