@@ -325,12 +325,13 @@ def _chain(name: str) -> float:
 def uncached_kernels() -> list[str]:
     """The package's kernels that numba's cache does not hold yet (every kernel module imported)."""
     import analyzer.play.fast
+    import analyzer.solver.kernels
     from analyzer import jit
 
-    for module in pkgutil.iter_modules(analyzer.play.fast.__path__, "analyzer.play.fast."):
-        importlib.import_module(module.name)
-    for name in ("analyzer.solver.kernels", "analyzer.play.metrics"):
-        importlib.import_module(name)
+    for package in (analyzer.play.fast, analyzer.solver.kernels):
+        for module in pkgutil.iter_modules(package.__path__, f"{package.__name__}."):
+            importlib.import_module(module.name)
+    importlib.import_module("analyzer.play.metrics")
     return jit.uncached_kernels()
 
 

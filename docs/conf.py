@@ -90,8 +90,8 @@ _UNEXPORTED = {
         "split_components",  # analyzer.solver.kernels (and analyzer.play.fast.probabilities)
         "search_component",
         "transpose",
-        "analyzer.solver.kernels.split_components",
-        "analyzer.solver.kernels.search_component",
+        "analyzer.solver.kernels.components.split_components",
+        "analyzer.solver.kernels.enumerate.search_component",
     ],
 }
 nitpick_ignore += [(role, name) for role, names in _UNEXPORTED.items() for name in names]

@@ -27,7 +27,7 @@ from analyzer.board.board import FLAG, HIDDEN
 from analyzer.jit import njit
 from analyzer.play.fast.bits import popcount as _popcount
 from analyzer.play.fast.probabilities import SAFE
-from analyzer.solver.kernels import find_root
+from analyzer.solver.kernels.components import find_root
 
 __all__ = ["MAX_LAYOUTS", "layouts", "endgame_move", "isolated_parts", "isolated_move"]
 

@@ -23,9 +23,9 @@ import numpy as np
 from analyzer.jit import njit
 from analyzer.play.fast.candidates import _far_cells, _guess_candidates
 from analyzer.play.fast.probabilities import _NO, FLAG, HIDDEN, _count_components, probabilities
-from analyzer.solver.kernels import FLOAT_BINOMIALS as _FLOAT_BINOMIALS
-from analyzer.solver.kernels import mul_counts as _mul
-from analyzer.solver.kernels import products_of_others as _products
+from analyzer.solver.kernels.enumerate import FLOAT_BINOMIALS as _FLOAT_BINOMIALS
+from analyzer.solver.kernels.join import mul_counts as _mul
+from analyzer.solver.kernels.join import products_of_others as _products
 
 __all__: list[str] = []  # kernels for the other stages' modules only
 

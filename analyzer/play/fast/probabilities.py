@@ -9,10 +9,10 @@ every topology the board knows works here too. The other kernel modules of
 :func:`probabilities` runs the exact solve's compiled core
 (:mod:`analyzer.solver.kernels`) with floats: each number with hidden
 neighbours is an equation; hidden cells next to the same numbers form a group
-(:func:`~analyzer.solver.kernels.constraint_arrays`); numbers that share a
-group form a component (:func:`~analyzer.solver.kernels.split_components`);
+(:func:`~analyzer.solver.kernels.constraints.constraint_arrays`); numbers that share a
+group form a component (:func:`~analyzer.solver.kernels.components.split_components`);
 each component is enumerated by the solve's own search
-(:func:`~analyzer.solver.kernels.search_component`, counting in float64) into
+(:func:`~analyzer.solver.kernels.enumerate.search_component`, counting in float64) into
 layouts by mine count and mines by group; a dynamic programme over mine counts joins the components with
 the background, whose weights ``C(B, L - m)`` are taken in log space and
 rescaled, so 100x100 boards neither overflow nor underflow the totals. Which
@@ -28,14 +28,12 @@ import math
 import numpy as np
 
 from analyzer.jit import njit
-from analyzer.solver.kernels import FLOAT_BINOMIALS as _FLOAT_BINOMIALS
-from analyzer.solver.kernels import (
-    constraint_arrays,
-    mine_count_weights,
-    search_component,
-    split_components,
-)
-from analyzer.solver.kernels import products_of_others as _products
+from analyzer.solver.kernels.components import split_components
+from analyzer.solver.kernels.constraints import constraint_arrays
+from analyzer.solver.kernels.enumerate import FLOAT_BINOMIALS as _FLOAT_BINOMIALS
+from analyzer.solver.kernels.enumerate import search_component
+from analyzer.solver.kernels.join import mine_count_weights
+from analyzer.solver.kernels.join import products_of_others as _products
 
 __all__ = ["HIDDEN", "FLAG", "SAFE", "DEFAULT_MAX_NODES", "probabilities"]
 
@@ -77,7 +75,7 @@ def _count_components(state: np.ndarray, nbr: np.ndarray, max_nodes: int, record
     ``group_mines``, with exact feasibility in ``some_mine``, ``some_safe``
     and ``possible``. With ``record`` not empty, each component's solutions
     (mines by group) follow one another in it (see
-    :func:`~analyzer.solver.kernels.search_component`) and ``n_solutions[k]``
+    :func:`~analyzer.solver.kernels.enumerate.search_component`) and ``n_solutions[k]``
     counts component ``k``'s, -1 for every component once they do not fit.
     """  # pragma: no cover - compiled
     stuck, _f, _k, _pos, need, _o, _c, group_off, group_cells, sig_off, sig_clues, outside = (

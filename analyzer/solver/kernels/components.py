@@ -8,7 +8,7 @@ import numpy as np
 
 from analyzer.jit import njit
 
-__all__ = []
+__all__: list[str] = []  # kernels for the other kernel modules and the players' probabilities only
 
 
 @njit(cache=True)
