@@ -27,13 +27,12 @@ from analyzer.solver.kernels.join import mine_count_weights, products_of_others
 __all__ = ["BoardCounts", "board_solution", "BOARD_JOINED", "JOIN_BITS", "unpack_board_counts"]
 
 
-#: :func:`board_solution` searches a component within so many nodes first (about 0.5 ms: 20
-#: to 35 ns a node), then sweeps it with the frontier programme (0.15 to 0.7 us a state):
-#: one of at most :data:`MAX_COMPILED_CELLS` cells within so many states; only then does it
-#: search the component within its whole node budget. Chosen on the components of 6 to 59
-#: cells past 4,096 nodes of 660 random boards (16x16/51 and 30x16/99 layouts showing their 3s
-#: or 2s, 7x7 lattices, expert mid-games): their time falls to a third in all, none takes
-#: more than 1.5 times as long as before.
+#: :func:`board_solution` searches a component within so many nodes first (about 0.5 ms: 20 to 35 ns a node),
+#: then sweeps it with the frontier programme (0.15 to 0.7 us a state): one of at most
+#: :data:`~analyzer.solver.kernels.enumerate.MAX_COMPILED_CELLS` cells within so many states; only then does
+#: it search the component within its whole node budget. Chosen on the components of 6 to 59 cells past 4,096
+#: nodes of 660 random boards (16x16/51 and 30x16/99 layouts showing their 3s or 2s, 7x7 lattices, expert
+#: mid-games): their time falls to a third in all, none takes more than 1.5 times as long as before.
 FIRST_SEARCH_NODES = 16_384
 FIRST_FRONTIER_STATES = 4096
 
@@ -64,18 +63,17 @@ def _board_arrays(
 ) -> tuple:  # type: ignore[type-arg]
     """The whole pipeline up to the combination, for boards whose components are small.
 
-    The clues and groups (:func:`constraint_arrays`), the single-clue and subset
-    rules to their fixpoint (:func:`closure`), the components of the groups left
-    free (union-find over the clues that still hold them) and each component's
-    counts by mine number (:func:`search_component`, exact in 64 bits, within
-    ``max_nodes`` search nodes, or ``max_large_nodes`` for a component of more
-    than :data:`MAX_COMPILED_CELLS` cells: large components are mostly tangled
-    ones; none of more than ``max_cells`` cells, declined before its counts'
-    arrays, which grow as its groups times its cells, are made). A component past
-    :data:`FIRST_SEARCH_NODES` nodes is swept by :func:`frontier_component` (within
-    :data:`FIRST_FRONTIER_STATES` states first when it has at most
-    :data:`MAX_COMPILED_CELLS` cells, then again past its node budget), within
-    ``max_frontier_coefficients`` counts and what is left of
+    The clues and groups (:func:`~analyzer.solver.kernels.constraints.constraint_arrays`), the single-clue and
+    subset rules to their fixpoint (:func:`~analyzer.solver.kernels.deduction.closure`), the components of the
+    groups left free (union-find over the clues that still hold them) and each component's counts by mine
+    number (:func:`~analyzer.solver.kernels.enumerate.search_component`, exact in 64 bits, within
+    ``max_nodes`` search nodes, or ``max_large_nodes`` for a component of more than
+    :data:`~analyzer.solver.kernels.enumerate.MAX_COMPILED_CELLS` cells: large components are mostly tangled
+    ones; none of more than ``max_cells`` cells, declined before its counts' arrays, which grow as its groups
+    times its cells, are made). A component past :data:`FIRST_SEARCH_NODES` nodes is swept by
+    :func:`~analyzer.solver.kernels.frontier.frontier_component` (within :data:`FIRST_FRONTIER_STATES` states
+    first when it has at most :data:`~analyzer.solver.kernels.enumerate.MAX_COMPILED_CELLS` cells, then again
+    past its node budget), within ``max_frontier_coefficients`` counts and what is left of
     ``max_frontier_states`` states for the whole board (0: never).
 
     Returns ``(status, known_mines, background, cell_slot, sizes, fixed, comp_of,
@@ -346,8 +344,9 @@ def board_solution(
     most :data:`JOIN_BITS`; 0: never join here), bounded before the join (none
     exceeds ``max(8, U)`` times the largest ``C(U, d)``, ``d`` up to the mines left,
     ``U`` the unknown cells left), the components are joined here
-    (:func:`products_of_others` and :func:`mine_count_weights` over exact integers:
-    the same join as :func:`analyzer.solver.combination.join`) and ``status`` is
+    (:func:`~analyzer.solver.kernels.join.products_of_others` and
+    :func:`~analyzer.solver.kernels.join.mine_count_weights` over exact integers: the same join as
+    :func:`analyzer.solver.combination.join`) and ``status`` is
     :data:`BOARD_JOINED`: ``total`` layouts, the mines known from the flags and
     numbers, the background cells, the mines the rules fixed, the number of slots
     ``S`` (the groups, then the background, trusted flags and revealed cells: a

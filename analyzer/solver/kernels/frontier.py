@@ -34,19 +34,19 @@ def frontier_component(
 ) -> tuple:  # type: ignore[type-arg]
     """:func:`analyzer.solver.counting.frontier.count_frontier` compiled, exact in 64 bits.
 
-    The same sweep in the same order (:func:`component_order`): after ``k``
+    The same sweep in the same order (:func:`~analyzer.solver.kernels.enumerate.component_order`): after ``k``
     groups, a state is the mines each open equation still needs (packed into one
     integer, a digit an equation), and each state holds its layouts by mines so
     far over the layer's span of mine counts. States of the next layer are found
     by sorting the keys the moves lead to. A backward pass gives each state's
     completions by mines, and a group's mines summed over layouts by the
     component's mine count are its moves' forward counts times their
-    completions: the ``group_mines`` of :func:`enumerate_component`, so the
+    completions: the ``group_mines`` of :func:`~analyzer.solver.kernels.enumerate.enumerate_component`, so the
     caller joins them the same way.
 
     Returns ``(states, solutions, layouts, group_mines)`` as
-    :func:`enumerate_component` does, or ``states`` :data:`FRONTIER_BUDGET` past
-    ``max_states`` states or ``max_coefficients`` stored counts, and
+    :func:`~analyzer.solver.kernels.enumerate.enumerate_component` does, or ``states`` :data:`FRONTIER_BUDGET`
+    past ``max_states`` states or ``max_coefficients`` stored counts, and
     :data:`FRONTIER_OVERFLOW` where a count could pass 64 bits (the forward
     counts are bounded in floating point before they are made, the layouts
     checked below ``2**59``, and every later count is at most 8 times a layout

@@ -21,7 +21,7 @@ def products_of_others(
     ``lay[k, m]``: component ``k``'s layouts with ``m`` mines, ``possible[k, m]``
     whether it has any (exact even where floats underflow). The products take
     ``lay``'s type: exact 64-bit integers for the solve (its caller bounds them:
-    :func:`board_solution`), scaled floats for play. Returns the full product,
+    :func:`~analyzer.solver.kernels.board.board_solution`), scaled floats for play. Returns the full product,
     each component's product of the others, their feasibility and the others'
     degrees. Loops run over the degrees each partial product can reach, not the
     whole frontier, so one component costs nothing here.
