@@ -52,7 +52,7 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.solve solve
 
 bench-placement: $(STAMP)
-	$(BIN)/python -m benchmarks.placement --output docs/placement_timing.png
+	$(BIN)/python -m benchmarks.placement --output docs/placement_timing.png --json docs/placement_timing.json
 
 bench-games: $(STAMP)
 	$(BIN)/python -m benchmarks.games speed

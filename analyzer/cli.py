@@ -4,6 +4,9 @@
     Print the board with each hidden cell's mine probability in percent
     (``*`` a certain mine, ``-`` a certain safe cell, ``F`` a flag), or with
     ``--json`` the exact fractions. ``-`` reads the board from standard input.
+    FILE may be a screenshot (known by its first bytes: PNG, JPEG, GIF, BMP, WebP,
+    TIFF): the board read from it (:mod:`analyzer.pictures`) is printed first, its
+    unsure cells marked ``?``, so that a person can check it (``solve``, ``explain``, ``web``).
 ``analyzer explain FILE [--cell R,C]``
     Why a cell is certainly safe or a mine: a minimal set of clues (and the
     mine total, when needed) that forces it, drawn on the board.
@@ -270,6 +273,13 @@ def _progress(what: str, *, after: float = 2.0) -> Iterator[Callable[[int, int],
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
+    pictured = _picture_board(args)
+    if pictured is not None:
+        if args.rules is not None:
+            return _variant(args, explain=False, text=pictured.to_text())
+        if args.certain:
+            return _print_certain(pictured, args)
+        return _solve_and_print(pictured, args)
     if args.rules is not None:
         return _variant(args, explain=False)
 
@@ -279,7 +289,9 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         raise _UsageError("--reveal applies to --format mbf only: a .mine file is already a position")
     if args.format == "mbf":
         if args.mines is not None:
-            raise _UsageError("--mines applies to --format minesweepr only: an MBF layout has its mines")
+            raise _UsageError(
+                "--mines applies to --format minesweepr and to pictures only: an MBF layout has its mines"
+            )
         board = _layout_position(args.file, args.reveal or [])
         if args.certain:
             return _print_certain(board, args)
@@ -291,7 +303,9 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         board = Board.from_minesweepr(text, args.mines)
     else:
         if args.mines is not None:
-            raise _UsageError("--mines applies to --format minesweepr only: a .mine header has the total")
+            raise _UsageError(
+                "--mines applies to --format minesweepr and to pictures only: a .mine header has the total"
+            )
         board = Board.from_text(text)
     if args.certain:
         return _print_certain(board, args)
@@ -310,6 +324,64 @@ def _layout_position(path: str, cells: list[tuple[int, int]]) -> Board:
             raise _CliError(f"--reveal {row},{col} is a mine in this layout: the game would be lost")
         game.reveal(row, col)
     return game.board
+
+
+def _picture_board(args: argparse.Namespace) -> Board | None:
+    """The board of a picture given as FILE (known by its first bytes), its reading printed first.
+
+    ``None`` when FILE is no picture (then ``--skin`` is refused: it names a picture's client).
+    The reading (:meth:`~analyzer.pictures.PictureReading.describe`: the board read, unsure
+    cells ``?``, where the mine total came from) goes to standard output before the analysis,
+    for a person to check it; with ``--json``, to standard error, so that the output stays JSON.
+    """
+    path: str = args.file
+    piped = _stdin_picture() if path == "-" else None  # xclip -o -t image/png | analyzer solve -
+    source: str | bytes = path if piped is None else piped
+    if piped is None and (path == "-" or not _is_picture_file(path)):
+        if args.skin is not None:
+            what = "standard input" if path == "-" else repr(path)
+            raise _UsageError(f"--skin applies to pictures only: {what} is none")
+        return None
+    from analyzer.pictures import read_picture, skin_names
+
+    if args.skin is not None and args.skin not in skin_names():
+        raise _UsageError(f"--skin {args.skin!r}: known skins are {', '.join(skin_names())}")
+    if getattr(args, "format", None) is not None:  # solve's
+        what = "standard input" if path == "-" else repr(path)
+        raise _UsageError(f"--format {args.format} reads a board file, and {what} is a picture")
+    with _progress("reading the picture"):
+        reading = read_picture(source, mines=args.mines, skin=args.skin)
+    out = sys.stderr if args.json else sys.stdout
+    print(reading.describe(), file=out)
+    print(file=out, flush=True)
+    return reading.board
+
+
+def _stdin_picture() -> bytes | None:
+    """Standard input's bytes when they are a picture (its first bytes looked at, not consumed).
+
+    ``None`` when they are not (a board's text follows, read as before) or cannot be looked at
+    without reading them (a text stream put in place of standard input). At most the reader's
+    bound (:data:`analyzer.pictures.load.MAX_BYTES`) is read: more is refused unread.
+    """
+    from analyzer.pictures.load import IMAGE_MAGIC, MAX_BYTES
+
+    stdin = getattr(sys.stdin, "buffer", None)
+    peek = getattr(stdin, "peek", None)
+    if stdin is None or peek is None:
+        return None
+    try:
+        head = bytes(peek(16)[:16])
+    except (OSError, ValueError):
+        return None
+    if not any(head.startswith(magic) for magic in IMAGE_MAGIC) or (
+        head[:4] == b"RIFF" and head[8:12] != b"WEBP"
+    ):
+        return None  # as analyzer.pictures.is_image_file knows a picture's file
+    data = stdin.read(MAX_BYTES + 1)
+    if len(data) > MAX_BYTES:
+        raise _CliError(f"cannot read standard input: a picture of more than {MAX_BYTES // 2**20} MiB")
+    return bytes(data)
 
 
 def _solve_and_print(board: Board, args: argparse.Namespace) -> int:
@@ -474,7 +546,7 @@ def _print_certain(board: Board, args: argparse.Namespace) -> int:
 
 
 # ------------------------------------------------------------------- explain
-def _variant(args: argparse.Namespace, *, explain: bool) -> int:
+def _variant(args: argparse.Namespace, *, explain: bool, text: str | None = None) -> int:
     """``solve`` and ``explain`` under variant rules (:mod:`analyzer.variants`).
 
     ``--time-limit`` counts from here: the import of CP-SAT and the reading of the position
@@ -486,7 +558,7 @@ def _variant(args: argparse.Namespace, *, explain: bool) -> int:
 
     with _checked("--rules: "):
         args.rules = parse_rules(args.rules)
-    position = Position.from_text(_read(args.file))
+    position = Position.from_text(_read(args.file) if text is None else text)
     limit = args.time_limit
     if limit is not None:
         limit = max(limit - (time.monotonic() - started), 1e-6)
@@ -533,14 +605,17 @@ def _variant(args: argparse.Namespace, *, explain: bool) -> int:
 
 
 def _cmd_explain(args: argparse.Namespace) -> int:
+    pictured = _picture_board(args)
+    if pictured is None and args.mines is not None:
+        raise _UsageError("--mines applies to pictures only: a .mine header has the total")
     if args.rules is not None:
-        return _variant(args, explain=True)
+        return _variant(args, explain=True, text=None if pictured is None else pictured.to_text())
     # An explanation needs feasibility, not counting: CP-SAT answers on boards whose layouts no
     # counting engine could count (solve --certain's way), and a small board needs no more.
     from analyzer.solver.certain import certain_cells
     from analyzer.solver.explain import explain
 
-    board = Board.from_text(_read(args.file))
+    board = Board.from_text(_read(args.file)) if pictured is None else pictured
     trust = not args.distrust_flags
     deadline = None if args.time_limit is None else time.monotonic() + args.time_limit
 
@@ -1069,8 +1144,21 @@ def _cmd_web(args: argparse.Namespace) -> int:
             raise _CliError(f"cannot read {args.source!r}: No such file or directory")
         if not os.access(path, os.R_OK):
             raise _CliError(f"cannot read {args.source!r}: Permission denied")
-    session = Session(source, time_limit=args.time_limit, seed=args.seed)
-    if source is None:
+    picture = source is not None and _is_picture_file(args.source)
+    if not picture and (args.mines is not None or args.skin is not None):
+        option = "--mines" if args.mines is not None else "--skin"
+        raise _UsageError(f"{option} applies to a picture only: give a screenshot as FILE")
+    if picture and args.skin is not None:
+        from analyzer.pictures import skin_names
+
+        if args.skin not in skin_names():
+            raise _UsageError(f"--skin {args.skin!r}: known skins are {', '.join(skin_names())}")
+    session = Session(None if picture else source, time_limit=args.time_limit, seed=args.seed)
+    if picture:  # the board read is printed here too, for a person to check it beside the page
+        with _progress("reading the picture"):
+            reading = session.open_picture(args.source, mines=args.mines, skin=args.skin)
+        print(reading.describe(), flush=True)
+    elif source is None:
         size = PRESETS.get(args.new)
         if size is None:
             parts = args.new.lower().split("x")
@@ -1088,6 +1176,13 @@ def _cmd_web(args: argparse.Namespace) -> int:
     except OSError as error:
         raise _CliError(f"cannot listen on {args.host}:{args.port}: {error.strerror or error}") from None
     return 0
+
+
+def _is_picture_file(path: str) -> bool:
+    """Whether the file at ``path`` is a picture, by its first bytes (``analyzer.pictures.is_image_file``)."""
+    from analyzer.pictures import is_image_file
+
+    return os.path.isfile(path) and is_image_file(path)
 
 
 def _print_replay_table(games: list[Any], rows: list[dict[str, Any]]) -> None:
@@ -1170,6 +1265,9 @@ def _cmd_warmup(args: argparse.Namespace) -> int:
     return 0
 
 
+_SKIN_HELP = "with a picture: the client that drew it (default: every known one is tried)"
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="analyzer", description="Exact statistics of Minesweeper.")
     version = f"%(prog)s {__version__} (minesweeper-analyzer)"
@@ -1177,7 +1275,7 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     solve = sub.add_parser("solve", help="exact mine probabilities of a board file")
-    solve.add_argument("file", help="a .mine file, or - for standard input")
+    solve.add_argument("file", help="a .mine file, a screenshot of a game, or - for standard input")
     solve.add_argument("--json", action="store_true", help="print exact fractions as JSON")
     solve.add_argument(
         "--grid",
@@ -1227,7 +1325,14 @@ def _parser() -> argparse.ArgumentParser:
         type=_cell_option,
         help="with an MBF layout: reveal this cell first (repeatable); the position after is solved",
     )
-    solve.add_argument("--mines", type=int, default=None, help="mine total, for --format minesweepr")
+    solve.add_argument(
+        "--mines",
+        type=int,
+        default=None,
+        help="mine total, for --format minesweepr, or a picture that shows no counter (default there:"
+        " the client's preset for the size)",
+    )
+    solve.add_argument("--skin", default=None, help=_SKIN_HELP)
     solve.add_argument(
         "--rules",
         default=None,
@@ -1236,7 +1341,14 @@ def _parser() -> argparse.ArgumentParser:
     solve.set_defaults(run=_cmd_solve)
 
     explain = sub.add_parser("explain", help="why a cell is certain: a minimal set of clues that forces it")
-    explain.add_argument("file", help="a .mine file, or - for standard input")
+    explain.add_argument("file", help="a .mine file, a screenshot of a game, or - for standard input")
+    explain.add_argument(
+        "--mines",
+        type=int,
+        default=None,
+        help="with a picture that shows no counter: its mine total (default: the client's preset)",
+    )
+    explain.add_argument("--skin", default=None, help=_SKIN_HELP)
     explain.add_argument(
         "--cell",
         default=None,
@@ -1468,9 +1580,16 @@ def _parser() -> argparse.ArgumentParser:
         nargs="?",
         default=None,
         metavar="FILE",
-        help="a .mine board (edit mode), an .mbf layout (play mode) or a replay file (replay mode);"
-        " default: a new game",
+        help="a .mine board (edit mode), an .mbf layout (play mode), a replay file (replay mode) or a"
+        " screenshot of a game (its board in edit mode, unsure cells outlined); default: a new game",
     )
+    web.add_argument(
+        "--mines",
+        type=int,
+        default=None,
+        help="with a screenshot that shows no counter: its mine total (default: the client's preset)",
+    )
+    web.add_argument("--skin", default=None, help=_SKIN_HELP)
     web.add_argument(
         "--new",
         default="expert",

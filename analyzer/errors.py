@@ -19,6 +19,7 @@ __all__ = [
     "ResourceLimitError",
     "ReplayError",
     "RuleError",
+    "PictureError",
 ]
 
 
@@ -92,3 +93,8 @@ class ReplayError(AnalyzerError, ValueError):
 class RuleError(AnalyzerError, ValueError):
     """A variant rule set that cannot be used: an unknown letter, rules that exclude each other,
     or a rule that does not fit the board's topology."""
+
+
+class PictureError(AnalyzerError, ValueError):
+    """A picture that cannot be read as a board: not an image, no board found, cells no tile
+    matches, a board whose clues have no layout. One line saying what was found."""

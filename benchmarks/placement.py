@@ -11,8 +11,10 @@ for the options). It times every method of :data:`analyzer.play.placement.PLACEM
   mines, O(K) (at a fixed density both grow like N);
 
 prints tables of the medians and the log-log slopes of time against cells and
-against mines, and saves a plot (linear and log-log panels) to
-``docs/placement_timing.png``.
+against mines, and saves a plot (linear and log-log panels). ``make bench-placement`` writes
+the plot to ``docs/placement_timing.png`` and every median, with when and where they were
+measured, to ``docs/placement_timing.json`` (``--json``), which ``notebooks/placement.ipynb``
+reads (:func:`load_study`): the notebook shows one measured study, not a new one each run.
 
 What is timed is the sampling itself: picking ``K`` of the ``N`` cells as sorted
 flat indices. Turning them into the ``frozenset`` of ``(row, col)`` tuples the
@@ -24,7 +26,11 @@ to end.
 from __future__ import annotations
 
 import argparse
+import datetime
+import json
 import math
+import os
+import platform
 import statistics
 import sys
 import time
@@ -54,6 +60,9 @@ __all__ = [
     "slopes",
     "format_table",
     "plot_timings",
+    "Study",
+    "save_study",
+    "load_study",
     "main",
 ]
 
@@ -349,6 +358,63 @@ def plot_timings(
     return figure
 
 
+@dataclass(frozen=True, slots=True)
+class Study:
+    """A timing study as :func:`main` measured it: the three sweeps and where they were run.
+
+    ``measured`` holds the date, the command, the machine (processor, cores, load average),
+    Python's and numpy's versions.
+    """
+
+    sizes: tuple[Timing, ...]
+    big: tuple[Timing, ...]
+    by_mines: tuple[Timing, ...]
+    measured: dict[str, Any]
+
+    def describe(self) -> str:
+        """One line: when, on what, with which command."""
+        m = self.measured
+        return (
+            f"measured {m['date']} on {m['machine']} ({m['cores']} cores, load {m['load']}), "
+            f"Python {m['python']}, numpy {m['numpy']}: {m['command']}"
+        )
+
+
+def _machine() -> dict[str, Any]:
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    return {
+        "machine": platform.processor() or platform.machine(),
+        "cores": os.cpu_count(),
+        "load": round(load, 2),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+    }
+
+
+def save_study(path: str | Path, study: Study) -> None:
+    """Write ``study`` as JSON (one object per timing; seconds as floats)."""
+    fields = ("method", "width", "height", "mines", "seconds", "stage")
+    parts = [f' "measured": {json.dumps(study.measured)}']
+    for name in ("sizes", "big", "by_mines"):
+        rows = ",\n".join("  " + json.dumps({f: getattr(t, f) for f in fields}) for t in getattr(study, name))
+        parts.append(f' "{name}": [\n{rows}\n ]' if rows else f' "{name}": []')
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("{\n" + ",\n".join(parts) + "\n}\n", encoding="utf-8")
+
+
+def load_study(path: str | Path) -> Study:
+    """Read a study :func:`save_study` wrote.
+
+    >>> study = load_study(Path(__file__).resolve().parent.parent / "docs" / "placement_timing.json")
+    >>> sorted({t.method for t in study.sizes}) == sorted([*PLACEMENT_METHODS, TO_CELLS])
+    True
+    """
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    sweeps = {name: tuple(Timing(**row) for row in data[name]) for name in ("sizes", "big", "by_mines")}
+    return Study(measured=data["measured"], **sweeps)
+
+
 def _print_slopes(title: str, fitted: dict[str, float], out: Any) -> None:
     print(title, file=out)
     for method, slope in fitted.items():
@@ -368,6 +434,9 @@ def main(argv: Sequence[str] | None = None, *, out: Any = None) -> int:
         "--output", type=Path, default=_DEFAULT_OUTPUT, help=f"PNG path (default {_DEFAULT_OUTPUT})"
     )
     parser.add_argument("--no-plot", action="store_true", help="print the tables only")
+    parser.add_argument(
+        "--json", type=Path, help="also write every median, with the machine and date, to this file"
+    )
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     repeats = args.repeats or (3 if args.quick else 7)
@@ -424,6 +493,16 @@ def main(argv: Sequence[str] | None = None, *, out: Any = None) -> int:
     if not args.no_plot:
         plot_timings(by_size, big, by_mines, path=args.output)
         print(f"\nplot saved to {args.output}", file=out)
+    if args.json is not None:
+        measured = {
+            "date": datetime.date.today().isoformat(),
+            "command": " ".join(
+                ["python -m benchmarks.placement", *(argv if argv is not None else sys.argv[1:])]
+            ),
+            **_machine(),
+        }
+        save_study(args.json, Study(by_size, big, by_mines, measured))
+        print(f"medians saved to {args.json}", file=out)
     return 0
 
 

@@ -59,9 +59,29 @@ def test_the_import_graph_sees_the_package() -> None:
     assert graph.number_of_nodes() > 30
 
 
+#: Imports inside a function that close a cycle on purpose: a front door of a lower module to a
+#: higher one that builds its values (``Board.from_image`` reads a picture with analyzer.pictures,
+#: whose reader makes Boards). Each must stay inside a function: see the test below.
+LAZY_FRONT_DOORS = {("analyzer.board.board", "analyzer.pictures")}
+
+
 def test_no_import_cycles() -> None:
-    cycles = list(nx.simple_cycles(import_graph()))
+    graph = import_graph()
+    graph.remove_edges_from(LAZY_FRONT_DOORS)
+    cycles = list(nx.simple_cycles(graph))
     assert cycles == []
+
+
+def test_the_front_doors_that_close_a_cycle_import_only_inside_a_function() -> None:
+    modules = _modules()
+    for source, target in LAZY_FRONT_DOORS:
+        assert import_graph().has_edge(source, target), (source, target)  # the door is still there
+        tree = ast.parse(modules[source].read_text(encoding="utf-8"))
+        top = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
+        named = {a.name for n in top for a in n.names} | {
+            n.module for n in top if isinstance(n, ast.ImportFrom)
+        }
+        assert not any(name and (name == target or name.startswith(target + ".")) for name in named), source
 
 
 def test_a_cycle_would_be_found() -> None:

@@ -13,6 +13,7 @@ import importlib.util
 import pkgutil
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -153,16 +154,22 @@ PAGES_WITH_EXAMPLES = sorted(
 
 #: Pages whose examples read replays (ms-toollib, the replays extra).
 READ_REPLAYS = {"getting-started.md", "guide/replays.md"}
+#: Pages whose examples read pictures (Pillow).
+READ_PICTURES = {"guide/pictures-front.md"}
+
+
+def _needs(page: Path) -> Any:
+    name = str(page.relative_to(DOCS))
+    if name in READ_REPLAYS:
+        return pytest.param(page, marks=pytest.mark.needs("ms_toollib"))
+    if name in READ_PICTURES:
+        return pytest.param(page, marks=pytest.mark.needs("PIL"))
+    return page
 
 
 @pytest.mark.parametrize(
     "page",
-    [
-        pytest.param(page, marks=pytest.mark.needs("ms_toollib"))
-        if str(page.relative_to(DOCS)) in READ_REPLAYS
-        else page
-        for page in PAGES_WITH_EXAMPLES
-    ],
+    [_needs(page) for page in PAGES_WITH_EXAMPLES],
     ids=lambda path: str(path.relative_to(DOCS)),
 )
 def test_page_examples_run_as_shown(page: Path) -> None:

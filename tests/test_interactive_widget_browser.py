@@ -115,7 +115,7 @@ GROUNDS = {
     "<1 %": (GUESS, 0.004),
     ">99 %": (GUESS, 0.996),
 }
-MARK_ROWS = ["best", "why_cell", "dead", "fifty", "clicked", "why_clues", "conflict"]
+MARK_ROWS = ["best", "why_cell", "dead", "fifty", "clicked", "why_clues", "conflict", "unsure"]
 
 
 def _sampler() -> dict[str, Any]:

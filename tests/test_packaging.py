@@ -195,7 +195,7 @@ def test_the_extras_are_the_ones_named() -> None:
     match = re.fullmatch(r"minesweeper-analyzer\[([a-z,-]+)\]", gathered)
     assert match, gathered
     users = set(match.group(1).split(","))
-    assert users == {"replays", "widget", "distributed", "progress"}
+    assert users == {"replays", "widget", "distributed", "progress", "images"}
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     (installed,) = re.findall(r"pip install --quiet -e \"\.\[([a-z,-]+)\]\"", makefile)
     assert "all" in installed.split(",") and set(installed.split(",")) | users == set(extras)
@@ -215,7 +215,12 @@ def test_the_extras_are_the_ones_named() -> None:
 def test_the_wheel_holds_the_package_and_nothing_of_the_repository(installed: Path) -> None:
     (wheel,) = (installed.parent / "dist").glob(WHEEL)
     names = zipfile.ZipFile(wheel).namelist()
-    for folder in ("analyzer/interactive/static", "analyzer/replays/examples", "analyzer/examples"):
+    skins = [
+        f"analyzer/pictures/skins/{p.name}"
+        for p in (ROOT / "analyzer" / "pictures" / "skins").iterdir()
+        if p.is_dir()
+    ]
+    for folder in ("analyzer/interactive/static", "analyzer/replays/examples", "analyzer/examples", *skins):
         in_tree = {
             f"{folder}/{p.name}" for p in (ROOT / folder).iterdir() if p.is_file() and p.suffix != ".py"
         }

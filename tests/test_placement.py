@@ -372,11 +372,21 @@ def test_timing_study_runs_and_plots(tmp_path):
 
     out = io.StringIO()
     png = tmp_path / "docs" / "timing.png"
-    assert (
-        bench_placement.main(["--quick", "--repeats", "1", "--big", "40", "--output", str(png)], out=out) == 0
-    )
+    study = tmp_path / "docs" / "timing.json"
+    argv = ["--quick", "--repeats", "1", "--big", "40", "--output", str(png), "--json", str(study)]
+    assert bench_placement.main(argv, out=out) == 0
     text = out.getvalue()
     assert "40 x 40 board, 240 mines" in text and "log-log slope of time against cells" in text
     for method in METHODS:
         assert method in text
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    stored = bench_placement.load_study(study)
+    assert {t.width for t in stored.sizes} == set(bench_placement.QUICK_SIZES)
+    assert {(t.width, t.mines) for t in stored.big} == {(40, 240)}
+    assert {t.stage for t in stored.big} == {"sample", "place"}
+    assert stored.by_mines and {t.width for t in stored.by_mines} == {100}
+    assert all(t.seconds > 0 for t in stored.sizes if t.cells)
+    assert stored.measured["command"].endswith(" ".join(argv)) and stored.measured["cores"] >= 1
+    # the medians printed are the medians stored
+    big_sequential = next(t for t in stored.big if t.method == "sequential" and t.stage == "sample")
+    assert f"{big_sequential.seconds * 1e3:9.2f}" in text

@@ -31,6 +31,7 @@ import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from analyzer.board.topology import Graph, Topology, check_topology, neighbour_table, topology_name
 from analyzer.errors import BoardParseError
@@ -324,6 +325,34 @@ class Board:
         except UnicodeDecodeError:
             raise BoardParseError(f"cannot read {name!r}: not a text file") from None
         return cls.from_text(text)
+
+    @classmethod
+    def from_image(cls, source: Any, *, mines: int | None = None, skin: str | None = None) -> Board:
+        """Read a screenshot of a Minesweeper game: the board it shows.
+
+        ``source`` is a picture's path, its bytes, a Pillow image or an ``H x W x 3`` ``uint8``
+        numpy array. ``mines`` is the total where the picture shows no counter (else the
+        client's preset for the size); ``skin`` names the client (by default every known one is
+        tried). Unsure cells hold the reader's best guess: for them, the skin, the grid and
+        where the total came from, call :func:`analyzer.pictures.read_picture`, which this
+        wraps (``read_picture(source).describe()`` prints the board read with the unsure
+        cells marked). Needs Pillow (the ``images`` extra), imported here on first use.
+
+        Raises
+        ------
+        PictureError
+            One line: not a picture, no board found, cells no tile matches, clues with no layout.
+
+        Examples
+        --------
+        >>> Board.from_image(b"9x9x10\\nHHH")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        analyzer.errors.PictureError: not ...
+        """
+        from analyzer.pictures import read_picture
+
+        return read_picture(source, mines=mines, skin=skin).board
 
     @classmethod
     def coerce(cls, board: object, caller: str = "solve") -> Board:

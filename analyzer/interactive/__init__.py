@@ -19,7 +19,7 @@ __all__ = ["Session", "MODES", "DEFAULT_TIME_LIMIT", "widget"]
 
 
 def widget(source: object = None, **options: Any) -> BoardWidget:
-    """The interactive board for ``source`` (a Board, Game, replay, ``.mine`` text or path) in Jupyter.
+    """The interactive board in Jupyter for ``source``: a Board, Game, replay, ``.mine`` text, path, picture.
 
     ``options`` are :class:`~analyzer.interactive.jupyter.BoardWidget`'s
     (``time_limit``, ``seed``). Needs anywidget: ``pip install 'minesweeper-analyzer[widget]'``.

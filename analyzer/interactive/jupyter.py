@@ -13,7 +13,9 @@ The view protocol is the session's (:mod:`analyzer.interactive.session`): the
 small fields in the ``view`` traitlet, the per-cell arrays in the ``bytes``
 traitlets ``codes`` (uint8) and ``probabilities`` (float32, little-endian),
 synced as binary buffers and only when the position changed; the answer to a
-query (``exact``) comes back as a custom message ``{"answer": ...}``, and every
+query (``exact``, a picture's ``thumbnail``) comes back as a custom message ``{"answer": ...}``;
+a screenshot pasted or dropped onto the board (``picture``) comes with its bytes as the
+message's buffer; every
 other action is acknowledged at once with ``{"ack": true}`` (a board whose kernel
 was restarted gets no ack and says so). The best move follows the board as an
 update of ``view``, unless more clicks are waiting.
@@ -173,11 +175,15 @@ class BoardWidget(anywidget.AnyWidget):
         if self.view.get("best_pending"):
             self._receive(self, None, [])
 
-    def _receive(self, _widget: object, content: object, _buffers: object) -> None:
+    def _receive(self, _widget: object, content: object, buffers: object) -> None:
         if content is not None and not isinstance(content, dict):
             return
-        if content is not None and content.get("type") != "exact":  # a query's answer is its own ack
+        kind = content.get("type") if content is not None else None
+        if content is not None and kind not in ("exact", "thumbnail"):  # a query's answer is its own ack
             self.send({"ack": True})
+        if content is not None and kind == "picture" and isinstance(buffers, (list, tuple)) and buffers:
+            # a screenshot pasted or dropped: its bytes come as the message's first buffer
+            content = dict(content, data=bytes(buffers[0]))
         with self._guard:
             self._actions.put(content)
             if self._worker is None:

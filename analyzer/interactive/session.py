@@ -143,6 +143,13 @@ from analyzer.errors import (
     OptionError,
     SolverTimeoutError,
 )
+from analyzer.interactive.screenshot import (
+    MAX_PICTURE_BYTES,
+    Opened,
+    is_picture_path,
+    picture_format,
+    read_opened,
+)
 from analyzer.limits import digit_count, exact_text, flag, fraction_text, percent, plural
 from analyzer.names import PRESETS
 from analyzer.render import exact_or_rounded, percent_text, probability_colour
@@ -150,6 +157,7 @@ from analyzer.render import exact_or_rounded, percent_text, probability_colour
 if TYPE_CHECKING:
     import numpy as np
 
+    from analyzer.pictures import PictureReading
     from analyzer.play.game import Game
     from analyzer.replays.analyse import ReplayAnalysis
     from analyzer.replays.read import Replay
@@ -318,6 +326,7 @@ _RECORDED = frozenset(
         "play_best",
         "mode",
         "open",
+        "picture",
         "paste",
         "paint",
         "wheel",
@@ -408,6 +417,9 @@ class Session:
         self._win: dict[str, Any] | None = None
         self._version = 0
         self._made: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._opened: Opened | None = None
+        self._unsure: frozenset[int] = frozenset()
+        self._pictures = 0
         self.load(source)
 
     # ------------------------------------------------------------ sources
@@ -430,6 +442,9 @@ class Session:
                 return
             if isinstance(source, os.PathLike):
                 source = os.fspath(source)
+            if _is_picture_source(source):
+                self.open_picture(source)
+                return
             if isinstance(source, str) and _looks_like_replay(source):
                 from analyzer.replays.read import read_replay
 
@@ -626,6 +641,7 @@ class Session:
             answer = None
             try:
                 answer = self._act(action)
+                self._settle_unsure(action)
             except (AnalyzerError, ValueError, TypeError, KeyError, IndexError) as error:
                 self.note = _message(error)
             if before is not None and self._signature() != signature:
@@ -639,6 +655,8 @@ class Session:
         kind = action.get("type")
         if kind == "exact":
             return self._query(action)
+        if kind == "thumbnail":
+            return self._thumbnail_answer()
         if kind == "cell":
             self._click(_cell(action), action.get("button", "left"))
         elif kind == "key":
@@ -688,6 +706,8 @@ class Session:
                 action.get("data"),
                 None if total in (None, "") else _integer(total, "mines"),
             )
+        elif kind == "picture":
+            self._open_picture_action(action)
         elif kind == "paste":
             text = action.get("text")
             if not isinstance(text, str):
@@ -835,6 +855,9 @@ class Session:
             raise OptionError(f"{name!r} is empty")
         shown = os.path.basename(name.replace("\\", "/"))
         suffix = shown.lower().rsplit(".", 1)[-1] if "." in shown else ""
+        if picture_format(raw) is not None:
+            self.open_picture(raw, name=shown, mines=mines)
+            return
         if suffix in REPLAY_FORMATS:
             self._open_replay(_replay_from_bytes(raw, suffix, shown))
         elif suffix == "mbf":
@@ -944,6 +967,7 @@ class Session:
             getattr(self, "_game_seed", None),
             (self._replay, self._replay_boards, self._step),
             self._name,
+            (self._opened, self._unsure),
         )
 
     def _signature(self) -> tuple[Any, ...]:
@@ -972,6 +996,7 @@ class Session:
             self._game_seed = snapshot.game_seed
         self._replay, self._replay_boards, self._step = snapshot.replay
         self._name = snapshot.name
+        self._opened, self._unsure = snapshot.picture
         self._changed()
 
     def _paint(self, cells: object, value: object, like: object = None) -> None:
@@ -1392,39 +1417,44 @@ class Session:
         if self.show_marks and board is not None:
             found = self.marks()  # the analyst's marks: dead cells, forced 50/50s
             marks["dead"], marks["fifty"] = found["dead"], found["fifty"]
+        self._picture_marks(marks, width, height)
         replay = self._replay_view() if self.mode == "replay" else None
         if replay is not None and replay["click"] is not None:
             row, col = replay["click"]["cell"]
             marks["clicked"] = [row * width + col]
-        return {
-            "protocol": PROTOCOL,
-            "version": self._version,
-            "mode": self.mode,
-            "modes": [m for m in MODES if m != "replay" or self._replay is not None],
-            "width": width,
-            "height": height,
-            "mines": mines,
-            "flags": flags,
-            "mines_left": mines - flags,
-            "topology": self._topology_view(board),
-            "caption": self._caption(width, height, mines, analysis),
-            "counts": self._counts(analysis),
-            "error": error,
-            "note": self.note,
-            "trust_flags": self._trusts_flags(),
-            "flag_text": self._flag_text if board is not None else "",
-            "best": list(best.cell) if best is not None else None,
-            "best_text": self._best_text(best) if best is not None else "",
-            "best_pending": False,
-            "why": self._why,
-            "marks": marks,
-            "game": self._game_view() if self.mode == "play" else None,
-            "replay": replay,
-            "time_limit": self.time_limit,
-            "presets": {name: list(size) for name, size in PRESETS.items()},
-            "max_cells": MAX_CELLS,
-            "palette": PALETTE,
-        } | self._workflow_view()
+        return (
+            {
+                "protocol": PROTOCOL,
+                "version": self._version,
+                "mode": self.mode,
+                "modes": [m for m in MODES if m != "replay" or self._replay is not None],
+                "width": width,
+                "height": height,
+                "mines": mines,
+                "flags": flags,
+                "mines_left": mines - flags,
+                "topology": self._topology_view(board),
+                "caption": self._caption(width, height, mines, analysis),
+                "counts": self._counts(analysis),
+                "error": error,
+                "note": self.note,
+                "trust_flags": self._trusts_flags(),
+                "flag_text": self._flag_text if board is not None else "",
+                "best": list(best.cell) if best is not None else None,
+                "best_text": self._best_text(best) if best is not None else "",
+                "best_pending": False,
+                "why": self._why,
+                "marks": marks,
+                "game": self._game_view() if self.mode == "play" else None,
+                "replay": replay,
+                "time_limit": self.time_limit,
+                "presets": {name: list(size) for name, size in PRESETS.items()},
+                "max_cells": MAX_CELLS,
+                "palette": PALETTE,
+            }
+            | self._workflow_view()
+            | {"picture": self._picture_view()}
+        )
 
     def _best_text(self, move: Move) -> str:
         game = self._game
@@ -1746,6 +1776,7 @@ class Session:
     # ------------------------------------------------------------ analysis
     def _set_mode(self, mode: str) -> None:
         self.mode = mode
+        self._opened, self._unsure = None, frozenset()  # a new source: no picture's reading is shown
         self._changed()
 
     def _changed(self) -> None:
@@ -1847,6 +1878,122 @@ class Session:
             "clues": [],
         }
 
+    # ------------------------------------------------------------ pictures
+    def open_picture(
+        self,
+        source: object,
+        *,
+        mines: int | None = None,
+        skin: str | None = None,
+        name: str | None = None,
+    ) -> PictureReading:
+        """Read a screenshot as the position, in edit mode, and keep the reading; returns it.
+
+        ``source`` is what :func:`analyzer.pictures.read_picture` takes (a path, the file's
+        bytes, a Pillow image, a numpy array); bytes and files past
+        :data:`~analyzer.interactive.screenshot.MAX_PICTURE_BYTES` are refused before they
+        are decoded. The cells read unsurely are marked (``marks["unsure"]``) until the
+        person sets each; the view's ``picture`` says what was read (skin, notes, where the
+        total came from) and the ``thumbnail`` query gives the board's part of the picture.
+        Raises :class:`~analyzer.errors.PictureError` (one line) and changes nothing when
+        the picture cannot be read.
+        """
+        if name is None:
+            name = (
+                os.path.basename(str(os.fspath(source)))
+                if isinstance(source, (str, os.PathLike))
+                else "picture"
+            )
+        with self.lock:
+            opened = read_opened(source, name=name, number=self._pictures + 1, mines=mines, skin=skin)
+            reading = opened.reading
+            self.set_board(reading.board)
+            self._pictures += 1
+            width = reading.board.width
+            self._opened = opened
+            self._unsure = frozenset(r * width + c for r, c in reading.unsure)
+            self._name = name.rsplit(".", 1)[0] or "picture"
+            return reading
+
+    @property
+    def picture(self) -> PictureReading | None:
+        """The reading of the picture the position was read from, while it is shown (else ``None``)."""
+        return self._opened.reading if self._opened is not None else None
+
+    @property
+    def unsure(self) -> tuple[Cell, ...]:
+        """The cells read unsurely that the person has not set yet (row-major)."""
+        if self._opened is None:
+            return ()
+        width = self._opened.reading.board.width
+        return tuple(divmod(i, width) for i in sorted(self._unsure))
+
+    def _open_picture_action(self, action: dict[str, Any]) -> None:
+        """The ``picture`` action: ``{name?, data, mines?, skin?}``, ``data`` the bytes (or base64 text)."""
+        name = action.get("name")
+        if not isinstance(name, str) or not name.strip():
+            name = "picture"
+        name = os.path.basename(name.replace("\\", "/"))
+        data = action.get("data")
+        if isinstance(data, str):
+            if len(data) > (MAX_PICTURE_BYTES + 2) // 3 * 4:
+                raise OptionError(
+                    f"{name!r} is larger than a picture opened here ({MAX_PICTURE_BYTES // 2**20} MiB)"
+                )
+            try:
+                data = base64.b64decode(data, validate=True)
+            except (binascii.Error, ValueError):
+                raise OptionError(f"the bytes of {name!r} are not base64") from None
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise OptionError(f"picture needs the file's bytes, got {type(data).__name__}")
+        total = action.get("mines")
+        skin = action.get("skin")
+        self.open_picture(
+            bytes(data),
+            name=name,
+            mines=None if total in (None, "") else _integer(total, "mines"),
+            skin=skin if isinstance(skin, str) and skin else None,
+        )
+
+    def _settle_unsure(self, action: object) -> None:
+        """The cells an edit set are no longer unsure (a click, a key, a drag, the wheel)."""
+        if not self._unsure or self.mode != "edit" or not isinstance(action, dict):
+            return
+        kind = action.get("type")
+        if kind in ("cell", "key", "wheel"):
+            cells = [action.get("cell")]
+        elif kind == "paint":
+            cells = list(action.get("cells") or ()) + [action.get("like")]
+        else:
+            return
+        touched = set()
+        for cell in cells:
+            if isinstance(cell, (list, tuple)) and len(cell) == 2:
+                try:
+                    touched.add(self._index(_cell({"cell": cell})))
+                except (OptionError, ValueError, TypeError):
+                    continue
+        self._unsure = self._unsure - touched
+
+    def _picture_marks(self, marks: dict[str, Any], width: int, height: int) -> None:
+        """``marks["unsure"]``: the cells read unsurely and not set since (edit mode, the board read)."""
+        opened = self._opened
+        if opened is None or not self._unsure or self.mode != "edit":
+            return
+        board = opened.reading.board
+        if (board.width, board.height) == (width, height):
+            marks["unsure"] = sorted(self._unsure)
+
+    def _picture_view(self) -> dict[str, Any] | None:
+        if self._opened is None or self.mode != "edit":
+            return None
+        return self._opened.view(len(self._unsure))
+
+    def _thumbnail_answer(self) -> dict[str, Any]:
+        if self._opened is None:
+            raise OptionError("no picture is open: the position was not read from one")
+        return self._opened.thumbnail_answer()
+
     # ------------------------------------------------------------ helpers
     def _index(self, cell: Cell) -> int:
         row, col = cell
@@ -1906,6 +2053,8 @@ class _Snapshot:
     game_seed: int | None
     replay: tuple[Any, list[Board], int]
     name: str
+    picture: tuple[Any, frozenset[int]] = (None, frozenset())
+    """The picture read (an :class:`~analyzer.interactive.screenshot.Opened`) and its unsure cells left."""
 
     @property
     def size(self) -> int:
@@ -2093,6 +2242,15 @@ def _read_bytes(path: str) -> bytes:
             return handle.read(1 << 20)
     except OSError as error:
         raise GameError(f"cannot read {path!r}: {error.strerror or error}") from None
+
+
+def _is_picture_source(source: object) -> bool:
+    """A picture to read: a path to one (by its suffix), its bytes (by their magic number), a Pillow image."""
+    if isinstance(source, (bytes, bytearray)):
+        return picture_format(bytes(source)) is not None
+    if is_picture_path(source):
+        return True
+    return type(source).__module__.startswith("PIL.")
 
 
 def _looks_like_replay(text: str) -> bool:

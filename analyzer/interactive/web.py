@@ -16,6 +16,13 @@ talks JSON over HTTP instead of Jupyter's comm:
     One action (``application/json``, see :meth:`Session.act <analyzer.interactive.session.Session.act>`),
     answered the same way: one round trip per action, the board in the first
     line, the best move in the second (``application/x-ndjson``).
+``POST /api/picture?since=V&name=N&mines=M&skin=S``
+    A screenshot pasted or dropped onto the board, as its raw bytes (any
+    ``Content-Type`` but text and JSON: the bytes' magic number decides), at most
+    :data:`~analyzer.interactive.screenshot.MAX_PICTURE_BYTES` (``413``), a picture
+    (PNG, JPEG, GIF, BMP, WebP) or ``415``; read as the ``picture`` action
+    (``name``, ``mines`` and ``skin`` optional) and answered as an action is. A
+    picture that cannot be read as a board is the view's ``note``, one line.
 
 Safe to leave running. The server listens on 127.0.0.1 by default and serves one
 session to the person at this machine; every request must pass three checks, as
@@ -65,6 +72,7 @@ from importlib import resources
 from typing import Any
 from urllib.parse import parse_qs, quote, urlsplit
 
+from analyzer.interactive.screenshot import MAX_PICTURE_BYTES, picture_format
 from analyzer.interactive.session import DEFAULT_TIME_LIMIT, MAX_UPLOAD_BYTES, Session
 
 __all__ = ["WebServer", "serve", "MAX_ACTION_BYTES", "MAX_THREADS", "REQUEST_TIMEOUT", "TOKEN_HEADER"]
@@ -403,6 +411,9 @@ class _Handler(BaseHTTPRequestHandler):
         parts = urlsplit(self.path)
         if not self._allowed(parts.query):
             return
+        if parts.path == "/api/picture":
+            self._picture(parts.query)
+            return
         if parts.path != "/api/action":
             self._json({"error": f"no action at {self.path!r}"}, HTTPStatus.NOT_FOUND)
             return
@@ -435,6 +446,37 @@ class _Handler(BaseHTTPRequestHandler):
             self._json({"error": f"the action is not JSON: {error}"}, HTTPStatus.BAD_REQUEST)
             return
         self._stream(self.session.respond(action, since=_since(parts.query)))
+
+    def _picture(self, query: str) -> None:
+        """``POST /api/picture``: a screenshot's raw bytes, read as the board (the ``picture`` action)."""
+        kind = self.headers.get("Content-Type", "").split(";")[0].strip().lower()
+        if kind.startswith("text/") or kind in ("application/json", "application/x-www-form-urlencoded"):
+            message = f"a picture is sent as its bytes (image/png, ...), got Content-Type {kind!r}"
+            self._json({"error": message}, HTTPStatus.UNSUPPORTED_MEDIA_TYPE)
+            return
+        try:
+            length = int(self.headers.get("Content-Length", "0"))
+        except ValueError:
+            length = -1
+        if length > MAX_PICTURE_BYTES:
+            message = f"a picture is at most {MAX_PICTURE_BYTES // 2**20} MiB, got {length:,} bytes"
+            self._json({"error": message}, HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
+            return
+        if length <= 0:
+            self._json({"error": "a picture is its bytes; the request had no body"}, HTTPStatus.BAD_REQUEST)
+            return
+        body = self.rfile.read(length)
+        self._body_read = True
+        if picture_format(body) is None:
+            message = "not a picture: the bytes are no PNG, JPEG, GIF, BMP or WebP"
+            self._json({"error": message}, HTTPStatus.UNSUPPORTED_MEDIA_TYPE)
+            return
+        fields = parse_qs(query)
+        action: dict[str, Any] = {"type": "picture", "data": body}
+        for field in ("name", "mines", "skin"):
+            if fields.get(field):
+                action[field] = fields[field][0]
+        self._stream(self.session.respond(action, since=_since(query)))
 
     def _stream(self, first: dict[str, Any]) -> None:
         """The answer in one line, then, if the best move was still to score, the view that has it."""

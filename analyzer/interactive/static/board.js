@@ -100,6 +100,7 @@ const MARKS = [
   ["clicked", "#ff6f00", null, true, 0],
   ["best", "#e6007e", null, false, 1],
   ["fifty", "#6a1b9a", "#ce93d8", false, 0], // the analyst's marks (the marks action)
+  ["unsure", "#00838f", "#80deea", false, 0], // a picture's cells read unsurely, until the person sets them
   ["dead", null, null, true, -1],
 ];
 
@@ -304,7 +305,24 @@ function geometryOf(view, z) {
 // auto-play, dead cells and 50/50s, the chance to win, a replay's timeline. Built beside the
 // board by render(); they only send actions (analyzer.interactive.session: open, paste, save,
 // undo, redo, paint, wheel, autoplay, marks, win) and read the view's fields for them.
-const OPENABLE = ".mine,.txt,.json,.mbf,.avf,.rmv,.evf,.mvf";
+const OPENABLE = ".mine,.txt,.json,.mbf,.avf,.rmv,.evf,.mvf,.png,.jpg,.jpeg,.gif,.bmp,.webp";
+// A screenshot pasted, dropped or picked is sent as its bytes (the picture action; the page posts them
+// raw to /api/picture, the widget as a buffer), known by its magic number as the server knows it
+// (analyzer.interactive.screenshot.picture_format), and at most as large as the server reads.
+const MAX_PICTURE_BYTES = 20 * 1024 * 1024;
+
+function isPicture(bytes) {
+  const starts = (...magic) => magic.every((b, i) => bytes[i] === b);
+  const text = (at, word) => [...word].every((ch, i) => bytes[at + i] === ch.charCodeAt(0));
+  return (
+    starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a) ||
+    starts(0xff, 0xd8, 0xff) ||
+    text(0, "GIF87a") ||
+    text(0, "GIF89a") ||
+    text(0, "BM") ||
+    (text(0, "RIFF") && text(8, "WEBP"))
+  );
+}
 
 function toBase64(buffer) {
   const bytes = new Uint8Array(buffer);
@@ -331,19 +349,30 @@ function saveBlob(blob, name) {
 function analystTools({ root, send, cellAt, view, codeAt, canvas, scroll, minesInput, showNote }) {
   let acted = false; // a note or a file of a view from before this page was opened is not shown
   let lastDownload = null;
-  const act = (message) => {
+  const act = (message, buffers) => {
     acted = true;
-    send(message);
+    send(message, buffers);
   };
 
-  // Open: a file picker, drag and drop onto the board, Ctrl+V of a board's text (or a file).
+  // Open: a file picker, drag and drop onto the board, Ctrl+V of a board's text, a file or a
+  // screenshot (a picture's board is read by the session: its unsure cells are marked to set by hand).
   const picker = element("input", "mz-file");
   picker.type = "file";
   picker.accept = OPENABLE;
   picker.hidden = true;
   async function openFile(file) {
     if (!file) return;
-    const data = toBase64(await file.arrayBuffer());
+    const buffer = await file.arrayBuffer();
+    if (isPicture(new Uint8Array(buffer, 0, Math.min(16, buffer.byteLength)))) {
+      if (buffer.byteLength > MAX_PICTURE_BYTES) {
+        showNote(`${file.name || "the picture"} is ${(buffer.byteLength / 2 ** 20).toFixed(1)} MiB: a picture opened here is at most ${MAX_PICTURE_BYTES / 2 ** 20} MiB`);
+        return;
+      }
+      // No mine total is sent: the reader takes the picture's counter or its client's preset.
+      act({ type: "picture", name: file.name || "picture" }, [buffer]);
+      return;
+    }
+    const data = toBase64(buffer);
     act({ type: "open", name: file.name, data, mines: minesInput.value });
   }
   picker.addEventListener("change", () => {
@@ -413,7 +442,7 @@ function analystTools({ root, send, cellAt, view, codeAt, canvas, scroll, minesI
     act({ type: "trust_flags", on: !(view() && view().shown && view().shown.trust_flags) }), "mz-button mz-trust-flags");
   const tools = element("div", "mz-controls mz-analyst");
   tools.append(
-    button("open…", "Open a board, layout or replay (or drop a file on the board, or paste a board's text)", () => picker.click(), "mz-button mz-open"),
+    button("open…", "Open a board, layout, replay or screenshot (or drop a file or a screenshot on the board, or paste a board's text or a screenshot with Ctrl+V)", () => picker.click(), "mz-button mz-open"),
     picker,
     saveMenu,
     undo,
@@ -865,6 +894,7 @@ function guardNotebook(root, ownPage) {
 // .jupyter: {ack}); an action without an answer within SILENT_MS, or the kernel seen restarting,
 // says so in the status area instead of ignoring the click in silence.
 const SILENT_MS = 4000;
+const QUERIES = new Set(["exact", "thumbnail"]); // change nothing: answered, not acknowledged
 
 function watchKernel(model, say) {
   const acknowledges = Boolean(model.get("acknowledges")); // the page's HTTP model answers each request itself
@@ -894,7 +924,7 @@ function watchKernel(model, say) {
   }
   return {
     sent(message) {
-      if (!acknowledges || (message && message.type === "exact")) return;
+      if (!acknowledges || (message && QUERIES.has(message.type))) return;
       if (gone) return dead();
       if (timer === null) {
         timer = setTimeout(() => {
@@ -902,6 +932,50 @@ function watchKernel(model, say) {
           say(`the kernel has not answered for ${SILENT_MS / 1000} s: it is busy running another cell, or it is gone (restarted or shut down) and this board with it: then re-run its cell`);
         }, SILENT_MS);
       }
+    },
+  };
+}
+
+// ---- a picture read as the board: its thumbnail (the thumbnail query) beside what was read, the
+// summary and the transcription (analyzer.pictures' describe(): unsure cells "?"). The unsure cells
+// themselves are marked on the board (marks.unsure) until the person sets each.
+function picturePanel(send) {
+  const box = element("div", "mz-picture");
+  box.hidden = true;
+  const thumb = element("img", "mz-picture-thumb");
+  thumb.alt = "the picture the board was read from";
+  thumb.hidden = true;
+  const text = element("div", "mz-picture-text");
+  const summary = element("div", "mz-picture-summary");
+  const read = element("pre", "mz-picture-read");
+  read.title = "The board as read: ? an unsure cell (outlined on the board until you set it)";
+  text.append(summary, read);
+  box.append(thumb, text);
+  let shown = null; // the number of the picture shown
+  return {
+    box,
+    update(view) {
+      const picture = view.picture;
+      box.hidden = !picture;
+      if (!picture) {
+        shown = null;
+        return;
+      }
+      summary.textContent = picture.summary;
+      read.textContent = picture.text;
+      if (picture.id !== shown) {
+        shown = picture.id;
+        thumb.hidden = true;
+        thumb.removeAttribute("src");
+        if (picture.thumbnail) send({ type: "thumbnail" });
+      }
+    },
+    answered(answer) {
+      if (!answer || answer.type !== "thumbnail" || answer.id !== shown) return;
+      thumb.src = `data:${answer.mime};base64,${answer.data}`;
+      thumb.width = answer.width;
+      thumb.height = answer.height;
+      thumb.hidden = false;
     },
   };
 }
@@ -943,13 +1017,13 @@ function render({ model, el }) {
   // busy flag comes back a round trip later, and a click in between must not look answered.
   // "start": sent while the host was idle, waiting for its busy; "end": waiting for it to clear.
   let sent = "none";
-  const send = (message) => {
-    if (message && message.type !== "exact") {
+  const send = (message, buffers) => {
+    if (message && !QUERIES.has(message.type)) {
       sent = model.get("busy") ? "end" : "start";
       drawBusy();
     }
     kernelWatch.sent(message);
-    return model.send(message);
+    return buffers ? model.send(message, undefined, buffers) : model.send(message);
   };
 
   // ---- toolbar: modes, the why switch, zoom, the working sign
@@ -1089,7 +1163,9 @@ function render({ model, el }) {
     "mz-legend",
     "✓ certainly safe · ✱ certain mine · other hidden cells: % chance of a mine (hover for the exact fraction) · ✕ a wrong flag",
   );
-  root.append(toolbar, editControls, playControls, replayControls, status, scroll, legend);
+  const picture = picturePanel(send);
+  model.on("msg:custom", (message) => picture.answered(message && message.answer));
+  root.append(toolbar, editControls, playControls, replayControls, status, picture.box, scroll, legend);
   const ctx = canvas.getContext("2d");
   const analyst = analystTools({
     root,
@@ -1741,6 +1817,7 @@ function render({ model, el }) {
     scheduleDraw();
     showHover();
     analyst.update(view, { play: playControls, replay: replayControls });
+    picture.update(view);
     pass.update(view, { tools: analyst.tools, edit: editControls, replay: replayControls, replayGuess: nextGuessButton });
   }
 

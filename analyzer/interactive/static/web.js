@@ -139,7 +139,22 @@ class HttpModel {
     return this.answer(response);
   }
 
-  // Queries (hover's exact fraction) skip the queue and change nothing: only their answer is read.
+  // A screenshot pasted or dropped: its raw bytes to /api/picture (no base64), answered as an action.
+  async postPicture(message, buffer) {
+    const query = new URLSearchParams();
+    if (this.version !== null) query.set("since", String(this.version));
+    for (const field of ["name", "mines", "skin"]) {
+      if (message[field] !== undefined && message[field] !== null && message[field] !== "") query.set(field, String(message[field]));
+    }
+    const response = await this.request(`api/picture?${query}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/octet-stream" },
+      body: buffer,
+    });
+    return this.answer(response);
+  }
+
+  // Queries (hover's exact fraction, a picture's thumbnail) skip the queue and change nothing: only their answer is read.
   async ask(message) {
     const since = this.version === null ? "" : `?since=${this.version}`; // the answer's cells stay small
     const response = await this.request(`api/action${since}`, {
@@ -152,14 +167,15 @@ class HttpModel {
     if (first.answer) this.emit("msg:custom", { answer: first.answer });
   }
 
-  send(message) {
-    if (message && message.type === "exact") {
+  send(message, _callbacks, buffers) {
+    if (message && (message.type === "exact" || message.type === "thumbnail")) {
       return this.ask(message).catch(() => {});
     }
     this.queue = this.queue.then(async () => {
       this.set("busy", true);
       try {
-        await this.post(message);
+        if (message && message.type === "picture" && buffers && buffers.length) await this.postPicture(message, buffers[0]);
+        else await this.post(message);
       } catch (error) {
         const view = Object.assign({}, this.values.view, { note: `the server did not answer: ${error.message}` });
         this.set("view", view);
