@@ -15,6 +15,8 @@ them. Numba compiles a kernel's callees with the kernel when they are not cached
 the same process; so the callees of the largest kernels (the expert player's guess,
 the players' game loop) are stages of their own, run beside the solver's, and the
 stage that calls them starts once they are cached (:data:`AFTER`), compiling only its own.
+The fast play engine's stages are its modules, one each (:data:`STAGES`): a new module
+of kernels is a new stage, and the stages that call it wait on it.
 """
 
 from __future__ import annotations
@@ -59,25 +61,162 @@ def _simulate(players: tuple[str, ...]) -> None:
             simulate(9, 9, 10, player, 3, first_click=rule, first_cell=cell, seed=1)
 
 
-def _rule_players() -> None:
-    # The players' kernels but the game loop of the players with a policy (and the expert's guess
-    # it calls): the rules' game loop, the layouts drawn, and the pseq player's candidates.
+def _position() -> tuple[Any, ...]:
+    """A 9x9 position part way through a game, as the expert's guess sees it.
+
+    Returns ``(state, known, nbr, mines, prob, log_total)``: the position (int8), the same after
+    the single-number rules, the neighbour array, the mine count, the probabilities and the
+    natural log of the number of layouts, of the types the game loop passes.
+    """
     import numpy as np
 
-    from analyzer.play.fast import kernels, sample_layouts
+    from analyzer.play.fast import neighbours_of
+    from analyzer.play.fast.probabilities import DEFAULT_MAX_NODES, _closure, probabilities
+    from analyzer.play.positions import mid_game
+
+    board = mid_game(9, 9, 10, seed=0)
+    state = np.array(board.cells, dtype=np.int8)
+    nbr = neighbours_of("square", 9, 9)
+    known = state.copy()
+    _closure(known, nbr)
+    prob = np.empty(state.shape[0])
+    info = np.zeros(1)
+    probabilities(known, nbr, board.mines, prob, DEFAULT_MAX_NODES, info)
+    return state, known, nbr, board.mines, prob, float(info[0])
+
+
+def _probabilities() -> None:
+    # play/fast/probabilities.py: the players' probabilities (and the solver's enumerator they
+    # share), which most of the other stages' kernels call: compiled first, so that they load them.
+    _position()
+
+
+def _candidates() -> None:
+    # play/fast/candidates.py: the guess order and the expert's candidates, on a position of
+    # nothing revealed (they call no kernel of another stage: compiled from the start).
+    import numpy as np
+
+    from analyzer.play.fast import neighbours_of
+    from analyzer.play.fast.candidates import _guess_candidates, _split_candidates, lowest_probability_cell
+    from analyzer.play.fast.expert import EXPERT_MARGIN
+    from analyzer.play.fast.probabilities import HIDDEN
+
+    state = np.full(81, HIDDEN, dtype=np.int8)
+    nbr = neighbours_of("square", 9, 9)
+    prob = np.full(81, 10 / 81)
+    lowest_probability_cell(state, nbr, prob)
+    _guess_candidates(state, nbr, prob, EXPERT_MARGIN, 3, False)
+    _split_candidates(state, nbr, prob, EXPERT_MARGIN, 3, 1)
+
+
+def _outlooks() -> None:
+    # play/fast/outlooks.py: what each guess would show, the longest chain of kernels under the
+    # expert's guess, and the expert's readings of it: the living cell, the look-ahead.
+    import numpy as np
+
+    from analyzer.play.fast.expert import EXPERT_MARGIN
+    from analyzer.play.fast.outlooks import _living_least_likely, _tertiary
+    from analyzer.play.fast.probabilities import DEFAULT_MAX_NODES
+
+    state, known, nbr, mines, prob, _ = _position()
+    cells = np.flatnonzero(known < 0).astype(np.int64)
+    _living_least_likely(state, known, nbr, mines, prob, cells, 2, DEFAULT_MAX_NODES)
+    _tertiary(known, nbr, mines, int(cells[0]), EXPERT_MARGIN, 2, DEFAULT_MAX_NODES)
+
+
+def _patterns() -> None:
+    # play/fast/patterns.py: the expert's 50/50 patterns and the cells they explain or threaten.
+    import numpy as np
+
+    from analyzer.play.fast import fifty_fifty_patterns
+    from analyzer.play.fast.patterns import (
+        _union,
+        chain_patterns,
+        fifty_influence,
+        no_patterns,
+        pseudo_fifty_fifties,
+    )
+    from analyzer.play.fast.probabilities import DEFAULT_MAX_NODES, HIDDEN
+
+    state, known, nbr, mines, prob, log_total = _position()
+    n = state.shape[0]
+    nodes = DEFAULT_MAX_NODES
+    patterns = fifty_fifty_patterns("square", 9, 9)
+    no_patterns()
+    cands = np.flatnonzero(known == HIDDEN)[:3]
+    pseudo, more = np.empty(n, np.int64), np.empty(n, np.int64)
+    found = pseudo_fifty_fifties(known, nbr, mines, prob, log_total, nodes, patterns, pseudo)
+    extra = pseudo_fifty_fifties(
+        known, nbr, mines, prob, log_total, nodes, chain_patterns(known, nbr, prob), more
+    )
+    _union(pseudo, max(found, 0), more, max(extra, 0))
+    influence = np.zeros(n)
+    fifty_influence(known, nbr, mines, prob, log_total, nodes, patterns, cands, len(cands), influence)
+
+
+def _end_game() -> None:
+    # play/fast/endgame.py: the expert's end game, and the closed-off parts it plays alone.
+    from analyzer.play.fast.endgame import endgame_move, isolated_move
+    from analyzer.play.fast.expert import EXPERT_ENDGAME_LAYOUTS, EXPERT_ENDGAME_NODES
+
+    state, _, nbr, mines, prob, _ = _position()
+    endgame_move(state, nbr, mines, EXPERT_ENDGAME_LAYOUTS, EXPERT_ENDGAME_NODES)
+    isolated_move(state, nbr, mines, prob, EXPERT_ENDGAME_LAYOUTS, 1000)
+
+
+def _expert_guess() -> None:
+    # play/fast/expert.py: the expert player's guess, the largest kernel the game loop calls,
+    # compiled on its own (called as the game loop calls it) once the stages before it have cached
+    # its callees, so that it compiles only itself; the game loop's stage, after it, loads it.
+    import numpy as np
+
+    from analyzer.play.fast import guess_in, neighbours_of
+    from analyzer.play.fast.probabilities import HIDDEN
+
+    nbr = neighbours_of("square", 9, 9)
+    guess_in("expert", np.full(81, HIDDEN, dtype=np.int8), nbr, 10)
+
+
+def _pseq() -> None:
+    # play/fast/pseq.py: the pseq player's filters, on the outlooks (compiled once they are cached).
+    import numpy as np
+
+    from analyzer.play.fast.probabilities import DEFAULT_MAX_NODES
+    from analyzer.play.fast.pseq import pseq_candidates
+
+    state, known, nbr, mines, prob, _ = _position()
+    out = np.empty(state.shape[0], np.int64)
+    pseq_candidates(state, known, nbr, mines, prob, DEFAULT_MAX_NODES, out)
+
+
+def _layouts() -> None:
+    # play/fast/layout.py: a game's layout drawn (as numpy draws it, and to fit a position) and a
+    # cell opened with its flood fill, as the game loops open them.
+    import numpy as np
+
+    from analyzer.play.fast import layout_mask, neighbours_of, sample_layouts
+    from analyzer.play.fast.layout import _open, numbers_shown
     from analyzer.play.positions import mid_game
 
     sample_layouts(mid_game(9, 9, 10, seed=0), 2, seed=0)
+    excluded = np.array([0, 1, 9, 10], dtype=np.int64)
+    mask = layout_mask(9, 9, 10, excluded, np.random.default_rng(0))
+    nbr = neighbours_of("square", 9, 9)
+    state = np.full(81, -1, dtype=np.int8)
+    count = numbers_shown(mask, nbr)
+    stack = np.empty(81 * (nbr.shape[1] + 1), dtype=np.int64)
+    _open(np.int64(0), mask, count, nbr, state, stack)
+
+
+def _rule_players() -> None:
+    # play/fast/rules.py: the game loop of the players that guess at random.
     _simulate(_RULE_PLAYERS)
-    state, known, nbr, mines, prob, _ = _position()
-    out = np.empty(state.shape[0], np.int64)
-    kernels.pseq_candidates(state, known, nbr, mines, prob, kernels.DEFAULT_MAX_NODES, out)
 
 
 def _game_loop() -> None:
-    # The compiled players' game loop on its own, once the guesses it calls are cached: the
-    # players' stage, started after it, then loads it instead of optimising it again inside
-    # the batch kernel that calls it (about 4 s of CPU).
+    # play/fast/loop.py: the compiled players' game loop on its own, once the guesses it calls are
+    # cached: the players' stage, started after it, then loads it instead of optimising it again
+    # inside the batch kernel that calls it (about 4 s of CPU).
     import numpy as np
 
     from analyzer.play.fast import neighbours_of, play_game
@@ -89,7 +228,7 @@ def _game_loop() -> None:
 
 
 def _streams() -> None:
-    # The batched games' random streams (numpy's seeding and bounded draws replayed in numba),
+    # play/fast/batch.py's random streams (numpy's seeding and bounded draws replayed in numba),
     # called by nothing else: compiled beside the chain, so the players' stage loads them.
     from analyzer.play.fast import batch
 
@@ -97,95 +236,10 @@ def _streams() -> None:
 
 
 def _players() -> None:
+    # play/fast/batch.py's batches of games, and whatever else the players call.
     from analyzer.names import PLAYER_NAMES
 
     _simulate(tuple(p for p in PLAYER_NAMES if p not in _RULE_PLAYERS and p != "optimal"))
-
-
-def _position() -> tuple[Any, ...]:
-    """A 9x9 position part way through a game, as the expert's guess sees it.
-
-    Returns ``(state, known, nbr, mines, prob, log_total)``: the position (int8), the same after
-    the single-number rules, the neighbour array, the mine count, the probabilities and the
-    natural log of the number of layouts, of the types the game loop passes.
-    """
-    import numpy as np
-
-    from analyzer.play.fast import kernels, neighbours_of
-    from analyzer.play.positions import mid_game
-
-    board = mid_game(9, 9, 10, seed=0)
-    state = np.array(board.cells, dtype=np.int8)
-    nbr = neighbours_of("square", 9, 9)
-    known = state.copy()
-    kernels._closure(known, nbr)
-    prob = np.empty(state.shape[0])
-    info = np.zeros(1)
-    kernels.probabilities(known, nbr, board.mines, prob, kernels.DEFAULT_MAX_NODES, info)
-    return state, known, nbr, board.mines, prob, float(info[0])
-
-
-def _probabilities() -> None:
-    # The players' probabilities (and the solver's enumerator they share), which most of the
-    # expert's kernels call: compiled first, so that the stages after it load them.
-    _position()
-
-
-def _end_game() -> None:
-    from analyzer.play.fast import kernels
-    from analyzer.play.fast.endgame import endgame_move
-
-    state, _, nbr, mines, prob, _ = _position()
-    endgame_move(state, nbr, mines, kernels.EXPERT_ENDGAME_LAYOUTS, kernels.EXPERT_ENDGAME_NODES)
-    kernels.isolated_move(state, nbr, mines, prob, kernels.EXPERT_ENDGAME_LAYOUTS, 1000)
-
-
-def _outlooks() -> None:
-    # What each guess would show: the expert's scores, the longest chain of kernels under its guess.
-    import numpy as np
-
-    from analyzer.play.fast import kernels
-
-    state, known, nbr, mines, prob, _ = _position()
-    cells = np.flatnonzero(known < 0).astype(np.int64)
-    nodes = kernels.DEFAULT_MAX_NODES
-    kernels._living_least_likely(state, known, nbr, mines, prob, cells, 2, nodes)
-    kernels._tertiary(known, nbr, mines, int(cells[0]), kernels.EXPERT_MARGIN, 2, nodes)
-
-
-def _patterns() -> None:
-    # The expert's candidates and its 50/50 patterns.
-    import numpy as np
-
-    from analyzer.play.fast import fifty_fifty_patterns, kernels
-
-    state, known, nbr, mines, prob, log_total = _position()
-    n = state.shape[0]
-    nodes = kernels.DEFAULT_MAX_NODES
-    patterns = fifty_fifty_patterns("square", 9, 9)
-    kernels.no_patterns()
-    cands = np.flatnonzero(known == kernels.HIDDEN)[:3]  # the outlooks' stage compiles _guess_candidates
-    kernels._split_candidates(state, nbr, prob, kernels.EXPERT_MARGIN, 3, 1)
-    pseudo, more = np.empty(n, np.int64), np.empty(n, np.int64)
-    found = kernels.pseudo_fifty_fifties(known, nbr, mines, prob, log_total, nodes, patterns, pseudo)
-    extra = kernels.pseudo_fifty_fifties(
-        known, nbr, mines, prob, log_total, nodes, kernels.chain_patterns(known, nbr, prob), more
-    )
-    kernels._union(pseudo, max(found, 0), more, max(extra, 0))
-    influence = np.zeros(n)
-    kernels.fifty_influence(known, nbr, mines, prob, log_total, nodes, patterns, cands, len(cands), influence)
-
-
-def _expert_guess() -> None:
-    # The expert player's guess, the largest kernel the game loop calls, compiled on its own
-    # (called as the game loop calls it) once the stages before it have cached its callees, so
-    # that it compiles only itself; the players' stage, started after it, loads it from the cache.
-    import numpy as np
-
-    from analyzer.play.fast import guess_in, kernels, neighbours_of
-
-    nbr = neighbours_of("square", 9, 9)
-    guess_in("expert", np.full(81, kernels.HIDDEN, dtype=np.int8), nbr, 10)
 
 
 def _metrics() -> None:
@@ -207,10 +261,13 @@ def _optimal() -> None:
 STAGES: dict[str, Callable[[], None]] = {
     "solver": _solver,
     "probabilities": _probabilities,
+    "candidates": _candidates,
     "outlooks": _outlooks,
     "patterns": _patterns,
     "end game": _end_game,
     "expert guess": _expert_guess,
+    "pseq": _pseq,
+    "layouts": _layouts,
     "rule players": _rule_players,
     "game loop": _game_loop,
     "random streams": _streams,
@@ -218,15 +275,19 @@ STAGES: dict[str, Callable[[], None]] = {
     "metrics": _metrics,
     "optimal play": _optimal,
 }
-"""Each compiled stage and a small workload that calls all of its kernels."""
+"""Each compiled stage and a small workload that calls all of its kernels: the fast play engine's
+stages one module of :mod:`analyzer.play.fast` each, in the order they call one another."""
 
 AFTER: dict[str, tuple[str, ...]] = {
-    "outlooks": ("probabilities",),
+    "outlooks": ("probabilities", "candidates"),
     "patterns": ("probabilities",),
-    "end game": ("probabilities",),  # it calls the probabilities' kernels (17 s before them, 7 s after)
-    "rule players": ("outlooks",),
-    "expert guess": ("outlooks", "patterns", "end game"),
-    "game loop": ("expert guess", "rule players"),  # its guesses: the expert's and pseq's candidates
+    "end game": ("probabilities",),  # its workload's position calls the probabilities' kernels
+    "expert guess": ("candidates", "outlooks", "patterns", "end game"),
+    "pseq": ("outlooks",),
+    "layouts": ("probabilities", "candidates"),  # a layout that fits a position: the chain rule
+    "rule players": ("layouts",),
+    "random streams": ("layouts",),
+    "game loop": ("expert guess", "pseq", "layouts"),
     "players": ("game loop", "random streams"),
 }
 """Stages that start only once others are done: a kernel calls kernels of those stages, which it
@@ -236,11 +297,14 @@ the caller's process when they are not cached)."""
 SECONDS = {
     "solver": 24.0,
     "probabilities": 11.0,
+    "candidates": 2.0,
     "outlooks": 12.5,
     "patterns": 8.5,
     "end game": 6.5,
     "expert guess": 4.0,
-    "rule players": 6.0,
+    "pseq": 4.0,
+    "layouts": 3.0,
+    "rule players": 4.0,
     "game loop": 7.0,
     "random streams": 1.5,
     "players": 3.5,
@@ -261,12 +325,13 @@ def _chain(name: str) -> float:
 def uncached_kernels() -> list[str]:
     """The package's kernels that numba's cache does not hold yet (every kernel module imported)."""
     import analyzer.play.fast
+    import analyzer.solver.kernels
     from analyzer import jit
 
-    for module in pkgutil.iter_modules(analyzer.play.fast.__path__, "analyzer.play.fast."):
-        importlib.import_module(module.name)
-    for name in ("analyzer.solver.kernels", "analyzer.play.metrics"):
-        importlib.import_module(name)
+    for package in (analyzer.play.fast, analyzer.solver.kernels):
+        for module in pkgutil.iter_modules(package.__path__, f"{package.__name__}."):
+            importlib.import_module(module.name)
+    importlib.import_module("analyzer.play.metrics")
     return jit.uncached_kernels()
 
 

@@ -43,8 +43,8 @@
     paired outcomes (the games one won and the other lost), far narrower than
     the two rates' own intervals when the variants mostly play alike.
 ``summarize``
-    The 10^6-game runs of ``scripts/fast_win_rates.sh`` (``results/fast/``)
-    against PSEQ's published table; with ``--players a,b,...`` one row a setup
+    The 10^6-game runs of ``scripts/fast_win_rates.sh`` (``results/win_rates/NAME/SETUP.jsonl``,
+    ``NAME`` a player's folder) against PSEQ's published table; with ``--players a,b,...`` one row a setup
     for all of them, and each player's difference to the first on the batches
     both played (the same games), with a 95 % interval from the batches'
     differences.
@@ -135,6 +135,11 @@ MineSweeperProb's README: SFAR ``@[1,1]``; SNR ``@[3,3]`` (our (2, 2)) on 9x9 an
 ``@[4,4]`` (our (3, 3)) on 30x16."""
 
 
+def _results_file(folder: Path, player: str, setup: str) -> Path:
+    """The results file of one player (its folder's name) on one setup (``expert-safe``...)."""
+    return folder / player / f"{setup}.jsonl"
+
+
 def _tally(path: Path) -> tuple[int, int]:
     """``(wins, games)`` summed over a results file (0, 0 when there is none)."""
     import json
@@ -163,7 +168,7 @@ def compare(folder: Path, players: Sequence[str]) -> str:
     for name, (published, half) in PSEQ_HEADLINE.items():
         cells = []
         for player in players:
-            wins, games = _tally(folder / f"{player}-{name}.jsonl")
+            wins, games = _tally(_results_file(folder, player, name))
             if not games:
                 cells.append("not run")
                 continue
@@ -204,10 +209,10 @@ def _batches(path: Path) -> dict[tuple[int, int, int], int]:
 def _batch_differences(folder: Path, players: Sequence[str], name: str) -> list[str]:
     """Rows of each later player's difference to the first on their common batches of one setup
     (at least 30 batches, else no row)."""
-    first = _batches(folder / f"{players[0]}-{name}.jsonl")
+    first = _batches(_results_file(folder, players[0], name))
     rows = []
     for player in players[1:]:
-        other = _batches(folder / f"{player}-{name}.jsonl")
+        other = _batches(_results_file(folder, player, name))
         common = sorted(set(first) & set(other))
         if len(common) < 30:
             continue
@@ -229,7 +234,7 @@ def summarize(folder: Path, player: str) -> str:
         "|---|---:|---:|---|---|---|",
     ]
     for name, (published, half) in PSEQ_HEADLINE.items():
-        path = folder / f"{player}-{name}.jsonl"
+        path = _results_file(folder, player, name)
         if not path.exists():
             lines.append(f"| {name} | 0 | - | not run | {published} ± {half} | - |")
             continue
@@ -1074,10 +1079,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     _add_setup_arguments(rh, games=2000)
     rh.add_argument("--hill-classes", help="the classes scripts/build_hill.sh built (default: HILL_CLASSES)")
     sm = sub.add_parser("summarize", help="the runs of scripts/fast_win_rates.sh against PSEQ's table")
-    sm.add_argument("--player", default="probabilistic")
+    sm.add_argument("--player", default="probabilistic", help="a folder of the results (its name)")
     sm.add_argument("--players", help="comma-separated: one compact row a setup for all of them")
     sm.add_argument(
-        "--folder", type=Path, default=Path(__file__).resolve().parent.parent / "results" / "fast"
+        "--folder", type=Path, default=Path(__file__).resolve().parent.parent / "results" / "win_rates"
     )
     rp = sub.add_parser("reproduce", help="the win-rate studies, written to docs/win_rates.md")
     rp.add_argument("--games", type=int, default=2000, help="games per configuration: random, local, subset")

@@ -170,11 +170,11 @@ def kind_of(position: Position, theirs: int, nbr: Any, mines: int) -> str:
 
     import numpy as np
 
-    from analyzer.play.fast import kernels
+    from analyzer.play.fast.probabilities import DEFAULT_MAX_NODES, probabilities
 
     prob = np.empty(nbr.shape[0])
     info = np.zeros(1)
-    kernels.probabilities(position.shown, nbr, mines, prob, kernels.DEFAULT_MAX_NODES, info)
+    probabilities(position.shown, nbr, mines, prob, DEFAULT_MAX_NODES, info)
     ours, other = prob[position.ours], prob[theirs]
     if math.exp(info[0]) <= HILL_ENDGAME + 0.5:
         return KINDS[0]

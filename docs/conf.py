@@ -87,11 +87,11 @@ _UNEXPORTED = {
         "ENUMERATION_OVERFLOW",
     ],
     "py:func": [
-        "split_components",  # analyzer.solver.kernels (and analyzer.play.fast.kernels)
+        "split_components",  # analyzer.solver.kernels (and analyzer.play.fast.probabilities)
         "search_component",
         "transpose",
-        "analyzer.solver.kernels.split_components",
-        "analyzer.solver.kernels.search_component",
+        "analyzer.solver.kernels.components.split_components",
+        "analyzer.solver.kernels.enumerate.search_component",
     ],
 }
 nitpick_ignore += [(role, name) for role, names in _UNEXPORTED.items() for name in names]

@@ -178,7 +178,8 @@ def test_summarize_pairs_players_on_the_batches_both_played(tmp_path: Path) -> N
             json.dumps({"setup": {"seed": seed}, "start": 100 * i, "stop": 100 * (i + 1), "wins": w})
             for i, w in enumerate(wins)
         ]
-        (tmp_path / f"{player}-{setup}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        (tmp_path / player).mkdir(exist_ok=True)
+        (tmp_path / player / f"{setup}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
     base = [40 + i % 3 for i in range(40)]
     better = [w + (1 if i % 4 else 0) for i, w in enumerate(base)]
@@ -254,3 +255,25 @@ def test_the_variant_benchmark_times_the_empty_board(capsys, monkeypatch) -> Non
     rows = {line.split()[0]: line.split() for line in lines[3:5]}
     assert set(rows) == {"V", "Q"}
     assert rows["V"][1] == rows["Q"][1] == "10"  # round(0.4 * 25): both totals hold a layout
+
+
+def test_each_win_rates_folder_holds_the_player_its_readme_names() -> None:
+    # results/win_rates/README.md maps a folder to the player its runs were played with: every
+    # file of the folder records that player (as it was built), and every folder is listed.
+    import json
+    import re
+
+    from analyzer.play.players import make_player, parse_player
+
+    folder = Path(__file__).resolve().parent.parent / "results" / "win_rates"
+    readme = (folder / "README.md").read_text(encoding="utf-8")
+    listed = dict(re.findall(r"^\| `([\w-]+)` \| `([^`]+)` \|$", readme, re.M))
+    assert sorted(listed) == sorted(p.name for p in folder.iterdir() if p.is_dir())
+    for name, spec in listed.items():
+        player, options = parse_player(spec)
+        expected = repr(make_player(player, **options))
+        files = sorted((folder / name).glob("*.jsonl"))
+        assert files, name
+        for path in files:
+            first = json.loads(path.read_text(encoding="utf-8").splitlines()[0])
+            assert first["setup"]["player"] == expected, (name, path.name)

@@ -1,7 +1,7 @@
 """The compiled path of ``solve`` (one kernel; small counts joined in it) against the general path.
 
 ``solve(engine="auto")`` takes the compiled path wherever every component is
-small (:func:`analyzer.solver.kernels.board_solution`); the general pipeline, one
+small (:func:`analyzer.solver.kernels.board.board_solution`); the general pipeline, one
 object a stage, is what every other engine runs and what the brute-force tests
 of ``tests/test_solve.py`` were written against. Both must give the same
 ``Analysis``, attribute by attribute, and the compiled path must really be the
@@ -22,12 +22,7 @@ from analyzer.board.board import Board
 from analyzer.board.topology import neighbour_array
 from analyzer.errors import InconsistentBoardError
 from analyzer.play.positions import chain, clue_lattice, mid_game, numbers_of, reveal_true_numbers
-from analyzer.solver.kernels import (
-    BOARD_COUNTED,
-    BOARD_JOINED,
-    BOARD_TOO_LARGE,
-    board_solution,
-)
+from analyzer.solver.kernels.board import BOARD_COUNTED, BOARD_JOINED, BOARD_TOO_LARGE, board_solution
 from analyzer.solver.solve import _compiled, _solve_general, count_layouts, solve
 from tests.bruteforce import brute_force
 from tests.strategies import game_boards, numbered_boards
@@ -313,7 +308,7 @@ def test_the_budgets_made_once_for_small_boards_are_any_small_boards(seconds_lef
 
 def test_the_specialized_kernel_answers_as_the_dispatcher_and_refuses_other_arrays() -> None:
     from analyzer import jit
-    from analyzer.solver import kernels
+    from analyzer.solver.kernels import board as kernels
 
     board = mid_game(9, 9, 10, progress=0.5, seed=3)
     values = np.array(board.cells, dtype=np.int8)

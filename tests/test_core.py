@@ -1,6 +1,6 @@
 """The compiled core the exact solve and the players share: one search, exact or in floats.
 
-:func:`analyzer.solver.kernels.search_component` counts a component of a
+:func:`analyzer.solver.kernels.enumerate.search_component` counts a component of a
 board's groups in place. The exact solve runs it in 64-bit integers, the
 players in float64 with exact feasibility flags beside; both must count what
 brute force counts, visit the same nodes, and leave the board's arrays as they
@@ -21,14 +21,14 @@ from analyzer.play.fast import fast_probabilities
 from analyzer.play.positions import mid_game
 from analyzer.solver.counting.enumerate import problem_arrays
 from analyzer.solver.decomposition import ComponentProblem
-from analyzer.solver.kernels import (
+from analyzer.solver.kernels.components import transpose
+from analyzer.solver.kernels.enumerate import (
     BINOMIALS,
     ENUMERATION_BUDGET,
     ENUMERATION_OVERFLOW,
     FLOAT_BINOMIALS,
     enumerate_component,
     search_component,
-    transpose,
 )
 from analyzer.solver.solve import solve
 

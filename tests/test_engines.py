@@ -29,7 +29,7 @@ from analyzer.solver.counting.order import search_order
 from analyzer.solver.counting.split import count_split, find_separator
 from analyzer.solver.counting.types import BudgetExceeded
 from analyzer.solver.decomposition import ComponentProblem, components
-from analyzer.solver.kernels import MAX_COMPILED_CELLS, MAX_ENUMERATION_CELLS, component_order
+from analyzer.solver.kernels.enumerate import MAX_COMPILED_CELLS, MAX_ENUMERATION_CELLS, component_order
 
 
 @settings(max_examples=150, deadline=None)

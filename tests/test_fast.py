@@ -287,7 +287,8 @@ def test_probabilities_equal_the_exact_engine_on_300_torus_games(trust_flags: bo
 def test_pseq_outlook_equals_the_exact_engine(position) -> None:
     from fractions import Fraction
 
-    from analyzer.play.fast import kernels
+    from analyzer.play.fast.outlooks import _outlooks, _reveal_outlook
+    from analyzer.play.fast.probabilities import _closure
 
     board = position.board
     exact = solve(board)
@@ -297,12 +298,12 @@ def test_pseq_outlook_equals_the_exact_engine(position) -> None:
     state = np.array(board.cells, dtype=np.int8)
     known = state.copy()
     nbr = neighbours_of("square", w, board.height)
-    kernels._closure(known, nbr)
+    _closure(known, nbr)
     cells = [i for i, p in enumerate(exact.cell_probabilities) if p is not None and p not in (0, 1)]
     # all the candidates at once, read from the position's counts where that applies
     read = [np.full(len(state), np.nan) for _ in range(4)]
     candidates = np.array(cells, dtype=np.int64)
-    assert kernels._outlooks(state, known, nbr, board.mines, candidates, len(cells), 10**7, *read, False) >= 0
+    assert _outlooks(state, known, nbr, board.mines, candidates, len(cells), 10**7, *read, False) >= 0
     for i in cells:
         p = exact.cell_probabilities[i]
         assert p is not None
@@ -339,11 +340,11 @@ def test_pseq_outlook_equals_the_exact_engine(position) -> None:
             )
             living += share * (1 if alive or not doubt else 1 - min(doubt))
         out = np.zeros(4)
-        assert kernels._reveal_outlook(known, nbr, board.mines, i, 10**7, out, True)
+        assert _reveal_outlook(known, nbr, board.mines, i, 10**7, out, True)
         assert abs(out[3] - float(blended)) < 1e-9
-        assert kernels._reveal_outlook(known, nbr, board.mines, i, 10**7, out, False, True)
+        assert _reveal_outlook(known, nbr, board.mines, i, 10**7, out, False, True)
         assert abs(out[3] - float(living)) < 1e-9
-        assert kernels._reveal_outlook(known, nbr, board.mines, i, 10**7, out)
+        assert _reveal_outlook(known, nbr, board.mines, i, 10**7, out)
         assert abs(out[0] - float(some)) < 1e-9 and abs(out[1] - float(expected)) < 1e-9
         assert abs(out[2] - entropy) < 1e-9
         assert abs(out[3] - float(secondary)) < 1e-9
@@ -354,7 +355,9 @@ def test_pseq_outlook_equals_the_exact_engine(position) -> None:
 @pytest.mark.parametrize(("preset", "games"), [("beginner", 300), ("intermediate", 60), ("expert", 30)])
 def test_outlooks_read_from_the_counts_equal_a_solve_per_number(preset: str, games: int) -> None:
     """Every candidate of every guess of real pseq games: the counts' reading against solving each number."""
-    from analyzer.play.fast import kernels
+    from analyzer.play.fast.layout import _open
+    from analyzer.play.fast.outlooks import _outlooks
+    from analyzer.play.fast.probabilities import DEFAULT_MAX_NODES, SAFE, _closure, probabilities
 
     width, height, mines = PRESETS[preset]
     n = width * height
@@ -367,19 +370,19 @@ def test_outlooks_read_from_the_counts_equal_a_solve_per_number(preset: str, gam
         state = np.full(n, -1, dtype=np.int8)
         stack = np.empty(n * 9, dtype=np.int64)
         prob = np.empty(n)
-        revealed = kernels._open(0, is_mine, count, nbr, state, stack)
+        revealed = _open(0, is_mine, count, nbr, state, stack)
         while revealed < n - mines:
             known = state.copy()
-            kernels._closure(known, nbr)
-            assert kernels.probabilities(known, nbr, mines, prob, kernels.DEFAULT_MAX_NODES, np.zeros(1)) == 1
-            safe = [i for i in range(n) if state[i] == -1 and (known[i] == kernels.SAFE or prob[i] == 0.0)]
+            _closure(known, nbr)
+            assert probabilities(known, nbr, mines, prob, DEFAULT_MAX_NODES, np.zeros(1)) == 1
+            safe = [i for i in range(n) if state[i] == -1 and (known[i] == SAFE or prob[i] == 0.0)]
             if not safe:
                 cells = np.array([i for i in range(n) if known[i] == -1 and 0 < prob[i] < 1], dtype=np.int64)
                 read = [np.full(n, np.nan) for _ in range(4)]
                 solved = [np.full(n, np.nan) for _ in range(4)]
-                args = (state, known, nbr, mines, cells, len(cells), kernels.DEFAULT_MAX_NODES)
-                read_total += kernels._outlooks(*args, *read, False)
-                assert kernels._outlooks(*args, *solved, True) == 0
+                args = (state, known, nbr, mines, cells, len(cells), DEFAULT_MAX_NODES)
+                read_total += _outlooks(*args, *read, False)
+                assert _outlooks(*args, *solved, True) == 0
                 for figure in range(3):
                     assert np.allclose(read[figure][cells], solved[figure][cells], rtol=0, atol=1e-9)
                 compared += len(cells)
@@ -388,7 +391,7 @@ def test_outlooks_read_from_the_counts_equal_a_solve_per_number(preset: str, gam
                     break
                 safe = [cell]
             for i in safe:
-                revealed += kernels._open(i, is_mine, count, nbr, state, stack)
+                revealed += _open(i, is_mine, count, nbr, state, stack)
     assert compared > 0 and read_total > 0  # the reading was used, not only the solve it falls back on
 
 
@@ -629,7 +632,10 @@ def test_long_term_safety_moves_guesses_toward_fifty_fifties_that_may_form() -> 
 
 def test_long_term_safety_with_a_certain_mine_among_the_candidates() -> None:
     # (0, 3) is a mine in every layout; a margin of 1 makes it a candidate: its score is 0, not 0/0.
-    from analyzer.play.fast import SCORE_CODES, kernels
+    from analyzer.play.fast import SCORE_CODES
+    from analyzer.play.fast.expert import expert_guess
+    from analyzer.play.fast.patterns import fifty_fifty_patterns
+    from analyzer.play.fast.probabilities import DEFAULT_MAX_NODES, _closure, probabilities
 
     board = Board.from_text("4x1x2\nH1HH\n")
     analysis = solve(board)
@@ -641,11 +647,11 @@ def test_long_term_safety_with_a_certain_mine_among_the_candidates() -> None:
     known = state.copy()
     prob = np.empty(4)
     info = np.zeros(1)
-    assert kernels.probabilities(known, nbr, 2, prob, kernels.DEFAULT_MAX_NODES, info) == 1
-    kernels._closure(known, nbr)
-    patterns = kernels.fifty_fifty_patterns(nbr)
-    args = (1.0, 8, 0, 20_000, kernels.DEFAULT_MAX_NODES, int(SCORE_CODES["secondary"]), False, patterns)
-    cell = kernels.expert_guess(state, known, nbr, 2, prob, info[0], *args, False, 0, 0.0, False, 1.0, False)
+    assert probabilities(known, nbr, 2, prob, DEFAULT_MAX_NODES, info) == 1
+    _closure(known, nbr)
+    patterns = fifty_fifty_patterns(nbr)
+    args = (1.0, 8, 0, 20_000, DEFAULT_MAX_NODES, int(SCORE_CODES["secondary"]), False, patterns)
+    cell = expert_guess(state, known, nbr, 2, prob, info[0], *args, False, 0, 0.0, False, 1.0, False)
     assert cell == 0
 
 
@@ -742,7 +748,10 @@ def _compiled_guesses_agree(
     alike: str = "all",
     longterm: Fraction = Fraction(0),
 ) -> None:
-    from analyzer.play.fast import SCORE_CODES, kernels
+    from analyzer.play.fast import SCORE_CODES
+    from analyzer.play.fast.expert import expert_guess
+    from analyzer.play.fast.patterns import fifty_fifty_patterns, no_patterns
+    from analyzer.play.fast.probabilities import DEFAULT_MAX_NODES, _closure, probabilities
 
     width, height, mines = PRESETS[preset]
     player = make_player(
@@ -757,16 +766,16 @@ def _compiled_guesses_agree(
         longterm=longterm,
     )
     nbr = neighbours_of("square", width, height)
-    patterns = kernels.fifty_fifty_patterns(nbr) if pseudo == "first" or longterm else kernels.no_patterns()
+    patterns = fifty_fifty_patterns(nbr) if pseudo == "first" or longterm else no_patterns()
     for board, analysis in _guess_positions(width, height, mines, count, seed=7):
         state = np.array(board.cells, dtype=np.int8)
         known = state.copy()
         prob = np.empty(len(state))
         info = np.zeros(1)
-        assert kernels.probabilities(known, nbr, mines, prob, kernels.DEFAULT_MAX_NODES, info) == 1
-        kernels._closure(known, nbr)
+        assert probabilities(known, nbr, mines, prob, DEFAULT_MAX_NODES, info) == 1
+        _closure(known, nbr)
         assert math.isclose(info[0], math.log(analysis.total), rel_tol=1e-12)
-        cell = kernels.expert_guess(
+        cell = expert_guess(
             state,
             known,
             nbr,
@@ -777,7 +786,7 @@ def _compiled_guesses_agree(
             8,
             60,
             20_000,
-            kernels.DEFAULT_MAX_NODES,
+            DEFAULT_MAX_NODES,
             int(SCORE_CODES[score]),
             dead == "wait",
             patterns,
@@ -792,15 +801,20 @@ def _compiled_guesses_agree(
 
 
 def test_compiled_expert_defaults_are_the_players() -> None:
-    from analyzer.play.fast import kernels
+    from analyzer.play.fast.expert import (
+        EXPERT_CANDIDATES,
+        EXPERT_ENDGAME_LAYOUTS,
+        EXPERT_ENDGAME_NODES,
+        EXPERT_MARGIN,
+    )
 
     player = make_player("expert")
     assert (
         player.candidates,  # type: ignore[attr-defined]
         player.endgame_layouts,  # type: ignore[attr-defined]
         player.endgame_nodes,  # type: ignore[attr-defined]
-    ) == (kernels.EXPERT_CANDIDATES, kernels.EXPERT_ENDGAME_LAYOUTS, kernels.EXPERT_ENDGAME_NODES)
-    assert float(player.margin) == kernels.EXPERT_MARGIN  # type: ignore[attr-defined]
+    ) == (EXPERT_CANDIDATES, EXPERT_ENDGAME_LAYOUTS, EXPERT_ENDGAME_NODES)
+    assert float(player.margin) == EXPERT_MARGIN  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize(("preset", "games"), [("beginner", 40), ("intermediate", 6), ("expert", 2)])

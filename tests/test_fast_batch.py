@@ -7,7 +7,10 @@ import pytest
 
 from analyzer import jit, simulate
 from analyzer.play import fast
-from analyzer.play.fast import batch, kernels
+from analyzer.play.fast import batch
+from analyzer.play.fast.loop import EXPERT, EXPERT_PARAMS, PROBABILISTIC, PSEQ
+from analyzer.play.fast.patterns import no_patterns
+from analyzer.play.fast.probabilities import DEFAULT_MAX_NODES
 from analyzer.play.players import make_player
 from analyzer.play.simulation import Setup, _fast_context, _fast_zone, _play_batch_fast, play_indexed_fast
 
@@ -81,7 +84,7 @@ def test_a_batch_plays_the_games_game_by_game_plays(
     if cell == "0,0":
         first = 0
     out = np.empty((games, 3), dtype=np.int64)
-    policy = {"probabilistic": kernels.PROBABILISTIC, "pseq": kernels.PSEQ, "expert": kernels.EXPERT}[player]
+    policy = {"probabilistic": PROBABILISTIC, "pseq": PSEQ, "expert": EXPERT}[player]
     batch.play_batch(
         policy,
         fast.neighbours_of("square", width, height),
@@ -91,9 +94,9 @@ def test_a_batch_plays_the_games_game_by_game_plays(
         _fast_context(rule, "square", width, height)[1],
         batch.seed_words(4),
         3,
-        kernels.DEFAULT_MAX_NODES,
-        kernels.EXPERT_PARAMS,
-        kernels.no_patterns(),
+        DEFAULT_MAX_NODES,
+        EXPERT_PARAMS,
+        no_patterns(),
         out,
     )
     assert [(bool(w), int(g)) for w, g, _ in out] == [(r.is_won, r.guesses) for r in records]

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from analyzer.board.board import FLAG, HIDDEN, Board
 from analyzer.board.topology import neighbour_table
 from analyzer.play import fast
-from analyzer.play.fast import kernels
+from analyzer.play.fast.probabilities import DEFAULT_MAX_NODES, _closure, probabilities
 from analyzer.play.forced import (
     CHAIN_SIDE,
     LONGTERM_MISSING,
@@ -117,39 +117,39 @@ def _compiled_position(board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray
     known = np.array(board.cells, dtype=np.int8)
     prob = np.empty(len(known))
     info = np.zeros(1)
-    assert kernels.probabilities(known, nbr, board.mines, prob, kernels.DEFAULT_MAX_NODES, info) == 1
-    kernels._closure(known, nbr)
+    assert probabilities(known, nbr, board.mines, prob, DEFAULT_MAX_NODES, info) == 1
+    _closure(known, nbr)
     return nbr, known, prob, info
 
 
 def _compiled_pseudo(board: Board, *, chains: bool = False) -> list[int]:
     nbr, known, prob, info = _compiled_position(board)
     out = np.empty(len(known), dtype=np.int64)
-    patterns = kernels.fifty_fifty_patterns(nbr)
-    count = kernels.pseudo_fifty_fifties(
-        known, nbr, board.mines, prob, info[0], kernels.DEFAULT_MAX_NODES, patterns, out
+    patterns = fast.patterns.fifty_fifty_patterns(nbr)
+    count = fast.patterns.pseudo_fifty_fifties(
+        known, nbr, board.mines, prob, info[0], DEFAULT_MAX_NODES, patterns, out
     )
     assert count >= 0
     if chains:
         more = np.empty(len(known), dtype=np.int64)
-        extra = kernels.pseudo_fifty_fifties(
+        extra = fast.patterns.pseudo_fifty_fifties(
             known,
             nbr,
             board.mines,
             prob,
             info[0],
-            kernels.DEFAULT_MAX_NODES,
-            kernels.chain_patterns(known, nbr, prob),
+            DEFAULT_MAX_NODES,
+            fast.patterns.chain_patterns(known, nbr, prob),
             more,
         )
         assert extra >= 0
-        count = kernels._union(out, count, more, extra)
+        count = fast.patterns._union(out, count, more, extra)
     return out[:count].tolist()
 
 
 def _compiled_chains(board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     nbr, known, prob, _ = _compiled_position(board)
-    return kernels.chain_patterns(known, nbr, prob)
+    return fast.patterns.chain_patterns(known, nbr, prob)
 
 
 def _listed(patterns: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]) -> list[Pattern]:
@@ -196,9 +196,9 @@ def _compiled_influence(board: Board, cells: list[int]) -> dict[int, float]:
     nbr, known, prob, info = _compiled_position(board)
     out = np.full(len(known), -1.0)
     cands = np.array(cells, dtype=np.int64)
-    patterns = kernels.fifty_fifty_patterns(nbr)
-    status = kernels.fifty_influence(
-        known, nbr, board.mines, prob, info[0], kernels.DEFAULT_MAX_NODES, patterns, cands, len(cells), out
+    patterns = fast.patterns.fifty_fifty_patterns(nbr)
+    status = fast.patterns.fifty_influence(
+        known, nbr, board.mines, prob, info[0], DEFAULT_MAX_NODES, patterns, cands, len(cells), out
     )
     assert status == 1
     return {i: float(out[i]) for i in cells}
@@ -210,7 +210,7 @@ def _compiled_influence(board: Board, cells: list[int]) -> dict[int, float]:
 )
 def test_compiled_patterns_are_the_listed_ones(topology: str, width: int, height: int) -> None:
     python = fifty_fifty_patterns(neighbour_table(topology, width, height))
-    assert _listed(kernels.fifty_fifty_patterns(fast.neighbours_of(topology, width, height))) == python
+    assert _listed(fast.patterns.fifty_fifty_patterns(fast.neighbours_of(topology, width, height))) == python
 
 
 def test_square_patterns_are_pairs_and_blocks() -> None:
@@ -389,11 +389,11 @@ def test_fifty_influence_is_what_its_definition_says(position) -> None:
 
 
 def test_compiled_influence_looks_at_as_many_unknown_end_cells() -> None:
-    assert kernels._LONGTERM_MISSING == LONGTERM_MISSING
+    assert fast.patterns._LONGTERM_MISSING == LONGTERM_MISSING
 
 
 def test_compiled_chains_are_as_long() -> None:
-    assert kernels._CHAIN_SIDE == CHAIN_SIDE
+    assert fast.patterns._CHAIN_SIDE == CHAIN_SIDE
 
 
 def test_fifty_influence_weighs_corners_most_on_an_open_board() -> None:

@@ -14,7 +14,7 @@ from analyzer.solver.counting import count_enumerate
 from analyzer.solver.counting.enumerate import problem_arrays
 from analyzer.solver.counting.frontier import count_frontier, count_frontier_compiled
 from analyzer.solver.decomposition import ComponentProblem, components
-from analyzer.solver.kernels import frontier_component
+from analyzer.solver.kernels.frontier import frontier_component
 
 
 @settings(max_examples=200, deadline=None)

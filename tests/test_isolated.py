@@ -9,7 +9,7 @@ from strategies import Position, positions
 
 from analyzer.board.board import Board
 from analyzer.play import fast
-from analyzer.play.fast import kernels
+from analyzer.play.fast.probabilities import DEFAULT_MAX_NODES, probabilities
 from analyzer.play.game import Game
 from analyzer.play.players import make_player
 from analyzer.play.players.endgame import isolated_move, isolated_parts
@@ -22,11 +22,11 @@ def _compiled(board: Board) -> tuple[list[list[int]], int]:
     state = np.array(board.cells, dtype=np.int8)
     prob = np.empty(len(state))
     info = np.zeros(1)
-    assert kernels.probabilities(state, nbr, board.mines, prob, kernels.DEFAULT_MAX_NODES, info) == 1
+    assert probabilities(state, nbr, board.mines, prob, DEFAULT_MAX_NODES, info) == 1
     part_of = np.empty(len(state), dtype=np.int64)
-    count = kernels.isolated_parts(state, nbr, prob, part_of)
+    count = fast.endgame.isolated_parts(state, nbr, prob, part_of)
     parts = [[i for i in range(len(state)) if part_of[i] == p] for p in range(count)]
-    return parts, int(kernels.isolated_move(state, nbr, board.mines, prob, 255, 20_000))
+    return parts, int(fast.endgame.isolated_move(state, nbr, board.mines, prob, 255, 20_000))
 
 
 @settings(max_examples=200, deadline=None)
@@ -75,10 +75,10 @@ def _closed_off_positions(count: int, seed: int) -> list[Board]:
             state = np.array(game.board.cells, dtype=np.int8)
             prob = np.empty(len(state))
             info = np.zeros(1)
-            kernels.probabilities(state, nbr, mines, prob, kernels.DEFAULT_MAX_NODES, info)
+            probabilities(state, nbr, mines, prob, DEFAULT_MAX_NODES, info)
             hidden = state == -1
             guess = (state >= 0).any() and not (prob[hidden] == 0.0).any()
-            if guess and kernels.isolated_move(state, nbr, mines, prob, 255, 20_000) >= 0:
+            if guess and fast.endgame.isolated_move(state, nbr, mines, prob, 255, 20_000) >= 0:
                 found.append(game.board)
             action = player.choose(game.board, rng)
             game.reveal(action.row, action.col)

@@ -14,7 +14,7 @@ import pytest
 from analyzer import Board
 from analyzer.errors import InconsistentBoardError
 from analyzer.play import fast
-from analyzer.play.fast import kernels
+from analyzer.play.fast.probabilities import DEFAULT_MAX_NODES, HIDDEN, probabilities
 from benchmarks.one_step import (
     KINDS,
     Position,
@@ -57,7 +57,7 @@ def test_a_game_played_on_from_any_of_its_positions_is_the_same_game() -> None:
             player, mask, nbr, 0, first_is_guess=False, params=params, patterns=patterns, positions=record
         )
         assert whole is not None and whole[0] == wins[game]
-        assert (record[0] == kernels.HIDDEN).all()
+        assert (record[0] == HIDDEN).all()
         for p in (p for p in positions if p.game == game):
             assert (p.shown == record[p.guess]).all() and p.ours == whole[3][p.guess]
             rest = fast.play_game(
@@ -87,7 +87,7 @@ def test_a_recorded_position_is_one_where_the_player_must_guess() -> None:
         mask[list(p.mines)] = True
         shown = p.shown >= 0
         assert not mask[shown].any() and (p.shown[shown] == _numbers(mask, nbr)[shown]).all()
-        assert p.shown[p.ours] == kernels.HIDDEN
+        assert p.shown[p.ours] == HIDDEN
         exact = solve(_board(p.shown, 9, 9, 10)).to_numpy().ravel()
         assert np.nanmin(exact) > 0
         if k and positions[k - 1].game == p.game:
@@ -146,7 +146,7 @@ def test_a_start_that_is_no_position_is_refused() -> None:
     nbr = fast.neighbours_of("square", 3, 3)
     mask = np.zeros(9, dtype=np.bool_)
     mask[4] = True
-    start = np.full(9, kernels.HIDDEN, dtype=np.int8)
+    start = np.full(9, HIDDEN, dtype=np.int8)
     start[0] = 1
     with pytest.raises(ValueError, match="cell 0 hidden"):
         fast.play_game("probabilistic", mask, nbr, 0, first_is_guess=True, start=start)
@@ -167,7 +167,7 @@ def _certain_mine_peer(preset: str, mines: int):  # type: ignore[no-untyped-def]
         chosen = []
         for p in positions:
             prob = np.empty(nbr.shape[0])
-            kernels.probabilities(p.shown, nbr, mines, prob, kernels.DEFAULT_MAX_NODES, np.zeros(1))
+            probabilities(p.shown, nbr, mines, prob, DEFAULT_MAX_NODES, np.zeros(1))
             certain = [i for i in range(nbr.shape[0]) if p.shown[i] < 0 and prob[i] == 1.0]
             chosen.append(certain[0] if certain else p.ours)
         return chosen

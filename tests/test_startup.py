@@ -139,7 +139,7 @@ def test_interpreted_kernels_detect_a_count_past_64_bits_without_a_warning(tmp_p
 
 
 def test_kernels_are_compiled_once_numba_is_active() -> None:
-    from analyzer.solver import kernels
+    from analyzer.solver.kernels import board as kernels
 
     analyzer.solve(mid_game(30, 16, 99, seed=3))
     assert jit.is_active()

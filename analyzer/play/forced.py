@@ -28,7 +28,7 @@ other none. When the two colours have the same size, the chain is a pattern
 of the position (:func:`chain_patterns`), its sides the two colours and its
 end cells found as above: for instance two pairs along a wall with a revealed
 cell between them, which no pair or block of the neighbour table holds. The compiled
-player's scan (:func:`analyzer.play.fast.kernels.pseudo_fifty_fifties`) makes
+player's scan (:func:`analyzer.play.fast.patterns.pseudo_fifty_fifties`) makes
 the same choices; this is the form written for clarity, exact with Python
 integers.
 """

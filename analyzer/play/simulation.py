@@ -501,17 +501,15 @@ def _play_batch_fast(setup: Setup, player: Player, start: int, stop: int) -> dic
         row, _, col = setup.first_cell.partition(",")
         cell = int(row) * width + int(col)
     nbr, first_is_guess = _fast_context(setup.first_click, topology, width, height)
-    options_array = fast.kernels.EXPERT_PARAMS if params is None else params
+    options_array = fast.loop.EXPERT_PARAMS if params is None else params
     patterns = (
         fast.fifty_fifty_patterns(topology, width, height)
         if player.name == "expert" and fast.uses_patterns(options_array)
-        else fast.kernels.no_patterns()
+        else fast.patterns.no_patterns()
     )
     out = np.empty((stop - start, 3), dtype=np.int64)
     batch.play_batch(
-        {"probabilistic": fast.kernels.PROBABILISTIC, "pseq": fast.kernels.PSEQ}.get(
-            player.name, fast.kernels.EXPERT
-        ),
+        {"probabilistic": fast.loop.PROBABILISTIC, "pseq": fast.loop.PSEQ}.get(player.name, fast.loop.EXPERT),
         nbr,
         setup.mines,
         cell,
@@ -519,7 +517,7 @@ def _play_batch_fast(setup: Setup, player: Player, start: int, stop: int) -> dic
         first_is_guess,
         batch.seed_words(setup.seed),
         start,
-        fast.kernels.DEFAULT_MAX_NODES,
+        fast.probabilities.DEFAULT_MAX_NODES,
         options_array,
         patterns,
         out,

@@ -22,7 +22,7 @@ from analyzer.board.board import HIDDEN, Board, Cell
 from analyzer.board.topology import neighbour_array
 from analyzer.errors import InconsistentBoardError
 from analyzer.limits import Deadline
-from analyzer.solver.kernels import constraint_arrays
+from analyzer.solver.kernels.constraints import constraint_arrays
 
 __all__ = ["Clue", "Group", "ConstraintSystem", "build_constraints"]
 

@@ -27,7 +27,7 @@ import numpy as np
 
 from analyzer.limits import Deadline
 from analyzer.solver.constraints import Clue, ConstraintSystem, Group
-from analyzer.solver.kernels import closure
+from analyzer.solver.kernels.deduction import closure
 
 __all__ = ["Deduced", "deduce", "MAX_ELIMINATION_GROUPS"]
 
@@ -53,7 +53,7 @@ def deduce(
 ) -> Deduced | None:
     """Apply the rules; ``None`` if they meet a contradiction (counting will name it).
 
-    The single-clue and subset rules run compiled (:func:`analyzer.solver.kernels.closure`)
+    The single-clue and subset rules run compiled (:func:`analyzer.solver.kernels.deduction.closure`)
     to their fixpoint, which does not depend on the order the clues are tried in;
     elimination runs on what they leave, and the rules again on what it fixes.
     ``deadline`` is checked between those rounds and in every step of the

@@ -155,7 +155,7 @@ def explain(
     >>> explain("3x1x1\\nHH1\\n", (0, 0)).describe()
     '(0, 0) is safe: forced by the clue 1 at (0, 2) and the mine total (1)'
     """
-    from analyzer.models.cpsat import minimal_core, smallest_core
+    from analyzer.models.cpsat import smallest_core
 
     board = Board.coerce(board, "explain")
     trust_flags = flag(trust_flags, "trust_flags")
@@ -175,7 +175,6 @@ def explain(
         system = build_constraints(board, trust_flags=trust_flags)
     sizes = _sizes(system)
     target = _group_of(system, board.index(row, col))
-    everything = tuple(range(len(system.clues)))
     # Clues ever farther from the cell (steps between clues that share a group),
     # without the mine total: most explanations are a few clues around the cell,
     # and a small model is quick. A minimal explanation is connected to the cell,
@@ -188,40 +187,8 @@ def explain(
         # take CP-SAT many seconds.
         is_mine = _claim_nearby(system, sizes, target, layers, deadline)
     if is_mine is None:
-        whole = _Model(system, sizes, target, everything, with_total=True)
-        can_be_mine = whole.feasible_with(mine=True, deadline=deadline)
-        can_be_safe = whole.feasible_with(mine=False, deadline=deadline)
-        if can_be_mine and can_be_safe:
-            raise InvalidCellError(
-                f"cell {cell!r} is not certain: some layouts put a mine there, some do not"
-            )
-        if not (can_be_mine or can_be_safe):
-            conflict = [whole.ids[e] for e in minimal_core(whole.model, whole.lits, deadline=deadline) or ()]
-            clues = tuple(system.clues[c].cell for c in conflict if c != _TOTAL)
-            raise InconsistentBoardError(
-                f"no mine layout satisfies the board (clues {', '.join(map(repr, clues)) or 'none'}"
-                f"{' and the mine total' if _TOTAL in conflict else ''} are in conflict)",
-                clues=clues,
-            )
-        is_mine = can_be_mine
-
-    radius = 0
-    found: tuple[int, ...] | None = None
-    local = None
-    while found is None and radius < len(layers):
-        radius += 1
-        local = _Model(system, sizes, target, _within(layers, radius), with_total=False, negate=is_mine)
-        core = minimal_core(local.model, local.lits, deadline=deadline)
-        if core is not None:
-            found = core
-    if found is None or local is None:
-        # The clues alone allow the other content: the mine total is needed.
-        local = _Model(system, sizes, target, everything, with_total=True, negate=is_mine)
-        found = minimal_core(local.model, local.lits, first=[len(local.ids) - 1], deadline=deadline)
-        if found is None:
-            claim = "a mine" if is_mine else "safe"
-            raise InvalidCellError(f"cell {cell!r} is not certainly {claim}: some layout says otherwise")
-    ids = [local.ids[e] for e in found]
+        is_mine = _claim_of_the_whole_board(system, sizes, target, cell, deadline)
+    local, ids, radius = _first_core(system, sizes, target, layers, cell, is_mine, deadline)
     proven = len(ids) <= 1
     if smallest and not proven:
         if _TOTAL not in ids and len(ids) - 1 > radius:
@@ -247,6 +214,64 @@ def explain(
         uses_total=_TOTAL in ids,
         is_smallest=proven,
     )
+
+
+def _claim_of_the_whole_board(
+    system: ConstraintSystem, sizes: list[int], target: int, cell: Cell, deadline: float | None
+) -> bool:
+    """Whether ``cell`` (group ``target``) is certainly a mine, from the whole board and its mine
+    total; raises where it is not certain, or where no layout satisfies the board."""
+    from analyzer.models.cpsat import minimal_core
+
+    everything = tuple(range(len(system.clues)))
+    whole = _Model(system, sizes, target, everything, with_total=True)
+    can_be_mine = whole.feasible_with(mine=True, deadline=deadline)
+    can_be_safe = whole.feasible_with(mine=False, deadline=deadline)
+    if can_be_mine and can_be_safe:
+        raise InvalidCellError(f"cell {cell!r} is not certain: some layouts put a mine there, some do not")
+    if not (can_be_mine or can_be_safe):
+        conflict = [whole.ids[e] for e in minimal_core(whole.model, whole.lits, deadline=deadline) or ()]
+        clues = tuple(system.clues[c].cell for c in conflict if c != _TOTAL)
+        raise InconsistentBoardError(
+            f"no mine layout satisfies the board (clues {', '.join(map(repr, clues)) or 'none'}"
+            f"{' and the mine total' if _TOTAL in conflict else ''} are in conflict)",
+            clues=clues,
+        )
+    return can_be_mine
+
+
+def _first_core(
+    system: ConstraintSystem,
+    sizes: list[int],
+    target: int,
+    layers: list[tuple[int, ...]],
+    cell: Cell,
+    is_mine: bool,
+    deadline: float | None,
+) -> tuple[_Model, list[int], int]:
+    """The first explanation found: a minimal core of the clues within ever more steps of the cell,
+    else of all of them with the mine total. Returns its model, its clues (ids of the model's
+    :data:`_TOTAL` or clue numbers) and the steps searched."""
+    from analyzer.models.cpsat import minimal_core
+
+    radius = 0
+    found: tuple[int, ...] | None = None
+    local = None
+    while found is None and radius < len(layers):
+        radius += 1
+        local = _Model(system, sizes, target, _within(layers, radius), with_total=False, negate=is_mine)
+        core = minimal_core(local.model, local.lits, deadline=deadline)
+        if core is not None:
+            found = core
+    if found is None or local is None:
+        # The clues alone allow the other content: the mine total is needed.
+        everything = tuple(range(len(system.clues)))
+        local = _Model(system, sizes, target, everything, with_total=True, negate=is_mine)
+        found = minimal_core(local.model, local.lits, first=[len(local.ids) - 1], deadline=deadline)
+        if found is None:
+            claim = "a mine" if is_mine else "safe"
+            raise InvalidCellError(f"cell {cell!r} is not certainly {claim}: some layout says otherwise")
+    return local, [local.ids[e] for e in found], radius
 
 
 _TOTAL = -1

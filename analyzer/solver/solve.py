@@ -36,15 +36,15 @@ from analyzer.solver.counting.frontier import (
 )
 from analyzer.solver.decomposition import Component, ComponentProblem, components
 from analyzer.solver.deduction import Deduced, deduce
-from analyzer.solver.kernels import (
+from analyzer.solver.kernels.board import (
     BOARD_COUNTED,
     BOARD_JOINED,
     JOIN_BITS,
-    MAX_ENUMERATION_CELLS,
     BoardCounts,
     board_solution,
     unpack_board_counts,
 )
+from analyzer.solver.kernels.enumerate import MAX_ENUMERATION_CELLS
 
 __all__ = ["solve", "count_layouts"]
 
@@ -104,7 +104,7 @@ def solve(
         ``"auto"`` first tries the compiled path: where every component is
         small, the stages up to the join (and the join itself where its numbers
         fit 52 bits) run in one compiled call
-        (:func:`~analyzer.solver.kernels.board_solution`) and the fractions and
+        (:func:`~analyzer.solver.kernels.board.board_solution`) and the fractions and
         component summaries are made when first asked for.
     time_limit : float, optional
         Seconds; past it :class:`~analyzer.errors.SolverTimeoutError` is raised.
@@ -288,7 +288,7 @@ _SMALL_BOARD_BUDGETS = _budgets(_SMALL_BOARD_CELLS, None)
 def _compiled(
     board: Board, trust_flags: bool, tiny: bool = False, deadline: float | None = None
 ) -> tuple[int, int, int, int, int, int, np.ndarray]:
-    """:func:`~analyzer.solver.kernels.board_solution` of a board: ``(status, total, known_mines,
+    """:func:`~analyzer.solver.kernels.board.board_solution` of a board: ``(status, total, known_mines,
     background, fixed_mines, n_slots, out)``.
 
     ``tiny``: the kernels run interpreted (:func:`_interpreted_if_tiny`), with a small node
@@ -318,7 +318,7 @@ def _compiled(
     return _DIRECT[0](*args)  # type: ignore[no-any-return]
 
 
-#: :func:`~analyzer.solver.kernels.board_solution` compiled for the types :func:`_compiled` passes.
+#: :func:`~analyzer.solver.kernels.board.board_solution` compiled for the types :func:`_compiled` passes.
 _DIRECT: list[Callable[..., tuple[int, int, int, int, int, int, np.ndarray]]] = []
 
 
@@ -337,7 +337,7 @@ def _solve_compiled(
 ) -> Analysis | None:
     """``solve`` through one compiled kernel; ``None`` where it does not apply.
 
-    The kernel (:func:`~analyzer.solver.kernels.board_solution`) gives each
+    The kernel (:func:`~analyzer.solver.kernels.board.board_solution`) gives each
     component's exact counts when every component is small, and joins them too
     when every number of the join fits 52 bits; larger counts are joined here
     with Python integers, by the general path's join
@@ -416,7 +416,8 @@ def _joined_parts(
     out: np.ndarray, n: int, n_slots: int
 ) -> tuple[list[tuple[int, int]], list[int], list[int]]:
     """The slots (numerator, denominator), each of the ``n`` cells' slot and the (constrained mines,
-    layouts) pairs of :func:`~analyzer.solver.kernels.board_solution`'s ``out`` (each exact as a float)."""
+    layouts) pairs of :func:`~analyzer.solver.kernels.board.board_solution`'s ``out`` (each exact as
+    a float)."""
     values = out[n:].astype(np.int64).tolist()
     slots = list(zip(values[:n_slots], values[n_slots : 2 * n_slots], strict=True))
     t = 2 * n_slots

@@ -25,7 +25,15 @@ import numpy as np
 from analyzer.board.board import FLAG, HIDDEN, Board
 from analyzer.board.topology import Topology, neighbour_array
 from analyzer.errors import InconsistentBoardError, SolverTimeoutError
-from analyzer.play.fast import kernels
+from analyzer.play.fast.candidates import lowest_probability_cell
+from analyzer.play.fast.expert import expert_guess
+from analyzer.play.fast.layout import positions_to_mask, sample_layout, select_block
+from analyzer.play.fast.loop import EXPERT, EXPERT_PARAMS, PROBABILISTIC, PSEQ, play_policy
+from analyzer.play.fast.patterns import fifty_fifty_patterns as _board_patterns
+from analyzer.play.fast.patterns import no_patterns
+from analyzer.play.fast.probabilities import DEFAULT_MAX_NODES, _closure
+from analyzer.play.fast.probabilities import probabilities as _probabilities
+from analyzer.play.fast.pseq import pseq_candidates
 
 __all__ = [
     "FAST_PLAYERS",
@@ -52,16 +60,17 @@ def neighbours_of(topology: Topology, width: int, height: int) -> np.ndarray:
 def fifty_fifty_patterns(
     topology: str, width: int, height: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The board's 50/50 patterns as the compiled player takes them (:func:`kernels.fifty_fifty_patterns`).
+    """The board's 50/50 patterns as the compiled player takes them.
 
-    Made once a board shape (about 2 ms on expert): the compiled form of
+    :func:`analyzer.play.fast.patterns.fifty_fifty_patterns` on the board's neighbour array,
+    made once a board shape (about 2 ms on expert): the compiled form of
     :func:`analyzer.play.forced.fifty_fifty_patterns`.
     """
-    return kernels.fifty_fifty_patterns(neighbours_of(topology, width, height))
+    return _board_patterns(neighbours_of(topology, width, height))
 
 
 def fast_probabilities(
-    board: Board, *, trust_flags: bool = True, max_nodes: int = kernels.DEFAULT_MAX_NODES
+    board: Board, *, trust_flags: bool = True, max_nodes: int = DEFAULT_MAX_NODES
 ) -> np.ndarray:
     """Every cell's mine probability in float64, shape (height, width), NaN where revealed.
 
@@ -82,7 +91,7 @@ def fast_probabilities(
         cells[cells == FLAG] = HIDDEN
     prob = np.empty(cells.shape[0])
     nbr = neighbours_of(board.topology, board.width, board.height)
-    status = kernels.probabilities(cells, nbr, board.mines, prob, max_nodes, np.zeros(1))
+    status = _probabilities(cells, nbr, board.mines, prob, max_nodes, np.zeros(1))
     if status == 0:
         raise InconsistentBoardError("no mine layout is consistent with this board", clues=())
     if status < 0:
@@ -94,9 +103,7 @@ def fast_probabilities(
     return out.reshape(board.height, board.width)
 
 
-def sample_layouts(
-    board: Board, count: int, *, seed: int, max_nodes: int = kernels.DEFAULT_MAX_NODES
-) -> np.ndarray:
+def sample_layouts(board: Board, count: int, *, seed: int, max_nodes: int = DEFAULT_MAX_NODES) -> np.ndarray:
     """``count`` mine layouts drawn independently and uniformly among those that fit ``board``.
 
     Shape (count, height, width), True for a mine (flags are taken as mines).
@@ -125,7 +132,7 @@ def position_layouts(
     mines: int,
     count: int,
     rng: np.random.Generator,
-    max_nodes: int = kernels.DEFAULT_MAX_NODES,
+    max_nodes: int = DEFAULT_MAX_NODES,
 ) -> np.ndarray:
     """:func:`sample_layouts` on a flat position (int8: numbers, -1 hidden, -2 flag): (count, cells) bool.
 
@@ -135,7 +142,7 @@ def position_layouts(
         raise ValueError(f"count must be at least 0, not {count}")
     out = np.zeros((count, cells.shape[0]), dtype=np.bool_)
     for row in out:
-        status = kernels.sample_layout(cells, nbr, mines, max_nodes, rng.random(cells.shape[0]), row)
+        status = sample_layout(cells, nbr, mines, max_nodes, rng.random(cells.shape[0]), row)
         if status == 0:
             raise InconsistentBoardError("no mine layout is consistent with this board", clues=())
         if status < 0:
@@ -145,7 +152,7 @@ def position_layouts(
     return out
 
 
-_POLICIES = {"probabilistic": kernels.PROBABILISTIC, "pseq": kernels.PSEQ, "expert": kernels.EXPERT}
+_POLICIES = {"probabilistic": PROBABILISTIC, "pseq": PSEQ, "expert": EXPERT}
 
 SCORE_CODES = {"progress": 0.0, "secondary": 1.0, "tertiary": 2.0, "blended": 3.0, "living": 4.0}
 """How :func:`expert_params` passes the ``expert`` player's ``score`` to the compiled policy."""
@@ -169,9 +176,9 @@ def layout_mask(
     while left:
         size = min(p - position, _BLOCK)
         draws = rng.integers(0, np.arange(p - position, p - position - size, -1))
-        position, left, count = kernels.select_block(draws, position, left, chosen, count)
+        position, left, count = select_block(draws, position, left, chosen, count)
     mask = np.empty(width * height, dtype=np.bool_)
-    kernels.positions_to_mask(chosen, count, np.asarray(excluded, dtype=np.int64), mask)
+    positions_to_mask(chosen, count, np.asarray(excluded, dtype=np.int64), mask)
     return mask
 
 
@@ -216,7 +223,10 @@ def _expert_guess(
     params: tuple[float, ...],
     patterns: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
 ) -> int:
-    """:func:`kernels.expert_guess` with an ``expert`` player's options (:func:`expert_params`)."""
+    """:func:`~analyzer.play.fast.expert.expert_guess` with an ``expert`` player's options.
+
+    ``params``: the options as :func:`expert_params` gives them, in a tuple.
+    """
     (
         margin,
         candidates,
@@ -232,7 +242,7 @@ def _expert_guess(
         longterm,
     ) = params
     return int(
-        kernels.expert_guess(
+        expert_guess(
             state,
             known,
             nbr,
@@ -243,7 +253,7 @@ def _expert_guess(
             int(candidates),
             int(layouts),
             int(nodes),
-            kernels.DEFAULT_MAX_NODES,
+            DEFAULT_MAX_NODES,
             int(score),
             wait_dead != 0.0,
             patterns,
@@ -276,21 +286,21 @@ def guess_in(
     if player not in ("probabilistic", "expert"):
         raise ValueError(f"no single-guess policy of player {player!r}: probabilistic or expert")
     known = state.copy()
-    kernels._closure(known, nbr)
+    _closure(known, nbr)
     prob = np.empty(state.shape[0])
     info = np.zeros(1)
-    status = kernels.probabilities(known, nbr, mines, prob, kernels.DEFAULT_MAX_NODES, info)
+    status = _probabilities(known, nbr, mines, prob, DEFAULT_MAX_NODES, info)
     if status == 0:
         raise InconsistentBoardError("no mine layout is consistent with this position", clues=())
     if status < 0:
         return -1
     if player == "probabilistic":
-        return int(kernels.lowest_probability_cell(state, nbr, prob))
-    options = kernels.EXPERT_PARAMS if params is None else params
+        return int(lowest_probability_cell(state, nbr, prob))
+    options = EXPERT_PARAMS if params is None else params
     if not uses_patterns(options):
-        patterns = kernels.no_patterns()
+        patterns = no_patterns()
     elif patterns is None:
-        patterns = kernels.fifty_fifty_patterns(nbr)
+        patterns = _board_patterns(nbr)
     return _expert_guess(state, known, nbr, mines, prob, info[0], tuple(options.tolist()), patterns)
 
 
@@ -314,16 +324,16 @@ def first_choice(
     nbr = neighbours_of(topology, width, height)
     if player == "pseq":
         out = np.empty(n, dtype=np.int64)
-        kept = kernels.pseq_candidates(state, state.copy(), nbr, mines, prob, kernels.DEFAULT_MAX_NODES, out)
+        kept = pseq_candidates(state, state.copy(), nbr, mines, prob, DEFAULT_MAX_NODES, out)
         return int(out[0]) if kept > 0 else 0
     if player == "expert":
         log_total = math.lgamma(n + 1) - math.lgamma(mines + 1) - math.lgamma(n - mines + 1)
-        params = options or tuple(kernels.EXPERT_PARAMS.tolist())
-        patterns = kernels.no_patterns()
+        params = options or tuple(EXPERT_PARAMS.tolist())
+        patterns = no_patterns()
         if uses_patterns(params):
             patterns = fifty_fifty_patterns(topology, width, height)
         return _expert_guess(state, state.copy(), nbr, mines, prob, log_total, params, patterns)
-    return int(kernels.lowest_probability_cell(state, nbr, prob))
+    return int(lowest_probability_cell(state, nbr, prob))
 
 
 def play_game(
@@ -333,7 +343,7 @@ def play_game(
     first: int,
     *,
     first_is_guess: bool,
-    max_nodes: int = kernels.DEFAULT_MAX_NODES,
+    max_nodes: int = DEFAULT_MAX_NODES,
     rng: np.random.Generator | None = None,
     params: np.ndarray | None = None,
     patterns: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None,
@@ -373,19 +383,19 @@ def play_game(
     else:
         rands = np.zeros(1, dtype=np.int64)
     cells = mask.shape[0]
-    begin = np.full(cells, kernels.HIDDEN, dtype=np.int8) if start is None else start
-    if begin.shape != (cells,) or begin.dtype != np.int8 or begin[first] != kernels.HIDDEN:
+    begin = np.full(cells, HIDDEN, dtype=np.int8) if start is None else start
+    if begin.shape != (cells,) or begin.dtype != np.int8 or begin[first] != HIDDEN:
         raise ValueError(f"start must be an int8 position of {cells} cells with cell {first} hidden")
     record = np.empty((0, cells), dtype=np.int8) if positions is None else positions
     if record.ndim != 2 or record.shape[1] != cells or record.dtype != np.int8:
         raise ValueError(f"positions must be an int8 array of rows of {cells} cells")
     policy = _POLICIES[player]
-    options = kernels.EXPERT_PARAMS if params is None else params
-    if policy != kernels.EXPERT or not uses_patterns(options):
-        patterns = kernels.no_patterns()
+    options = EXPERT_PARAMS if params is None else params
+    if policy != EXPERT or not uses_patterns(options):
+        patterns = no_patterns()
     elif patterns is None:
-        patterns = kernels.fifty_fifty_patterns(nbr)
-    won, guesses, reveals, traced = kernels.play_policy(
+        patterns = _board_patterns(nbr)
+    won, guesses, reveals, traced = play_policy(
         policy,
         mask,
         nbr,

@@ -20,7 +20,9 @@ import functools
 import numpy as np
 
 from analyzer.jit import njit
-from analyzer.play.fast import kernels
+from analyzer.play.fast.layout import positions_to_mask, select_block
+from analyzer.play.fast.loop import PSEQ, play_policy
+from analyzer.play.fast.probabilities import HIDDEN
 
 __all__ = ["play_batch", "seed_words", "stream_words", "batch_layout", "streams_match"]
 
@@ -215,24 +217,23 @@ def batch_layout(
 ) -> None:  # pragma: no cover - compiled
     """:func:`analyzer.play.fast.layout_mask` on the generator ``pcg``: the same draws, the same layout.
 
-    Selection sampling over the allowed cells: position ``t`` takes a mine when
-    its draw, ``integers(p - t)``, is below the mines left.
+    Selection sampling over the allowed cells, a block of positions at a time as
+    :func:`~analyzer.play.fast.layout_mask` draws them: position ``t``'s draw is
+    ``integers(p - t)``, and :func:`~analyzer.play.fast.layout.select_block` gives
+    it a mine when the draw is below the mines left. As numpy does, a block's draws are
+    all drawn, those after its last mine too (nothing reads them).
     """
     p = cells - excluded.shape[0]
+    draws = np.empty(min(p, _BLOCK), np.int64)
     position = np.int64(0)
     left = mines
     count = np.int64(0)
     while left:
         size = min(p - position, _BLOCK)
-        for _t in range(size):
-            if _bounded(pcg, p - position) < left:
-                chosen[count] = position
-                count += 1
-                left -= 1
-            position += 1
-            if left == 0:
-                break
-    kernels.positions_to_mask(chosen, count, excluded, mask)
+        for t in range(size):
+            draws[t] = _bounded(pcg, p - position - t)
+        position, left, count = select_block(draws[:size], position, left, chosen, count)
+    positions_to_mask(chosen, count, excluded, mask)
 
 
 @njit(cache=True)
@@ -250,7 +251,9 @@ def play_batch(
     patterns: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     out: np.ndarray,
 ) -> None:
-    """Games ``start`` to ``start + len(out) - 1`` of a setup, each as :func:`kernels.play_policy` plays it.
+    """Games ``start`` to ``start + len(out) - 1`` of a setup, each as the game loop plays it.
+
+    The game loop is :func:`~analyzer.play.fast.loop.play_policy`.
 
     Game ``index`` draws its layout from the stream ``(index, 0)`` of the root
     seed ``root`` (:func:`seed_words`) with cell ``first`` and the sorted
@@ -265,21 +268,21 @@ def play_batch(
     chosen = np.empty(max(mines, 1), np.int64)
     mask = np.empty(n, np.bool_)
     trace = np.empty(n + 1, np.int64)
-    begin = np.full(n, kernels.HIDDEN, np.int8)
+    begin = np.full(n, HIDDEN, np.int8)
     record = np.empty((0, n), np.int8)
     # play_game draws 2 n + 64 words for PSEQ's ties (none for the others)
-    rands = np.zeros(2 * n + 64 if policy == kernels.PSEQ else 1, np.int64)
+    rands = np.zeros(2 * n + 64 if policy == PSEQ else 1, np.int64)
     board_stream = np.int64(0)  # typed int64, not as literals (one signature of _seed_stream)
     player_stream = np.int64(1)
     for t in range(out.shape[0]):
         index = start + t
         _seed_stream(root, index, board_stream, pcg)
         batch_layout(pcg, n, mines, excluded, chosen, mask)
-        if policy == kernels.PSEQ:
+        if policy == PSEQ:
             _seed_stream(root, index, player_stream, pcg)
             for w in range(rands.shape[0]):
                 rands[w] = np.int64(_next32(pcg))
-        won, guesses, reveals, _traced = kernels.play_policy(
+        won, guesses, reveals, _traced = play_policy(
             policy,
             mask,
             nbr,

@@ -10,6 +10,10 @@ far ends the loop. Sets of layouts are bit masks of up to :data:`WORDS` machine 
 (at most 1,023 layouts; a search takes as many words as its layouts need) and the cells the
 search has revealed are two more words over the cells some layout leaves safe, so a
 position's memo key is a set of layouts padded to :data:`WORDS` words and those two.
+
+A closed-off part of the board whose layouts all hold as many mines is a game of
+its own: :func:`isolated_parts` finds the closed-off parts and :func:`isolated_move`
+plays the first such part by this search over its own layouts.
 """
 
 from __future__ import annotations
@@ -22,8 +26,10 @@ from numba.typed import Dict
 from analyzer.board.board import FLAG, HIDDEN
 from analyzer.jit import njit
 from analyzer.play.fast.bits import popcount as _popcount
+from analyzer.play.fast.probabilities import SAFE
+from analyzer.solver.kernels.components import find_root
 
-__all__ = ["MAX_LAYOUTS", "layouts", "endgame_move"]
+__all__ = ["MAX_LAYOUTS", "layouts", "endgame_move", "isolated_parts", "isolated_move"]
 
 WORDS = 16
 """Machine words of a set of layouts, at most (a search takes as many as its layouts need)."""
@@ -299,9 +305,18 @@ def _after(
             mined[c] = k
             candidates[c] = i
             c += 1
-        if safe >= 0:
-            best = _after(
-                safe,
+        if safe >= 0:  # the only reveal tried: no layout mines it (count > 1 here, so it is searched)
+            candidates[0] = safe
+            mined[0] = 0
+            c = np.int64(1)
+        else:
+            _sort_by_mined(candidates, mined, c)
+        best = 0
+        for t in range(c):
+            if count - mined[t] <= best:
+                break
+            value = _after(
+                candidates[t],
                 group,
                 new_low,
                 new_high,
@@ -315,33 +330,10 @@ def _after(
                 nodes,
                 max_nodes,
             )
-            if best < 0:
+            if value < 0:
                 return -1
-        else:
-            _sort_by_mined(candidates, mined, c)
-            best = 0
-            for t in range(c):
-                if count - mined[t] <= best:
-                    break
-                value = _after(
-                    candidates[t],
-                    group,
-                    new_low,
-                    new_high,
-                    board,
-                    nbr,
-                    mined_by,
-                    numbers,
-                    bit,
-                    open_cells,
-                    memo,
-                    nodes,
-                    max_nodes,
-                )
-                if value < 0:
-                    return -1
-                if value > best:
-                    best = value
+            if value > best:
+                best = value
         memo[key] = best
         total += best
     return total
@@ -441,3 +433,112 @@ def endgame_move(state: np.ndarray, nbr: np.ndarray, mines: int, limit: int, max
             best_cell = order[t]
             best = value
     return best_cell
+
+
+@njit(cache=True)
+def isolated_parts(state: np.ndarray, nbr: np.ndarray, prob: np.ndarray, part_of: np.ndarray) -> int:
+    """The closed-off parts of a position, numbered in ``part_of`` (``-1``: in none); returns how many.
+
+    The cells in play are the hidden ones of probability strictly between 0
+    and 1 next to a revealed number; two are in one part when they share a
+    number. A part is *closed off* when every cell around each of its cells
+    is revealed, a certain mine (probability 1) or in the part: no reveal
+    outside it can ever show anything about it. Parts are numbered by their
+    lowest cell.
+    """  # pragma: no cover - compiled
+    n = state.shape[0]
+    deg = nbr.shape[1]
+    parent = np.arange(n)
+    front = np.zeros(n, np.bool_)
+    for i in range(n):
+        if state[i] >= 0:
+            first = np.int64(-1)
+            for k in range(deg):
+                j = nbr[i, k]
+                if j < n and state[j] == HIDDEN and 0.0 < prob[j] < 1.0:
+                    front[j] = True
+                    if first < 0:
+                        first = j
+                    else:
+                        a = find_root(parent, first)
+                        b = find_root(parent, j)
+                        if a != b:
+                            parent[max(a, b)] = min(a, b)
+    open_part = np.zeros(n, np.bool_)  # by root: some cell around the part is neither in it nor known
+    for i in range(n):
+        if front[i]:
+            r = find_root(parent, i)
+            for k in range(deg):
+                j = nbr[i, k]
+                if j < n and state[j] < 0 and prob[j] < 1.0 and not (front[j] and find_root(parent, j) == r):
+                    open_part[r] = True
+    number = np.full(n, -1, np.int64)
+    parts = 0
+    for i in range(n):
+        part_of[i] = -1
+        if front[i]:
+            r = find_root(parent, i)
+            if not open_part[r]:
+                if number[r] < 0:
+                    number[r] = parts
+                    parts += 1
+                part_of[i] = number[r]
+    return parts
+
+
+@njit(cache=True)
+def isolated_move(
+    state: np.ndarray, nbr: np.ndarray, mines: int, prob: np.ndarray, limit: int, max_nodes: int
+) -> int:
+    """The exact best reveal inside a closed-off part of fixed mine count (``-1``: no such part searched).
+
+    A closed-off part (:func:`isolated_parts`) all of whose layouts hold the
+    same number of mines is a game of its own: nothing outside it tells about
+    it and its layouts do not weigh the rest's, so its best play is the end
+    game's over its own layouts, whatever is played elsewhere. The parts are
+    tried in order (by their lowest cell); the first with at most ``limit``
+    layouts whose search ends within ``max_nodes`` positions gives the move
+    (:func:`~analyzer.play.fast.endgame.endgame_move` on the part alone: the
+    revealed numbers around it kept, certain mines flagged, every other cell
+    out of play).
+    """  # pragma: no cover - compiled
+    n = state.shape[0]
+    deg = nbr.shape[1]
+    part_of = np.empty(n, np.int64)
+    parts = isolated_parts(state, nbr, prob, part_of)
+    sub = np.empty(n, np.int8)
+    for p in range(parts):
+        size = 0
+        flags = 0
+        for i in range(n):
+            if part_of[i] == p:
+                sub[i] = HIDDEN
+                size += 1
+            elif state[i] < 0 and prob[i] == 1.0:
+                sub[i] = FLAG
+                flags += 1
+            else:
+                sub[i] = SAFE  # out of play: neither a number nor a cell of the part
+        for i in range(n):
+            if part_of[i] == p:
+                for k in range(deg):
+                    j = nbr[i, k]
+                    if j < n and state[j] >= 0:
+                        sub[j] = state[j]
+        count = -1  # the part's mine count, -2 when it can hold more than one or too many layouts
+        for k in range(size + 1):
+            found = layouts(sub, nbr, flags + k, limit)
+            if found.shape[1] != n:
+                count = -2
+                break
+            if found.shape[0] > 0:
+                if count >= 0:
+                    count = -2
+                    break
+                count = k
+        if count < 0:
+            continue
+        cell = endgame_move(sub, nbr, flags + count, limit, max_nodes)
+        if cell >= 0:
+            return cell
+    return -1

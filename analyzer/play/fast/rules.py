@@ -18,7 +18,8 @@ from __future__ import annotations
 import numpy as np
 
 from analyzer.jit import njit
-from analyzer.play.fast.kernels import FLAG, HIDDEN, SAFE, _closure, _open
+from analyzer.play.fast.layout import _open, numbers_shown
+from analyzer.play.fast.probabilities import FLAG, HIDDEN, SAFE, _closure
 
 __all__ = ["RULE_PLAYERS", "play_rules"]
 
@@ -113,13 +114,7 @@ def play_rules(
     """
     n = is_mine.shape[0]
     deg = nbr.shape[1]
-    count = np.zeros(n, np.int8)
-    for i in range(n):
-        if is_mine[i]:
-            for k in range(deg):
-                j = nbr[i, k]
-                if j < n:
-                    count[j] += 1
+    count = numbers_shown(is_mine, nbr)
     state = np.full(n, HIDDEN, np.int8)
     known = np.empty(n, np.int8)
     stack = np.empty(n * (deg + 1), np.int64)

@@ -187,20 +187,19 @@ def _has_layout(board: Board) -> bool:
     """Whether some layout satisfies ``board`` (boards are values: the last few are remembered).
 
     Decided by the fast engine's exact feasibility (compiled, booleans only:
-    :func:`analyzer.play.fast.kernels.probabilities` reports "no layout" by
+    :func:`analyzer.play.fast.probabilities.probabilities` reports "no layout" by
     feasibility, not by rounding), or by :func:`analyzer.count_layouts` when
     its search would be too long. A player that draws is asked for its move on
     one board once a draw when its exact win rate enumerates them
     (:func:`analyzer.play.exact.move_distribution`), hence the memory.
     """
-    from analyzer.play.fast import kernels, neighbours_of
+    from analyzer.play.fast import neighbours_of
+    from analyzer.play.fast.probabilities import probabilities
     from analyzer.solver.solve import count_layouts
 
     cells = np.array(board.cells, dtype=np.int8)
     nbr = neighbours_of(board.topology, board.width, board.height)
-    status = kernels.probabilities(
-        cells, nbr, board.mines, np.empty(len(cells)), _FEASIBILITY_NODES, np.zeros(1)
-    )
+    status = probabilities(cells, nbr, board.mines, np.empty(len(cells)), _FEASIBILITY_NODES, np.zeros(1))
     if status >= 0:
         return status == 1
     return count_layouts(board) > 0

@@ -30,7 +30,9 @@ import numpy as np
 
 from analyzer.board.board import FLAG, HIDDEN, Board
 from analyzer.errors import InconsistentBoardError, SolverTimeoutError
-from analyzer.play.fast import kernels, neighbours_of
+from analyzer.play.fast import neighbours_of
+from analyzer.play.fast.probabilities import DEFAULT_MAX_NODES, SAFE, _closure, probabilities
+from analyzer.play.fast.pseq import pseq_candidates
 from analyzer.play.players.base import Action, Player, reveal_action
 
 __all__ = ["PseqPlayer", "pseq_move"]
@@ -47,13 +49,13 @@ def pseq_move(board: Board, draw: int | None) -> tuple[list[int], list[int]]:
     state[state == FLAG] = HIDDEN  # PSEQ never flags; a flag on its board is someone else's guess
     nbr = neighbours_of(board.topology, board.width, board.height)
     known = state.copy()
-    if not kernels._closure(known, nbr):
+    if not _closure(known, nbr):
         raise InconsistentBoardError("no mine layout is consistent with this board", clues=())
-    safe = [i for i in range(n) if known[i] == kernels.SAFE]
+    safe = [i for i in range(n) if known[i] == SAFE]
     if safe:
         return safe, []
     prob = np.empty(n)
-    status = kernels.probabilities(known, nbr, board.mines, prob, kernels.DEFAULT_MAX_NODES, np.zeros(1))
+    status = probabilities(known, nbr, board.mines, prob, DEFAULT_MAX_NODES, np.zeros(1))
     if status == 0:
         raise InconsistentBoardError("no mine layout is consistent with this board", clues=())
     if status < 0:
@@ -62,7 +64,7 @@ def pseq_move(board: Board, draw: int | None) -> tuple[list[int], list[int]]:
     if safe:
         return safe, []
     out = np.empty(n, dtype=np.int64)
-    kept = kernels.pseq_candidates(state, known, nbr, board.mines, prob, kernels.DEFAULT_MAX_NODES, out)
+    kept = pseq_candidates(state, known, nbr, board.mines, prob, DEFAULT_MAX_NODES, out)
     if kept < 0:
         raise SolverTimeoutError("the position is too hard for the compiled engine")
     return [], out[:kept].tolist()

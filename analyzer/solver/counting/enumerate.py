@@ -5,7 +5,7 @@ is iterative (an explicit stack, one level per group), so components of any
 number of groups need no change to Python's recursion limit.
 
 :func:`count_enumerate_compiled` is the same search compiled
-(:func:`analyzer.solver.kernels.enumerate_component`), for components small
+(:func:`analyzer.solver.kernels.enumerate.enumerate_component`), for components small
 enough that every count fits 64 bits; ``engine="auto"`` uses it, and the tests
 check it against this one.
 """
@@ -20,7 +20,7 @@ from analyzer.errors import SolverTimeoutError
 from analyzer.solver.counting.order import search_order
 from analyzer.solver.counting.types import Accumulator, BudgetExceeded, ComponentCounts
 from analyzer.solver.decomposition import ComponentProblem
-from analyzer.solver.kernels import ENUMERATION_OVERFLOW, MAX_ENUMERATION_CELLS, enumerate_component
+from analyzer.solver.kernels.enumerate import ENUMERATION_OVERFLOW, MAX_ENUMERATION_CELLS, enumerate_component
 
 __all__ = ["count_enumerate", "count_enumerate_compiled"]
 
@@ -133,9 +133,9 @@ def count_enumerate_compiled(problem: ComponentProblem, *, max_nodes: int) -> Co
     The same counts, and :class:`~analyzer.solver.counting.types.BudgetExceeded`
     after the same number of nodes, for a component in groups of at most 8 cells
     whose counts fit 64 bits (always, up to
-    :data:`~analyzer.solver.kernels.MAX_COMPILED_CELLS` cells; beyond, the search
+    :data:`~analyzer.solver.kernels.enumerate.MAX_COMPILED_CELLS` cells; beyond, the search
     stops with ``None`` before a count could pass them), of at most
-    :data:`~analyzer.solver.kernels.MAX_ENUMERATION_CELLS` cells (``None`` beyond:
+    :data:`~analyzer.solver.kernels.enumerate.MAX_ENUMERATION_CELLS` cells (``None`` beyond:
     its arrays would grow as its groups times its cells). It has no deadline of
     its own: ``auto`` gives it a budget of a few thousand nodes.
 

@@ -28,7 +28,8 @@ from analyzer.solver.counting.enumerate import counts_from_arrays, problem_array
 from analyzer.solver.counting.order import search_order
 from analyzer.solver.counting.types import ComponentCounts
 from analyzer.solver.decomposition import ComponentProblem
-from analyzer.solver.kernels import MAX_ENUMERATION_CELLS, frontier_component
+from analyzer.solver.kernels.enumerate import MAX_ENUMERATION_CELLS
+from analyzer.solver.kernels.frontier import frontier_component
 
 __all__ = ["count_frontier", "count_frontier_compiled", "compiled_frontier_states"]
 
@@ -60,7 +61,7 @@ def count_frontier_compiled(
 
     The same counts (and the same sweep), with each group's mines kept by mine
     count as the enumerators keep them, for a component in groups of at most 8
-    cells, of at most :data:`~analyzer.solver.kernels.MAX_ENUMERATION_CELLS`
+    cells, of at most :data:`~analyzer.solver.kernels.enumerate.MAX_ENUMERATION_CELLS`
     cells, whose counts fit 64 bits and whose sweep stays within ``max_states``
     states and ``max_coefficients`` counts (``None`` otherwise: the Python
     programme takes it). It has no deadline of its own: the budget bounds it.
