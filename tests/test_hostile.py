@@ -523,7 +523,7 @@ def test_cli_mines_option_does_not_apply_to_a_mine_file(tmp_path: Path) -> None:
     path = tmp_path / "b.mine"
     path.write_text("3x1x1\nH1H\n")
     err = assert_one_line_error(run_cli("solve", "--mines", "2", str(path)))
-    assert "--mines applies to --format minesweepr only" in err
+    assert "--mines applies to --format minesweepr and to pictures only" in err
 
 
 def test_cli_long_bad_line_gives_a_short_error(tmp_path: Path) -> None:
