@@ -53,7 +53,7 @@ def _compile_kernels_before_the_workers(config: pytest.Config) -> None:
     ones at once, inside the tests' time: a run of the default suite on a stale cache spent
     most of its time so (one 2 s test took 625 s). With the cache full this costs a second.
     """
-    if hasattr(config, "workerinput") or config.getoption("dist", "no") == "no" or config.option.collectonly:
+    if hasattr(config, "workerinput") or not config.getoption("tx", None) or config.option.collectonly:
         return  # a worker, or no workers (the tests compile what they call), or no test to run
     from analyzer.jit import purge_stale_caches
     from analyzer.warmup import uncached_kernels, warm_up
@@ -84,8 +84,13 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Skip, with the reason, a test (or a doctest) whose optional package is not installed."""
+    """Skip, with the reason, a test (or a doctest) whose optional package is not installed; keep
+    the JupyterLab tests on one of pytest-xdist's workers (with ``--dist loadgroup``, as ``make
+    test`` runs), so that one JupyterLab starts, not one a worker (the ``lab`` fixture)."""
+    grouping = config.pluginmanager.hasplugin("xdist")
     for item in items:
+        if grouping and "lab" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("jupyterlab"))
         needed = [mark.args[0] for mark in item.iter_markers("needs")]
         if isinstance(item, pytest.DoctestItem):
             relative = item.path.resolve().relative_to(_ROOT).as_posix()
