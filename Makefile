@@ -22,12 +22,13 @@ setup: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/analyzer solve analyzer/examples/cs70_figure2_4x4_6.mine
 
-# The tests on every core (pytest-xdist: one worker a core, each with one headless browser).
+# The tests on every core (pytest-xdist: one worker a core, each with one headless browser; the
+# JupyterLab tests on one worker, so that one JupyterLab starts: --dist loadgroup).
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n auto
+	$(BIN)/python -m pytest -q -n auto --dist loadgroup
 
 test-all: $(STAMP)
-	$(BIN)/python -m pytest -q -n auto -m "slow or not slow"
+	$(BIN)/python -m pytest -q -n auto --dist loadgroup -m "slow or not slow"
 
 lint: $(STAMP)
 	$(BIN)/ruff check analyzer tests

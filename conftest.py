@@ -41,6 +41,29 @@ def pytest_configure(config: pytest.Config) -> None:
     # With the notebooks extra the notebooks run too.
     if importlib.util.find_spec("nbmake") is not None and hasattr(config.option, "nbmake"):
         config.option.nbmake = True
+    _compile_kernels_before_the_workers(config)
+
+
+def _compile_kernels_before_the_workers(config: pytest.Config) -> None:
+    """On a run with pytest-xdist's workers, the numba kernels numba's cache lacks (a fresh clone
+    without ``make setup``, or a kernel source changed since the cache was filled) are compiled
+    first, here in the controller, by ``analyzer warmup``'s stages on every core.
+
+    Otherwise every worker compiles each kernel its first test calls, all of them the same
+    ones at once, inside the tests' time: a run of the default suite on a stale cache spent
+    most of its time so (one 2 s test took 625 s). With the cache full this costs a second.
+    """
+    if hasattr(config, "workerinput") or not config.getoption("tx", None) or config.option.collectonly:
+        return  # a worker, or no workers (the tests compile what they call), or no test to run
+    from analyzer.jit import purge_stale_caches
+    from analyzer.warmup import uncached_kernels, warm_up
+
+    purge_stale_caches()  # a kernel source changed: its caches go now, not in a worker mid-run
+    missing = uncached_kernels()
+    if missing:
+        print(f"conftest: compiling {len(missing)} numba kernels not cached yet, before the workers start")
+        seconds = warm_up(lambda line: None)
+        print(f"conftest: kernels compiled in {seconds:.0f} s")
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
@@ -61,8 +84,13 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Skip, with the reason, a test (or a doctest) whose optional package is not installed."""
+    """Skip, with the reason, a test (or a doctest) whose optional package is not installed; keep
+    the JupyterLab tests on one of pytest-xdist's workers (with ``--dist loadgroup``, as ``make
+    test`` runs), so that one JupyterLab starts, not one a worker (the ``lab`` fixture)."""
+    grouping = config.pluginmanager.hasplugin("xdist")
     for item in items:
+        if grouping and "lab" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("jupyterlab"))
         needed = [mark.args[0] for mark in item.iter_markers("needs")]
         if isinstance(item, pytest.DoctestItem):
             relative = item.path.resolve().relative_to(_ROOT).as_posix()

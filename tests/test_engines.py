@@ -27,7 +27,7 @@ from analyzer.solver.counting.enumerate import count_enumerate_compiled
 from analyzer.solver.counting.frontier import count_frontier
 from analyzer.solver.counting.order import search_order
 from analyzer.solver.counting.split import count_split, find_separator
-from analyzer.solver.counting.types import BudgetExceeded
+from analyzer.solver.counting.types import BudgetExceeded, ComponentCounts
 from analyzer.solver.decomposition import ComponentProblem, components
 from analyzer.solver.kernels.enumerate import MAX_COMPILED_CELLS, MAX_ENUMERATION_CELLS, component_order
 
@@ -177,20 +177,45 @@ def test_compiled_enumerator_gives_up_where_the_python_one_does() -> None:
     assert gave_up and counted and large  # both outcomes were met, and components past 59 cells
 
 
+def _one_equation(sizes: tuple[int, ...], mines: int) -> ComponentCounts:
+    """The exact counts of one equation over every group, in closed form, as the enumerator gives them.
+
+    Every layout holds ``mines`` mines: C(n, mines) of them, a cell a mine in C(n - 1, mines - 1);
+    the solutions (mines a group) are the coefficient of x^mines in the product of 1 + ... + x^size.
+    """
+    cells = sum(sizes)
+    ways = [1]
+    for size in sizes:
+        ways = [
+            sum(ways[m - j] for j in range(size + 1) if 0 <= m - j < len(ways))
+            for m in range(len(ways) + size)
+        ]
+    layouts = tuple(comb(cells, mines) if m == mines else 0 for m in range(cells + 1))
+    each = comb(cells - 1, mines - 1)
+    return ComponentCounts(layouts, ways[mines], "enumerate", tuple((size * each,) for size in sizes), mines)
+
+
+def test_the_closed_form_of_one_equation_is_the_enumerators() -> None:
+    for sizes, mines in (((3, 2, 1), 3), ((2, 2, 2, 1), 4), ((8, 3), 5), ((1,), 1)):
+        assert _one_equation(sizes, mines) == count_enumerate(
+            ComponentProblem(sizes, ((tuple(range(len(sizes))), mines),))
+        )
+
+
 def test_compiled_enumerator_is_exact_at_its_cell_limit() -> None:
-    # 59 cells in one equation: C(59, 29) layouts (about 5.9e16), and eight times that in a row.
+    # 59 cells in one equation: C(59, 29) layouts (about 5.9e16), and eight times that in a row,
+    # checked against the closed form (the Python search agrees, in the slow test below).
     sizes = (8,) * 7 + (3,)
     assert sum(sizes) == MAX_COMPILED_CELLS
     problem = ComponentProblem(sizes, ((tuple(range(8)), 29),))
     compiled = count_enumerate_compiled(problem, max_nodes=10**9)
-    assert compiled == count_enumerate(problem)
+    assert compiled == _one_equation(sizes, 29)
     assert compiled is not None and compiled.layouts[29] == comb(59, 29)
     # Past 59 cells the search follows its counts in floating point and stops before
     # any could pass 64 bits: C(60, 30) (1.2e17) is counted, C(64, 32) (1.8e18) is not.
     wider = ComponentProblem((8,) * 7 + (4,), ((tuple(range(8)), 30),))
-    assert count_enumerate_compiled(wider, max_nodes=10**9) == count_enumerate(wider)
+    assert count_enumerate_compiled(wider, max_nodes=10**9) == _one_equation(wider.sizes, 30)
     widest = ComponentProblem((8,) * 8, ((tuple(range(8)), 32),))
-    assert count_enumerate(widest).layouts[32] == comb(64, 32)
     assert count_enumerate_compiled(widest, max_nodes=10**9) is None
     # Past MAX_ENUMERATION_CELLS the arrays would grow as groups times cells: not taken.
     chain_of = tuple(((g, g + 1), 1) for g in range(0, 125))
@@ -199,6 +224,16 @@ def test_compiled_enumerator_is_exact_at_its_cell_limit() -> None:
     assert count_enumerate_compiled(huge, max_nodes=10**9) is None
     # A group larger than a neighbourhood (no board makes one) is left to the Python search.
     assert count_enumerate_compiled(ComponentProblem((9,), (((0,), 3),)), max_nodes=10**9) is None
+
+
+@pytest.mark.slow  # 25 s of CPU in the Python search; the closed form stands in for it by default
+def test_compiled_enumerator_is_the_python_one_at_its_cell_limit() -> None:
+    problem = ComponentProblem((8,) * 7 + (3,), ((tuple(range(8)), 29),))
+    assert count_enumerate_compiled(problem, max_nodes=10**9) == count_enumerate(problem)
+    wider = ComponentProblem((8,) * 7 + (4,), ((tuple(range(8)), 30),))
+    assert count_enumerate_compiled(wider, max_nodes=10**9) == count_enumerate(wider)
+    widest = ComponentProblem((8,) * 8, ((tuple(range(8)), 32),))
+    assert count_enumerate(widest) == _one_equation(widest.sizes, 32)  # the Python search counts it
 
 
 def _arrays(problem: ComponentProblem) -> tuple[np.ndarray, np.ndarray]:
