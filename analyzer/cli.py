@@ -364,7 +364,7 @@ def _stdin_picture() -> bytes | None:
     without reading them (a text stream put in place of standard input). At most the reader's
     bound (:data:`analyzer.pictures.load.MAX_BYTES`) is read: more is refused unread.
     """
-    from analyzer.pictures.load import IMAGE_MAGIC, MAX_BYTES
+    from analyzer.pictures.load import MAX_BYTES, image_format
 
     stdin = getattr(sys.stdin, "buffer", None)
     peek = getattr(stdin, "peek", None)
@@ -374,9 +374,7 @@ def _stdin_picture() -> bytes | None:
         head = bytes(peek(16)[:16])
     except (OSError, ValueError):
         return None
-    if not any(head.startswith(magic) for magic in IMAGE_MAGIC) or (
-        head[:4] == b"RIFF" and head[8:12] != b"WEBP"
-    ):
+    if image_format(head) is None:
         return None  # as analyzer.pictures.is_image_file knows a picture's file
     data = stdin.read(MAX_BYTES + 1)
     if len(data) > MAX_BYTES:

@@ -43,30 +43,21 @@ PICTURE_SUFFIXES = ("png", "jpg", "jpeg", "gif", "bmp", "webp")
 THUMBNAIL_SIDE = 480
 """The longest side of the copy of the picture shown beside the board, in pixels."""
 
-_MAGIC = (
-    (b"\x89PNG\r\n\x1a\n", "png"),
-    (b"\xff\xd8\xff", "jpeg"),
-    (b"GIF87a", "gif"),
-    (b"GIF89a", "gif"),
-    (b"BM", "bmp"),
-)
-
 
 def picture_format(raw: bytes) -> str | None:
-    """The picture format ``raw`` starts with (``png``, ``jpeg``, ``gif``, ``bmp``, ``webp``), or ``None``.
+    """The picture format ``raw`` starts with (``png``, ``jpeg``, ``gif``, ``bmp``, ``webp``, ``tiff``).
+
+    The reader's own test (:func:`analyzer.pictures.load.image_format`), so that the page, the
+    widget and the command line take the same pictures.
 
     >>> picture_format(b"\\x89PNG\\r\\n\\x1a\\n...."), picture_format(b"RIFF\\0\\0\\0\\0WEBPVP8 ")
     ('png', 'webp')
     >>> picture_format(b"9x9x10\\nHHH") is None
     True
     """
-    head = bytes(raw[:16])
-    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
-        return "webp"
-    for magic, name in _MAGIC:
-        if head.startswith(magic):
-            return name
-    return None
+    from analyzer.pictures.load import image_format
+
+    return image_format(raw)
 
 
 def is_picture_path(source: object) -> bool:

@@ -16,7 +16,7 @@ import numpy as np
 
 from analyzer.errors import PictureError
 
-__all__ = ["load_picture", "is_image_file", "MAX_PIXELS", "MAX_BYTES", "IMAGE_MAGIC"]
+__all__ = ["load_picture", "is_image_file", "image_format", "MAX_PIXELS", "MAX_BYTES", "IMAGE_MAGIC"]
 
 MAX_PIXELS = 40_000_000
 """The most pixels a picture may have (an 8K screen has 33 million); larger is refused unread."""
@@ -26,15 +26,15 @@ MIN_SIDE = 16
 """A picture narrower or lower than this holds no board of 5x5 cells of 3 px."""
 
 IMAGE_MAGIC = (
-    b"\x89PNG\r\n\x1a\n",
-    b"\xff\xd8\xff",  # JPEG
-    b"GIF87a",
-    b"GIF89a",
-    b"BM",  # Windows bitmap
-    b"RIFF",  # WebP (RIFF....WEBP)
-    b"II*\x00",  # TIFF
-    b"MM\x00*",
+    (b"\x89PNG\r\n\x1a\n", "png"),
+    (b"\xff\xd8\xff", "jpeg"),
+    (b"GIF87a", "gif"),
+    (b"GIF89a", "gif"),
+    (b"BM", "bmp"),  # Windows bitmap
+    (b"II*\x00", "tiff"),
+    (b"MM\x00*", "tiff"),
 )
+"""The first bytes of each format read, and its name (WebP, ``RIFF....WEBP``, is :func:`image_format`'s)."""
 _SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp", ".tif", ".tiff")
 
 
@@ -49,13 +49,21 @@ def is_image_file(path: str | os.PathLike[str]) -> bool:
             head = f.read(16)
     except OSError:
         return str(path).lower().endswith(_SUFFIXES)
-    return _is_image_bytes(head)
+    return image_format(head) is not None
 
 
-def _is_image_bytes(head: bytes) -> bool:
+def image_format(head: bytes) -> str | None:
+    """The picture format ``head`` starts with (``png``, ``jpeg``, ``gif``, ``bmp``, ``webp``, ``tiff``).
+
+    >>> image_format(b"\\x89PNG\\r\\n\\x1a\\n...."), image_format(b"RIFF\\0\\0\\0\\0WEBPVP8 ")
+    ('png', 'webp')
+    >>> image_format(b"RIFF\\0\\0\\0\\0WAVEfmt ") is None, image_format(b"9x9x10\\nHHH") is None
+    (True, True)
+    """
+    head = bytes(head[:16])
     if head.startswith(b"RIFF"):
-        return head[8:12] == b"WEBP"
-    return any(head.startswith(m) for m in IMAGE_MAGIC)
+        return "webp" if head[8:12] == b"WEBP" else None
+    return next((name for magic, name in IMAGE_MAGIC if head.startswith(magic)), None)
 
 
 def load_picture(source: Any) -> tuple[np.ndarray, tuple[str, ...]]:
@@ -124,7 +132,7 @@ def _open(source: Any, notes: list[str]) -> Any:
         raise PictureError(
             f"not an image: a {type(source).__name__} (give a path, bytes, a Pillow image or an array)"
         )
-    if not _is_image_bytes(data[:16]):
+    if image_format(data) is None:
         raise PictureError(f"not an image: {name} is not a PNG, JPEG, GIF, BMP, WebP or TIFF picture")
     bound = Image.MAX_IMAGE_PIXELS
     Image.MAX_IMAGE_PIXELS = None  # opening reads the header only; the size is checked below, ours
