@@ -66,6 +66,7 @@ import sys
 import threading
 import time
 import webbrowser
+from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
@@ -422,24 +423,16 @@ class _Handler(BaseHTTPRequestHandler):
             message = f"an action is sent as application/json, got Content-Type {kind or 'none'!r}"
             self._json({"error": message}, HTTPStatus.UNSUPPORTED_MEDIA_TYPE)
             return
-        try:
-            length = int(self.headers.get("Content-Length", "0"))
-        except ValueError:
-            length = -1
-        if length > MAX_ACTION_BYTES:
-            message = (
+        body = self._body(
+            MAX_ACTION_BYTES,
+            lambda length: (
                 f"an action is at most {MAX_ACTION_BYTES:,} bytes (a file of at most"
                 f" {MAX_UPLOAD_BYTES // 2**20} MiB), got {length:,}"
-            )
-            self._json({"error": message}, HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
+            ),
+            "an action is a JSON object; the request had no body",
+        )
+        if body is None:
             return
-        if length <= 0:
-            self._json(
-                {"error": "an action is a JSON object; the request had no body"}, HTTPStatus.BAD_REQUEST
-            )
-            return
-        body = self.rfile.read(length)
-        self._body_read = True
         try:
             action = json.loads(body)
         except (ValueError, RecursionError) as error:  # not UTF-8, not JSON, too deep, a 5,000-digit number
@@ -454,19 +447,13 @@ class _Handler(BaseHTTPRequestHandler):
             message = f"a picture is sent as its bytes (image/png, ...), got Content-Type {kind!r}"
             self._json({"error": message}, HTTPStatus.UNSUPPORTED_MEDIA_TYPE)
             return
-        try:
-            length = int(self.headers.get("Content-Length", "0"))
-        except ValueError:
-            length = -1
-        if length > MAX_PICTURE_BYTES:
-            message = f"a picture is at most {MAX_PICTURE_BYTES // 2**20} MiB, got {length:,} bytes"
-            self._json({"error": message}, HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
+        body = self._body(
+            MAX_PICTURE_BYTES,
+            lambda length: f"a picture is at most {MAX_PICTURE_BYTES // 2**20} MiB, got {length:,} bytes",
+            "a picture is its bytes; the request had no body",
+        )
+        if body is None:
             return
-        if length <= 0:
-            self._json({"error": "a picture is its bytes; the request had no body"}, HTTPStatus.BAD_REQUEST)
-            return
-        body = self.rfile.read(length)
-        self._body_read = True
         if picture_format(body) is None:
             message = "not a picture: the bytes are no PNG, JPEG, GIF, BMP or WebP"
             self._json({"error": message}, HTTPStatus.UNSUPPORTED_MEDIA_TYPE)
@@ -477,6 +464,23 @@ class _Handler(BaseHTTPRequestHandler):
             if fields.get(field):
                 action[field] = fields[field][0]
         self._stream(self.session.respond(action, since=_since(query)))
+
+    def _body(self, limit: int, too_large: Callable[[int], str], empty: str) -> bytes | None:
+        """The request's body, at most ``limit`` bytes by its Content-Length; else ``None``, answered
+        413 with ``too_large(length)`` before a byte is read, or 400 with ``empty``."""
+        try:
+            length = int(self.headers.get("Content-Length", "0"))
+        except ValueError:
+            length = -1
+        if length > limit:
+            self._json({"error": too_large(length)}, HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
+            return None
+        if length <= 0:
+            self._json({"error": empty}, HTTPStatus.BAD_REQUEST)
+            return None
+        body = self.rfile.read(length)
+        self._body_read = True
+        return body
 
     def _stream(self, first: dict[str, Any]) -> None:
         """The answer in one line, then, if the best move was still to score, the view that has it."""
