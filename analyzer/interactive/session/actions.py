@@ -10,7 +10,7 @@ below that does the work: the position (an edit), the searches (auto-play), the 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 from analyzer.board.board import FLAG, HIDDEN, Board, Cell
 from analyzer.errors import AnalyzerError, GameError, OptionError
@@ -27,7 +27,7 @@ from analyzer.interactive.session.protocol import MODES
 from analyzer.limits import exact_text, flag, fraction_text, percent
 from analyzer.render import exact_or_rounded
 
-__all__ = ["Actions", "ACTIONS", "Handler"]
+__all__ = ["Actions", "ACTIONS", "UNDOABLE", "Handler"]
 
 
 class Actions(Files):
@@ -98,7 +98,7 @@ class Actions(Files):
                 # action stays until the next action, as does the file a save made.
                 self.note = ""
                 self._download = None
-            recorded = isinstance(action, dict) and action.get("type") in _UNDOABLE
+            recorded = isinstance(action, dict) and action.get("type") in UNDOABLE
             before = self._snapshot() if recorded else None
             signature = self._signature() if recorded else None
             answer = None
@@ -138,7 +138,7 @@ class Actions(Files):
         handler = ACTIONS.get(kind) if isinstance(kind, str) else None
         if handler is None:
             raise OptionError(f"unknown action {short(kind)}")
-        return handler.do(self, action)
+        return handler(self, action)
 
     # ------------------------------------------------------------ the handlers, one a type
     def _on_cell(self, action: dict[str, Any]) -> None:
@@ -226,6 +226,9 @@ class Actions(Files):
         mines = read_mines(action)
         self._open_upload(action.get("name"), action.get("data"), mines)
 
+    def _on_picture(self, action: dict[str, Any]) -> None:
+        self._open_picture_action(action)
+
     def _on_paste(self, action: dict[str, Any]) -> None:
         text = action.get("text")
         if not isinstance(text, str):
@@ -236,8 +239,11 @@ class Actions(Files):
     def _on_save(self, action: dict[str, Any]) -> None:
         self._save(str(action.get("format", "mine")))
 
-    def _on_undo_or_redo(self, action: dict[str, Any]) -> None:
-        self._travel(action["type"])
+    def _on_undo(self, action: dict[str, Any]) -> None:
+        self._travel("undo")
+
+    def _on_redo(self, action: dict[str, Any]) -> None:
+        self._travel("redo")
 
     def _on_paint(self, action: dict[str, Any]) -> None:
         self._paint(action.get("cells"), action.get("value"), action.get("like"))
@@ -257,15 +263,14 @@ class Actions(Files):
     def _on_guess(self, action: dict[str, Any]) -> None:
         self._next_guess(read_integer(action.get("direction", 1), "direction", negative=True))
 
-    def _on_show(self, action: dict[str, Any]) -> None:
-        """The analyst's switches that show more and change nothing: marks, win, candidates."""
-        kind = action["type"]
-        if kind == "marks":
-            self.show_marks = bool(action.get("on", True))
-        elif kind == "win":
-            self.show_win = bool(action.get("on", True))
-        else:
-            self.show_candidates = flag(action.get("on", True), "candidates")
+    def _on_marks(self, action: dict[str, Any]) -> None:
+        self.show_marks = bool(action.get("on", True))
+
+    def _on_win(self, action: dict[str, Any]) -> None:
+        self.show_win = bool(action.get("on", True))
+
+    def _on_candidates(self, action: dict[str, Any]) -> None:
+        self.show_candidates = flag(action.get("on", True), "candidates")
 
     def _on_adjust_numbers(self, action: dict[str, Any]) -> None:
         self.adjust_numbers = flag(action.get("on", True), "adjust_numbers")
@@ -353,45 +358,44 @@ class Actions(Files):
         self._changed()
 
 
-class Handler(NamedTuple):
-    """What an action does (``do(session, action)``: its answer or ``None``); undo takes it back or not."""
-
-    do: Callable[[Actions, dict[str, Any]], dict[str, Any] | None]
-    undoable: bool = False
-    """Undo takes it back (stepping through a replay changes no position: it is not one)."""
-
+Handler = Callable[[Actions, dict[str, Any]], dict[str, Any] | None]
+"""What an action does: ``handler(session, action)``, its answer (a query's) or ``None``."""
 
 ACTIONS: dict[str, Handler] = {
-    # Edit, play and replay (see Actions.act for each one's fields).
-    "cell": Handler(Actions._on_cell, undoable=True),
-    "key": Handler(Actions._on_key, undoable=True),
-    "mines": Handler(Actions._on_mines, undoable=True),
-    "resize": Handler(Actions._on_resize, undoable=True),
-    "new_game": Handler(Actions._on_new_game, undoable=True),
-    "play_best": Handler(Actions._on_play_best, undoable=True),
-    "mode": Handler(Actions._on_mode, undoable=True),
-    "step": Handler(Actions._on_step),
-    "why": Handler(Actions._on_why),
+    # Edit, play and replay (Actions.act lists each one's fields).
+    "cell": Actions._on_cell,
+    "key": Actions._on_key,
+    "mines": Actions._on_mines,
+    "resize": Actions._on_resize,
+    "new_game": Actions._on_new_game,
+    "play_best": Actions._on_play_best,
+    "mode": Actions._on_mode,
+    "step": Actions._on_step,
+    "why": Actions._on_why,
     # The analyst's workflow.
-    "open": Handler(Actions._on_open, undoable=True),
-    "picture": Handler(Actions._open_picture_action, undoable=True),
-    "paste": Handler(Actions._on_paste, undoable=True),
-    "save": Handler(Actions._on_save),
-    "undo": Handler(Actions._on_undo_or_redo),
-    "redo": Handler(Actions._on_undo_or_redo),
-    "paint": Handler(Actions._on_paint, undoable=True),
-    "wheel": Handler(Actions._on_wheel, undoable=True),
-    "autoplay": Handler(Actions._on_autoplay, undoable=True),
-    "marks": Handler(Actions._on_show),
-    "win": Handler(Actions._on_show),
-    "trust_flags": Handler(Actions._on_trust_flags),
-    "guess": Handler(Actions._on_guess),
-    "candidates": Handler(Actions._on_show),
-    "adjust_numbers": Handler(Actions._on_adjust_numbers),
+    "open": Actions._on_open,
+    "picture": Actions._on_picture,
+    "paste": Actions._on_paste,
+    "save": Actions._on_save,
+    "undo": Actions._on_undo,
+    "redo": Actions._on_redo,
+    "paint": Actions._on_paint,
+    "wheel": Actions._on_wheel,
+    "autoplay": Actions._on_autoplay,
+    "marks": Actions._on_marks,
+    "win": Actions._on_win,
+    "trust_flags": Actions._on_trust_flags,
+    "guess": Actions._on_guess,
+    "candidates": Actions._on_candidates,
+    "adjust_numbers": Actions._on_adjust_numbers,
     # Queries: they answer and change nothing.
-    "exact": Handler(Actions._on_exact),
-    "thumbnail": Handler(Actions._on_thumbnail),
+    "exact": Actions._on_exact,
+    "thumbnail": Actions._on_thumbnail,
 }
-"""Each action's ``type``, what it does, and whether undo takes it back: the one place to add an action."""
+"""Each action's ``type`` and the handler that does it: the one place to add an action."""
 
-_UNDOABLE = frozenset(kind for kind, handler in ACTIONS.items() if handler.undoable)
+UNDOABLE = frozenset(
+    {"cell", "key", "mines", "resize", "new_game", "play_best", "mode"}
+    | {"open", "picture", "paste", "paint", "wheel", "autoplay"}
+)
+"""The actions undo takes back (stepping through a replay is not one: it changes no position)."""

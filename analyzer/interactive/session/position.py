@@ -123,20 +123,23 @@ class Position:
 
     @property
     def game(self) -> Game | None:
+        """The game of play mode (the last one started, while another mode is shown), else ``None``."""
         return self._game
 
     @property
     def replay(self) -> ReplayAnalysis | None:
+        """The replay open (its analysis), else ``None``; :attr:`step` is the step of it shown."""
         return self._replay
-
-    @property
-    def step(self) -> int:
-        return self._step
 
     @property
     def steps(self) -> int:
         """Replay steps: one before each click that opened cells, and the end of the game."""
         return len(self._replay_boards) + 1 if self._replay is not None else 0
+
+    @property
+    def step(self) -> int:
+        """The replay's step shown (0 to :attr:`steps` - 1)."""
+        return self._step
 
     def set_board(self, board: Board) -> None:
         """Show ``board`` in edit mode, on any topology (the view's ``topology`` says how it is drawn)."""
