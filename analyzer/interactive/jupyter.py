@@ -25,12 +25,12 @@ from __future__ import annotations
 
 import queue
 import threading
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 import anywidget
 import traitlets
 
-from analyzer.interactive.session import DEFAULT_TIME_LIMIT, Session
+from analyzer.interactive.session import Options, Session
 from analyzer.interactive.web import static_text
 
 if TYPE_CHECKING:
@@ -78,19 +78,9 @@ class BoardWidget(anywidget.AnyWidget):
     # Each action is acknowledged at once ({"ack": True}): a view whose kernel is gone says so.
     acknowledges = traitlets.Bool(True).tag(sync=True)
 
-    def __init__(
-        self,
-        source: object = None,
-        *,
-        time_limit: float = DEFAULT_TIME_LIMIT,
-        seed: int = 0,
-        trust_flags: bool = False,
-        adjust_numbers: bool = True,
-    ):
+    def __init__(self, source: object = None, **options: Unpack[Options]):
         super().__init__()
-        self.session = Session(
-            source, time_limit=time_limit, seed=seed, trust_flags=trust_flags, adjust_numbers=adjust_numbers
-        )
+        self.session = Session(source, **options)
         self._actions: queue.Queue[dict[str, Any] | None] = queue.Queue()
         self._worker: threading.Thread | None = None
         self._guard = threading.Lock()

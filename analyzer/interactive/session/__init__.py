@@ -138,6 +138,7 @@ Where things are
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TypedDict
 
 from analyzer.interactive.session.actions import Actions
 
@@ -163,6 +164,7 @@ from analyzer.interactive.session.searches import dead_cells as dead_cells
 
 __all__ = [
     "Session",
+    "Options",
     "MODES",
     "DEFAULT_TIME_LIMIT",
     "PROTOCOL",
@@ -233,6 +235,15 @@ AUTOPLAY_SECONDS = 30.0
 
 FLAGS_NAMED = 4
 """How many of the player's doubtful flags ``flag_text`` names (then "and n more")."""
+
+
+class Options(TypedDict, total=False):
+    """The keyword options of :class:`Session`, which the widget passes on (each described there)."""
+
+    time_limit: float
+    seed: int
+    trust_flags: bool
+    adjust_numbers: bool
 
 
 class Session(Actions):
