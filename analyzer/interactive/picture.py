@@ -65,9 +65,7 @@ def board_svg(
             f"an SVG of {cells:,} cells is too large (at most {MAX_SVG_CELLS:,}):"
             " save a .png of the view instead"
         )
-    numbers = list(palette["numbers"])  # type: ignore[call-overload]
     kinds = list(palette["kinds"])  # type: ignore[call-overload]  # the kind of each state code
-    viridis = list(palette["viridis"])  # type: ignore[call-overload]
     size_w, size_h = _LABEL + width * _CELL, _LABEL + height * _CELL
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{size_w}" height="{size_h}"'
@@ -91,25 +89,7 @@ def board_svg(
         x, y = _LABEL + col * _CELL, _LABEL + row * _CELL
         code = int(codes[index])
         kind = kinds[code]
-        text, ink, size = "", "#000", 15
-        if kind == "number":
-            fill, text, ink = str(palette["revealed"]), ("" if code == 0 else str(code)), numbers[code]
-        elif kind == "guess":
-            p = float(probabilities[index])
-            fill = probability_colour(p)
-            text, ink, size = _percent(p), text_colour(fill), 11
-        elif kind == "safe":
-            fill, text = viridis[8], "✓"
-        elif kind == "mine":
-            fill, text, ink = viridis[0], "✱", "#fff"
-        elif kind in ("flag", "wrong-flag"):
-            fill, text, ink = str(palette["hidden"]), "⚑", str(palette["flag"])
-        elif kind == "layout-mine":
-            fill, text = str(palette["hidden"]), "✹"
-        elif kind == "fatal":
-            fill, text, ink = str(palette["fatal"]), "✹", "#fff"
-        else:
-            fill = str(palette["hidden"])
+        fill, text, ink, size = _look(kind, code, float(probabilities[index]), palette)
         out.append(
             f'<rect x="{x}" y="{y}" width="{_CELL - 1}" height="{_CELL - 1}" fill="{fill}"'
             f' data-cell="{row},{col}"/>'
@@ -124,9 +104,41 @@ def board_svg(
                 f'L{x + 4} {y + _CELL - 5}" stroke="#d00000" stroke-width="2.5"/>'
             )
     out.append("</g>")
-    for name, (colour, shading, dashed) in _MARKS.items():  # the page's order
-        indices = (marks or {}).get(name, ())
-        for index in indices:
+    out.extend(_mark_rects(marks or {}, width))
+    out.append("</svg>\n")
+    return "\n".join(out)
+
+
+def _look(kind: str, code: int, p: float, palette: Mapping[str, object]) -> tuple[str, str, str, int]:
+    """A cell's fill, text, ink and font size, by its kind (``p`` its probability, for a guess)."""
+    numbers = list(palette["numbers"])  # type: ignore[call-overload]
+    viridis = list(palette["viridis"])  # type: ignore[call-overload]
+    text, ink, size = "", "#000", 15
+    if kind == "number":
+        fill, text, ink = str(palette["revealed"]), ("" if code == 0 else str(code)), numbers[code]
+    elif kind == "guess":
+        fill = probability_colour(p)
+        text, ink, size = _percent(p), text_colour(fill), 11
+    elif kind == "safe":
+        fill, text = viridis[8], "✓"
+    elif kind == "mine":
+        fill, text, ink = viridis[0], "✱", "#fff"
+    elif kind in ("flag", "wrong-flag"):
+        fill, text, ink = str(palette["hidden"]), "⚑", str(palette["flag"])
+    elif kind == "layout-mine":
+        fill, text = str(palette["hidden"]), "✹"
+    elif kind == "fatal":
+        fill, text, ink = str(palette["fatal"]), "✹", "#fff"
+    else:
+        fill = str(palette["hidden"])
+    return fill, text, ink, size
+
+
+def _mark_rects(marks: Mapping[str, Sequence[int]], width: int) -> list[str]:
+    """The outlines of the marks, in the page's order (a later mark is drawn over an earlier)."""
+    out = []
+    for name, (colour, shading, dashed) in _MARKS.items():
+        for index in marks.get(name, ()):
             row, col = divmod(int(index), width)
             x, y = _LABEL + col * _CELL, _LABEL + row * _CELL
             shade = f'fill="{shading}" fill-opacity="0.45"' if shading else 'fill="none"'
@@ -135,8 +147,7 @@ def board_svg(
                 f'<rect x="{x + 1.5}" y="{y + 1.5}" width="{_CELL - 4}" height="{_CELL - 4}" {shade}'
                 f' stroke="{colour}" stroke-width="3"{dash} class="mz-mark-{name}"/>'
             )
-    out.append("</svg>\n")
-    return "\n".join(out)
+    return out
 
 
 def _percent(p: float) -> str:
