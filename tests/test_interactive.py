@@ -137,6 +137,15 @@ def test_a_refused_action_leaves_a_note_and_changes_nothing(action: Any, words: 
     assert {k: v for k, v in after.items() if k != "note"} == {k: v for k, v in before.items() if k != "note"}
 
 
+@pytest.mark.parametrize("kind", [[1], {"a": 1}, 3, None])
+def test_an_action_whose_type_is_not_a_name_is_refused_with_a_note(kind: Any) -> None:
+    # A list or a dict (unhashable) once raised TypeError out of act: the page got no answer.
+    session = Session("3x1x1\nH1H\n")
+    before = session.view()
+    assert session.respond({"type": kind})["view"]["note"] == f"unknown action {kind!r}"
+    assert session.view()["version"] == before["version"] and session.view()["history"]["undo"] == 0
+
+
 def test_why_gives_the_explanation_of_a_certain_cell() -> None:
     board = Board.from_text("6x3x3\nHHHHHH\n12H21H\nHHHHHH\n")
     session = Session(board)

@@ -1,6 +1,6 @@
 """The actions: one table (:data:`ACTIONS`) from an action's ``type`` to the handler that does it.
 
-:meth:`Actions.act` is the front ends' single entry point (its text lists every action and its
+:meth:`Session.act` is the front ends' single entry point (its text lists every action and its
 fields): it clears the last action's note, records the position for undo when the action is
 one undo takes back, calls the handler, and turns a refusal into the view's ``note``. Each
 handler reads its fields (:mod:`~analyzer.interactive.session.fields`) and calls the layer
@@ -27,7 +27,7 @@ from analyzer.interactive.session.protocol import MODES
 from analyzer.limits import exact_text, flag, fraction_text, percent
 from analyzer.render import exact_or_rounded
 
-__all__ = ["Actions", "ACTIONS", "UNDOABLE", "Handler"]
+__all__ = ["ACTIONS", "UNDOABLE", "Handler"]
 
 
 class Actions(Files):
@@ -98,7 +98,8 @@ class Actions(Files):
                 # action stays until the next action, as does the file a save made.
                 self.note = ""
                 self._download = None
-            recorded = isinstance(action, dict) and action.get("type") in UNDOABLE
+            kind = action.get("type") if isinstance(action, dict) else None
+            recorded = isinstance(kind, str) and kind in UNDOABLE  # a list as the type is refused below
             before = self._snapshot() if recorded else None
             signature = self._signature() if recorded else None
             answer = None
