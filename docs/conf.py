@@ -225,6 +225,13 @@ def _homes() -> tuple[dict[str, list[str]], dict[str, list[str]]]:
                 for base in value.__mro__
             ):
                 _INHERIT.add(home or f"{module_name}.{name}")  # members held by a private base
+            if home is None and inspect.isclass(value) and any(
+                base.__module__.startswith(module_name + ".") for base in value.__mro__
+            ):
+                # built from layers in its package's modules (Session): documented here with
+                # their members, the layers nowhere (they are not in their modules' __all__)
+                excluded.setdefault(module_name, []).append(name)
+                _LAYERED.setdefault(module_name, []).append(name)
     return excluded, elsewhere
 
 
@@ -234,8 +241,16 @@ _ALIASES: dict[str, str] = {}
 _BARE: dict[str, list[dict[str, Any]]] = {}
 #: Classes whose documented members include those of a private base (``Analysis``'s slots).
 _INHERIT: set[str] = set()
+#: Per module, the classes of its page built from layers in its package's modules (``Session``).
+_LAYERED: dict[str, list[str]] = {}
 _EXCLUDED, _ELSEWHERE = _homes()
-autosummary_context = {"excluded": _EXCLUDED, "elsewhere": _ELSEWHERE, "bare": _BARE, "inherit": _INHERIT}
+autosummary_context = {
+    "excluded": _EXCLUDED,
+    "elsewhere": _ELSEWHERE,
+    "bare": _BARE,
+    "inherit": _INHERIT,
+    "layered": _LAYERED,
+}
 
 
 def _find_by_suffix(

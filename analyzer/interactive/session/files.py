@@ -1,8 +1,8 @@
 """What a session opens and saves: boards, games, replays and pictures; the files the page downloads.
 
-:meth:`Files.load` opens what the library is given (a board, a game, a replay, a path, a
+:meth:`Session.load` opens what the library is given (a board, a game, a replay, a path, a
 picture); the ``open``, ``picture`` and ``paste`` actions open what the page sends (a file's
-bytes, never a path); ``save`` makes the file the page downloads (:attr:`Files.download`).
+bytes, never a path); ``save`` makes the file the page downloads (:attr:`Session.download`).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from analyzer.pictures import PictureReading
     from analyzer.replays.read import Replay
 
-__all__ = ["Files", "board_from_text"]
+__all__ = ["board_from_text"]
 
 _STATIC_SVG_CELLS = 40_000  # the .svg of a hexagonal, cube or graph board (analyzer.render's picture)
 

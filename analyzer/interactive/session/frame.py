@@ -1,6 +1,6 @@
 """The view's small fields, sent whole with every answer: the frame around the per-cell arrays.
 
-:meth:`Frame.view` (the module text of :mod:`analyzer.interactive.session` lists each field):
+:meth:`Session.view` (the module text of :mod:`analyzer.interactive.session` lists each field):
 the size, the caption, the error or note, the best move, the marks drawn over the cells, the
 game's or the replay's state, the analyst's tools, the picture read. The per-cell arrays are
 :mod:`analyzer.interactive.session.view`'s.
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from analyzer.solver.analysis import Analysis
     from analyzer.solver.moves import Move
 
-__all__ = ["Frame", "share_text", "count_text"]
+__all__ = ["share_text", "count_text"]
 
 
 class Frame(Searches):

@@ -1,8 +1,8 @@
 """The position a session shows and its history: the cells, the game or the replay's step; undo, redo.
 
-:class:`Position` is the bottom layer of :class:`~analyzer.interactive.session.Session`: its
-state (every attribute the layers above read is set in :meth:`Position.__init__`), the changes
-of what is shown (:meth:`~Position.set_board`, :meth:`~Position.new_game`, the edit of one cell),
+``Position`` is the bottom layer of :class:`~analyzer.interactive.session.Session`: its
+state (every attribute the layers above read is set in ``Position.__init__``), the changes
+of what is shown (:meth:`Session.set_board`, :meth:`Session.new_game`, the edit of one cell),
 the version that counts them, and the history that undo and redo walk (:class:`Snapshot`).
 """
 
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from analyzer.solver.analysis import Analysis
     from analyzer.solver.moves import Move
 
-__all__ = ["Position", "Snapshot", "Budgets"]
+__all__ = ["Budgets", "Snapshot"]
 
 
 @dataclass(frozen=True)

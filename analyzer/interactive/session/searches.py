@@ -3,7 +3,7 @@
 The exact solve (within the session's ``time_limit``, then CP-SAT's certain cells), the best
 move (scored so that a later action can stop it), the analyst's marks (dead cells, forced
 50/50s), the exact chance to win with best play, the ranked candidate guesses, and auto-play.
-Each is found once per version of the position (:meth:`Searches._search`) and spends at most
+Each is found once per version of the position (``Searches._search``) and spends at most
 its budget (:class:`~analyzer.interactive.session.position.Budgets`). The searches themselves are
 functions of a board and its analysis (:func:`find_marks`, :func:`dead_cells`, :func:`find_win`,
 :func:`find_candidates`); the class holds what depends on the session (its mode, its game).
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from analyzer.solver.analysis import Analysis
     from analyzer.solver.moves import Move
 
-__all__ = ["Searches", "find_marks", "dead_cells", "find_win", "find_candidates", "scored_move"]
+__all__ = ["find_marks", "dead_cells", "find_win", "find_candidates", "scored_move"]
 
 
 class Searches(Position):
@@ -203,7 +203,7 @@ class Searches(Position):
         over every remaining layout (equally likely), when at most :data:`WIN_LAYOUTS`
         remain and the search ends within :data:`WIN_NODES` positions; else ``p`` is
         ``None`` and ``text`` says why. The flags are taken as the analysis shown
-        takes them: in play mode not as facts unless :attr:`trust_flags`; in edit
+        takes them: in play mode not as facts unless ``trust_flags``; in edit
         mode as facts. ``cell`` is the first move of best play; ``line`` the winning
         line (:func:`~analyzer.play.players.endgame.endgame_line`, :data:`WIN_DEPTH`
         moves deep: ``{"cell", "p", "replies": [{"shown": [[r, c, n], ...], "chance",
@@ -338,7 +338,7 @@ def _too_many(budgets: Budgets) -> dict[str, Any]:
 
 
 def find_marks(analysis: Analysis | None, budgets: Budgets) -> dict[str, Any]:
-    """:meth:`Searches.marks` of ``analysis``: the dead cells and the forced 50/50s, within ``budgets``."""
+    """:meth:`Session.marks` of ``analysis``: the dead cells and the forced 50/50s, within ``budgets``."""
     from analyzer.play.forced import pseudo_fifty_fifties
 
     if analysis is None:
@@ -365,7 +365,7 @@ def dead_cells(
     layout (exact, by :attr:`Analysis.layout_counter`, the way
     :meth:`Analysis.number_distribution` counts; it stops at the second number
     that fits). Returns the dead cells (flat indices, ascending), how many cells in
-    doubt were looked at (all of them unless ``deadline``, a :func:`time.monotonic`
+    doubt were looked at (all of them unless ``deadline``, a ``time.monotonic()``
     instant, passed: the cells next to a revealed number first) and how many there are.
 
     >>> from analyzer import solve
@@ -423,7 +423,7 @@ def dead_cells(
 
 
 def find_win(board: Board, analysis: Analysis, budgets: Budgets) -> dict[str, Any]:
-    """:meth:`Searches.win_chance` on ``board`` (its flags as mines), whose layouts ``analysis`` counts."""
+    """:meth:`Session.win_chance` on ``board`` (its flags as mines), whose layouts ``analysis`` counts."""
     from analyzer.play.players.endgame import endgame_layouts, endgame_line
 
     if analysis.total > budgets.win_layouts:  # the count is exact: no need to look for them
@@ -474,7 +474,7 @@ def find_win(board: Board, analysis: Analysis, budgets: Budgets) -> dict[str, An
 
 
 def find_candidates(analysis: Analysis | None, budgets: Budgets) -> dict[str, Any]:
-    """:meth:`Searches.candidates` of ``analysis``, within ``budgets``."""
+    """:meth:`Session.candidates` of ``analysis``, within ``budgets``."""
     from analyzer.play.players.expert import ExpertPlayer, ranked_guesses
 
     if analysis is None:

@@ -1,8 +1,8 @@
 """The answer a front end draws: the frame and the per-cell arrays, whole or the cells that changed.
 
-:meth:`View.arrays` makes the state codes and the
-probabilities once per version, :meth:`View.cells` sends them (all, or what changed since the
-version the client holds), and :meth:`View.best_view` follows an answer (``respond``, see
+:meth:`Session.arrays` makes the state codes and the
+probabilities once per version, :meth:`Session.cells` sends them (all, or what changed since the
+version the client holds), and :meth:`Session.best_view` follows an answer (``respond``, see
 :mod:`analyzer.interactive.session`) with the best move once scored.
 """
 
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
     from analyzer.replays.read import Replay
 
-__all__ = ["View"]
+__all__: list[str] = []  # the layer View, documented as Session's
 
 _REMEMBERED_VERSIONS = 4
 """The arrays of this many versions are kept, to send a client what changed since the one it holds."""
