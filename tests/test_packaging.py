@@ -220,7 +220,8 @@ def test_the_wheel_holds_the_package_and_nothing_of_the_repository(installed: Pa
         for p in (ROOT / "analyzer" / "pictures" / "skins").iterdir()
         if p.is_dir()
     ]
-    for folder in ("analyzer/interactive/static", "analyzer/replays/examples", "analyzer/examples", *skins):
+    static = ["analyzer/interactive/static", "analyzer/interactive/static/board"]  # the board script's parts
+    for folder in (*static, "analyzer/replays/examples", "analyzer/examples", *skins):
         in_tree = {
             f"{folder}/{p.name}" for p in (ROOT / folder).iterdir() if p.is_file() and p.suffix != ".py"
         }
