@@ -1,7 +1,7 @@
 // The controls around the board: the toolbar (modes, the why switch, zoom, the working sign), each
 // mode's controls (edit: the mine total, a new board; play: a new game, the best move; replay: the
 // steps) and the status lines above the board, each kept in step with the view by update().
-import { element, button, numberField, addOptions } from "./dom.js";
+import { element, button, numberField, textInput, addOptions } from "./dom.js";
 
 const MODE_TITLES = {
   edit: "Edit: click a cell to cycle hidden, number, flag; type 0-8, h or f over a cell",
@@ -32,11 +32,7 @@ export function boardControls({ state, send, canvas, goneLine, setZoom, scrollTo
   // ---- controls of each mode
   const [minesWrap, minesInput] = numberField("mine total", 0, "mz-mines");
   minesInput.addEventListener("change", () => send({ type: "mines", mines: minesInput.value }));
-  const sizeInput = element("input", "mz-size");
-  sizeInput.type = "text";
-  sizeInput.size = 14;
-  sizeInput.placeholder = "WxHxM or expert";
-  sizeInput.title = "A size as `analyzer web --new` takes it: beginner, intermediate, expert or WxHxM (e.g. 300x300x14400)";
+  const sizeInput = textInput("mz-size", 14, "WxHxM or expert", "A size as `analyzer web --new` takes it: beginner, intermediate, expert or WxHxM (e.g. 300x300x14400)");
   const sizeWrap = element("label", "mz-field");
   sizeWrap.append("new board ", sizeInput);
   // The topology of a new board or game: the one shown unless another is chosen (or named after
@@ -66,11 +62,7 @@ export function boardControls({ state, send, canvas, goneLine, setZoom, scrollTo
   addOptions(firstClick, ["safe", "opening", "none"].map((rule) => [rule, `first click ${rule}`]));
   const [seedWrap, seedInput] = numberField("seed", "", "mz-seed");
   seedInput.placeholder = "next";
-  const customInput = element("input", "mz-game-size");
-  customInput.type = "text";
-  customInput.size = 12;
-  customInput.placeholder = "or WxHxM";
-  customInput.title = "A custom size (WxHxM, e.g. 100x100x1600); empty: the size chosen on the left";
+  const customInput = textInput("mz-game-size", 12, "or WxHxM", "A custom size (WxHxM, e.g. 100x100x1600); empty: the size chosen on the left");
   const playControls = element("div", "mz-controls mz-play-controls");
   playControls.append(
     preset,

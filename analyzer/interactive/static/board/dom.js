@@ -1,4 +1,4 @@
-// The few DOM helpers every part builds with: an element, a button, a number field, a menu's options.
+// The few DOM helpers every part builds with: an element, a button, a number or text field, a menu's options.
 
 export function element(tag, className, text) {
   const node = document.createElement(tag);
@@ -24,6 +24,16 @@ export function numberField(label, value, className, min) {
   input.value = String(value);
   wrap.append(input);
   return [wrap, input];
+}
+
+// A one-line text field.
+export function textInput(className, size, placeholder, title) {
+  const input = element("input", className);
+  input.type = "text";
+  input.size = size;
+  input.placeholder = placeholder;
+  input.title = title;
+  return input;
 }
 
 // A <select>'s options, appended: [value, label] pairs.
