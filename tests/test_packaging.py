@@ -131,6 +131,16 @@ def test_installed_solve_reads_a_bundled_board(installed: Path) -> None:
     assert '"total": "24"' in done.stdout, done.stdout[:400]
 
 
+def test_the_installed_copy_joins_the_board_script(installed: Path) -> None:
+    # The page and the widget load board.js joined from static/board/'s parts, read from the package.
+    from analyzer.interactive.frontend import board_script
+
+    code = "from analyzer.interactive.frontend import board_script; print(board_script(), end='')"
+    done = _run(installed, "-c", code)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == board_script()
+
+
 def _written_version() -> str:
     """The version as ``analyzer/_version.py`` writes it, read without importing."""
     tree = ast.parse((ROOT / "analyzer" / "_version.py").read_text(encoding="utf-8"))
