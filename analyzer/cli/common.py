@@ -8,6 +8,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from analyzer.errors import AnalyzerError, OptionError, PlayerError
 from analyzer.names import PRESETS
@@ -88,6 +89,31 @@ def _board_from_args(args: argparse.Namespace) -> tuple[int, int, int]:
 def _check_mines(width: int, height: int, mines: int) -> None:
     if mines > width * height:
         raise _UsageError(f"--mines {mines} is more than the {width}x{height} board's {width * height} cells")
+
+
+def _check_inside(
+    cell: tuple[int, int], width: int, height: int, what: str, error: type[_CliError] = _CliError
+) -> None:
+    """Refuse a cell outside a ``width`` x ``height`` board: ``{what} is outside the WxH board``."""
+    row, col = cell
+    if not (0 <= row < height and 0 <= col < width):
+        raise error(f"{what} is outside the {width}x{height} board")
+
+
+def _check_address(args: argparse.Namespace) -> None:
+    """``--address`` names a Dask scheduler: it goes with ``--backend dask`` only."""
+    if args.address is not None and args.backend != "dask":
+        raise _UsageError("--address is for --backend dask")
+
+
+def _wants_progress(args: argparse.Namespace) -> bool:
+    """``--progress`` or ``--no-progress``; neither: a progress bar when standard error is a terminal."""
+    return sys.stderr.isatty() if args.progress is None else bool(args.progress)
+
+
+def _keywords(args: argparse.Namespace, *names: str) -> dict[str, Any]:
+    """The options ``names`` as keyword arguments of the same names, for the library function run."""
+    return {name: getattr(args, name) for name in names}
 
 
 def _cell(text: str) -> tuple[int, int]:

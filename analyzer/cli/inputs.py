@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
 from analyzer.board.board import Board
-from analyzer.cli.common import _CliError, _progress, _UsageError
+from analyzer.cli.common import _check_inside, _CliError, _progress, _UsageError
 
 if TYPE_CHECKING:
     from analyzer.play.game import Game
@@ -20,6 +20,15 @@ if TYPE_CHECKING:
 MAX_INPUT_BYTES = 256 * 1024 * 1024
 """The most a board file may hold when its size cannot be known from a header (minesweepr format)."""
 _HEADER_BYTES = 256
+
+
+_REPLAY_SUFFIXES = ("avf", "rmv", "evf", "mvf")
+"""The file name endings of recorded games (:mod:`analyzer.replays`), named here without importing it."""
+
+
+def _unreadable(path: str, error: OSError) -> _CliError:
+    """The error of a file that cannot be opened or read: ``cannot read 'PATH': REASON``."""
+    return _CliError(f"cannot read {path!r}: {error.strerror or error}")
 
 
 def _read(path: str, *, header: bool = True) -> str:
@@ -39,13 +48,13 @@ def _read(path: str, *, header: bool = True) -> str:
         with open(path, "rb") as handle:
             return _capped(handle, repr(path), header)
     except OSError as error:
-        raise _CliError(f"cannot read {path!r}: {error.strerror or error}") from None
+        raise _unreadable(path, error) from None
 
 
 def _refuse_replay(path: str) -> None:
     """A recorded game given where a board is read: say so, and name the command that reads it."""
     suffix = Path(path).suffix.lower().lstrip(".")
-    if suffix in ("avf", "rmv", "evf", "mvf"):
+    if suffix in _REPLAY_SUFFIXES:
         raise _CliError(
             f"{path!r} is a recorded game ({suffix.upper()} replay), not a board:"
             f" analyse it with 'analyzer replay {path}'"
@@ -89,8 +98,7 @@ def _layout_position(path: str, cells: list[tuple[int, int]]) -> Board:
         raise _UsageError("--format mbf reads a file, not standard input")
     game = _load_layout(path, "mbf")
     for row, col in cells:
-        if not (0 <= row < game.height and 0 <= col < game.width):
-            raise _CliError(f"--reveal {row},{col} is outside the {game.width}x{game.height} board")
+        _check_inside((row, col), game.width, game.height, f"--reveal {row},{col}")
         if game.is_mine(row, col):
             raise _CliError(f"--reveal {row},{col} is a mine in this layout: the game would be lost")
         game.reveal(row, col)
@@ -113,10 +121,9 @@ def _picture_board(args: argparse.Namespace) -> Board | None:
             what = "standard input" if path == "-" else repr(path)
             raise _UsageError(f"--skin applies to pictures only: {what} is none")
         return None
-    from analyzer.pictures import read_picture, skin_names
+    from analyzer.pictures import read_picture
 
-    if args.skin is not None and args.skin not in skin_names():
-        raise _UsageError(f"--skin {args.skin!r}: known skins are {', '.join(skin_names())}")
+    _check_skin(args.skin)
     if getattr(args, "format", None) is not None:  # solve's
         what = "standard input" if path == "-" else repr(path)
         raise _UsageError(f"--format {args.format} reads a board file, and {what} is a picture")
@@ -126,6 +133,14 @@ def _picture_board(args: argparse.Namespace) -> Board | None:
     print(reading.describe(), file=out)
     print(file=out, flush=True)
     return reading.board
+
+
+def _check_skin(skin: str | None) -> None:
+    """``--skin NAME``: the name of a client whose pictures are known (a usage error otherwise)."""
+    from analyzer.pictures import skin_names
+
+    if skin is not None and skin not in skin_names():
+        raise _UsageError(f"--skin {skin!r}: known skins are {', '.join(skin_names())}")
 
 
 def _stdin_picture() -> bytes | None:
@@ -153,10 +168,6 @@ def _stdin_picture() -> bytes | None:
     return bytes(data)
 
 
-_REPLAY_SUFFIXES = ("avf", "rmv", "evf", "mvf")
-"""The file name endings of recorded games (:mod:`analyzer.replays`), named here without importing it."""
-
-
 def _load_layout(path: str, kind: str, topology: str = "square") -> Game:
     """A game on the layout of an MBF file (``kind`` ``mbf``) or of layout text (``text``) on ``topology``."""
     from analyzer.play.game import Game
@@ -165,7 +176,7 @@ def _load_layout(path: str, kind: str, topology: str = "square") -> Game:
         with open(path, "rb") as handle:
             data = handle.read(1 << 20)
     except OSError as error:
-        raise _CliError(f"cannot read {path!r}: {error.strerror or error}") from None
+        raise _unreadable(path, error) from None
     suffix = Path(path).suffix.lower().lstrip(".")
     if suffix in _REPLAY_SUFFIXES:
         raise _CliError(

@@ -8,7 +8,7 @@ from typing import NoReturn, TypeAlias
 
 from analyzer.board.topology import TOPOLOGIES
 from analyzer.cli.common import _cell, _CliError
-from analyzer.names import PRESETS
+from analyzer.names import BACKENDS, PRESETS
 
 _Commands: TypeAlias = "argparse._SubParsersAction[_Parser]"
 """The subcommands' parsers, which each command adds itself to (``sub.add_parser``)."""
@@ -91,37 +91,71 @@ def _time_limit(text: str) -> float | None:
     return value
 
 
-def _size_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--preset`` or ``--width/--height/--mines``: the board of a command that makes its own."""
-    parser.add_argument(
-        "--preset",
-        choices=tuple(PRESETS),
-        default=None,
-        help="a classic board: "
-        + ", ".join(f"{n} {w}x{h}/{m}" for n, (w, h, m) in PRESETS.items())
-        + " (or give --width/--height/--mines)",
-    )
-    parser.add_argument(
-        "--width",
-        type=_at_least(1),
-        default=None,
-        metavar="W",
-        help="columns (with --height and --mines)",
-    )
-    parser.add_argument(
-        "--height",
-        type=_at_least(1),
-        default=None,
-        metavar="H",
-        help="rows (with --width and --mines)",
-    )
-    parser.add_argument(
-        "--mines",
-        type=_at_least(0),
-        default=None,
-        metavar="M",
-        help="mines (with --width and --height)",
-    )
+def _size_arguments(parser: argparse.ArgumentParser, *, required: bool = False) -> None:
+    """``--preset`` or ``--width/--height/--mines``: the board of a command that makes its own.
+
+    ``required``: the three sizes must be given, and there is no ``--preset`` (``optimal``'s small boards).
+    """
+    if not required:
+        parser.add_argument(
+            "--preset",
+            choices=tuple(PRESETS),
+            default=None,
+            help="a classic board: "
+            + ", ".join(f"{n} {w}x{h}/{m}" for n, (w, h, m) in PRESETS.items())
+            + " (or give --width/--height/--mines)",
+        )
+    for flag, metavar, least, what in (
+        ("width", "W", 1, "columns"),
+        ("height", "H", 1, "rows"),
+        ("mines", "M", 0, "mines"),
+    ):
+        others = " and ".join(f"--{other}" for other in ("width", "height", "mines") if other != flag)
+        parser.add_argument(
+            f"--{flag}",
+            type=_at_least(least),
+            default=None,
+            required=required,
+            metavar=metavar,
+            help=f"{what} (required)" if required else f"{what} (with {others})",
+        )
+
+
+def _first_click_argument(parser: argparse.ArgumentParser, default: str, help: str) -> None:
+    """``--first-click RULE``: a first-click rule's name, checked before any work."""
+    parser.add_argument("--first-click", type=_first_click_option, default=default, help=help)
+
+
+def _cell_argument(parser: argparse.ArgumentParser, flag: str, help: str) -> None:
+    """``flag R,C``: a cell (0-based), none by default; written otherwise, a usage error before any work."""
+    parser.add_argument(flag, default=None, metavar="R,C", type=_cell_option, help=help)
+
+
+def _seed_argument(parser: argparse.ArgumentParser, help: str) -> None:
+    """``--seed N``: a whole number >= 0, 0 by default."""
+    parser.add_argument("--seed", type=_at_least(0), default=0, help=help)
+
+
+def _workers_argument(parser: argparse.ArgumentParser) -> None:
+    """``--workers N``: processes on this machine, 1 by default."""
+    parser.add_argument("--workers", type=_at_least(1), default=1, help="processes (default 1)")
+
+
+def _dask_arguments(parser: argparse.ArgumentParser, backend: str, address: str) -> None:
+    """``--backend local|dask`` and ``--address``, the Dask scheduler's (helps: ``backend``, ``address``)."""
+    parser.add_argument("--backend", choices=BACKENDS, default="local", help=backend)
+    parser.add_argument("--address", default=None, help=address)
+
+
+def _progress_argument(parser: argparse.ArgumentParser, help: str) -> None:
+    """``--progress/--no-progress``: a progress bar; by default, on a terminal (:func:`_wants_progress`)."""
+    parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None, help=help)
+
+
+def _picture_arguments(parser: argparse.ArgumentParser, mines: str) -> None:
+    """``--mines`` (help: ``mines``) and ``--skin``: what a picture of a game may need told."""
+    parser.add_argument("--mines", type=int, default=None, help=mines)
+    parser.add_argument("--skin", default=None, help=_SKIN_HELP)
 
 
 _TOPOLOGY_HELP = (

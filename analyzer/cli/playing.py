@@ -8,86 +8,79 @@ import json
 import sys
 import time
 
-from analyzer.cli.common import _board_from_args, _check_mines, _checked, _CliError, _UsageError
+from analyzer.cli.common import (
+    _board_from_args,
+    _check_address,
+    _check_inside,
+    _check_mines,
+    _checked,
+    _CliError,
+    _keywords,
+    _UsageError,
+    _wants_progress,
+)
 from analyzer.cli.inputs import _load_layout
 from analyzer.cli.options import (
     _TOPOLOGY_HELP,
     _at_least,
-    _cell_option,
+    _cell_argument,
     _Commands,
-    _first_click_option,
+    _dask_arguments,
+    _first_click_argument,
+    _progress_argument,
+    _seed_argument,
     _size_arguments,
+    _workers_argument,
 )
 from analyzer.errors import OptionError
 from analyzer.limits import plural
-from analyzer.names import BACKENDS, PLAYER_NAMES
+from analyzer.names import PLAYER_NAMES
 
 
 def _add_simulate(sub: _Commands) -> None:
     """``analyzer simulate``: a player's win rate by Monte Carlo."""
     simulate = sub.add_parser("simulate", help="win rates of a player by Monte Carlo, on all cores or Dask")
-    _simulate_arguments(simulate)
-    simulate.set_defaults(run=_cmd_simulate)
-
-
-def _simulate_arguments(parser: argparse.ArgumentParser) -> None:
-    _size_arguments(parser)
-    parser.add_argument("--topology", default="square", help=_TOPOLOGY_HELP)
-    parser.add_argument(
+    _size_arguments(simulate)
+    simulate.add_argument("--topology", default="square", help=_TOPOLOGY_HELP)
+    simulate.add_argument(
         "--player",
         default="probabilistic",
         help=f"one of {', '.join(PLAYER_NAMES)} (default probabilistic), with options as"
         " NAME:OPTION=VALUE,... (e.g. expert:score=secondary,margin=3/50,candidates=16)",
     )
-    parser.add_argument(
+    simulate.add_argument(
         "--games", type=_at_least(1), default=1000, metavar="N", help="games to play (default 1000)"
     )
-    parser.add_argument(
-        "--first-click",
-        type=_first_click_option,
-        default="safe",
-        help="none, safe, opening or safe_zone:R (default safe)",
-    )
-    parser.add_argument(
+    _first_click_argument(simulate, "safe", help="none, safe, opening or safe_zone:R (default safe)")
+    simulate.add_argument(
         "--first-cell",
         default="player",
         help="R,C (0-based), corner, centre, random, or player: the player's own choice (default)",
     )
-    parser.add_argument(
-        "--seed",
-        type=_at_least(0),
-        default=0,
-        help="the same seed plays the same games (default 0)",
+    _seed_argument(simulate, help="the same seed plays the same games (default 0)")
+    _workers_argument(simulate)
+    _dask_arguments(
+        simulate,
+        backend="local: processes on this machine (default); dask: a Dask cluster (see --address)",
+        address="Dask scheduler address, for --backend dask",
     )
-    parser.add_argument("--workers", type=_at_least(1), default=1, help="processes (default 1)")
-    parser.add_argument(
-        "--backend",
-        choices=BACKENDS,
-        default="local",
-        help="local: processes on this machine (default); dask: a Dask cluster (see --address)",
-    )
-    parser.add_argument("--address", default=None, help="Dask scheduler address, for --backend dask")
-    parser.add_argument(
+    simulate.add_argument(
         "--results", default=None, metavar="FILE", help="append batches as JSON lines; resume from them"
     )
-    parser.add_argument(
+    simulate.add_argument(
         "--batch-size",
         type=_at_least(1),
         default=None,
         metavar="N",
         help="games a task plays (default: the games split evenly, a few tasks a worker)",
     )
-    parser.add_argument(
+    simulate.add_argument(
         "--exact",
         action="store_true",
         help="play through the exact engine (Fractions) even where the player has a compiled form",
     )
-    parser.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="progress bar (default: on a terminal)",
-    )
+    _progress_argument(simulate, help="progress bar (default: on a terminal)")
+    simulate.set_defaults(run=_cmd_simulate)
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
@@ -95,24 +88,16 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
     width, height, mines = _board_from_args(args)
     _check_simulate_options(args, width, height, mines)
-    progress = sys.stderr.isatty() if args.progress is None else args.progress
     result = simulate(
         width,
         height,
         mines,
         args.player,
         args.games,
-        first_click=args.first_click,
-        first_cell=args.first_cell,
-        seed=args.seed,
-        workers=args.workers,
-        backend=args.backend,
-        address=args.address,
-        batch_size=args.batch_size,
-        progress=progress,
+        progress=_wants_progress(args),
         results_path=args.results,
-        exact=args.exact,
-        topology=args.topology,
+        **_keywords(args, "first_click", "first_cell", "seed", "workers", "backend", "address"),
+        **_keywords(args, "batch_size", "exact", "topology"),
     )
     if result.resumed:
         played = result.games - result.resumed
@@ -135,8 +120,7 @@ def _check_simulate_options(args: argparse.Namespace, width: int, height: int, m
         player = make_player(args.player)
         _make_setup(width, height, mines, player, args.first_click, args.first_cell, args.seed, args.topology)
         whole(args.workers, "workers", minimum=1, maximum=MAX_WORKERS, error=OptionError)
-    if args.address is not None and args.backend != "dask":
-        raise _UsageError("--address is for --backend dask")
+    _check_address(args)
 
 
 def _add_stats(sub: _Commands) -> None:
@@ -146,23 +130,10 @@ def _add_stats(sub: _Commands) -> None:
     stats.add_argument(
         "--boards", type=_at_least(1), default=10_000, metavar="N", help="random layouts (default 10000)"
     )
-    stats.add_argument(
-        "--first-click",
-        type=_first_click_option,
-        default="none",
-        help="none (default), safe, opening or safe_zone:R",
-    )
-    stats.add_argument(
-        "--first-cell",
-        default=None,
-        metavar="R,C",
-        type=_cell_option,
-        help="for a first-click rule (default 0,0)",
-    )
-    stats.add_argument(
-        "--seed", type=_at_least(0), default=0, help="the same seed draws the same layouts (default 0)"
-    )
-    stats.add_argument("--workers", type=_at_least(1), default=1, help="processes (default 1)")
+    _first_click_argument(stats, "none", help="none (default), safe, opening or safe_zone:R")
+    _cell_argument(stats, "--first-cell", help="for a first-click rule (default 0,0)")
+    _seed_argument(stats, help="the same seed draws the same layouts (default 0)")
+    _workers_argument(stats)
     stats.add_argument(
         "--histogram",
         choices=("bbbv", "openings", "islands"),
@@ -177,17 +148,9 @@ def _cmd_stats(args: argparse.Namespace) -> int:
     from analyzer.play.metrics import METRICS, metrics_sample
 
     width, height, mines = _board_from_args(args)
-    first = args.first_cell
     start = time.perf_counter()
     sample = metrics_sample(
-        width,
-        height,
-        mines,
-        args.boards,
-        first_click=args.first_click,
-        first_cell=first,
-        seed=args.seed,
-        workers=args.workers,
+        width, height, mines, args.boards, **_keywords(args, "first_click", "first_cell", "seed", "workers")
     )
     seconds = time.perf_counter() - start
     if args.json:
@@ -249,15 +212,9 @@ def _add_play(sub: _Commands) -> None:
     play.add_argument(
         "--player", default="probabilistic", help=f"one of {', '.join(PLAYER_NAMES)} (default probabilistic)"
     )
-    play.add_argument(
-        "--first-cell",
-        default=None,
-        metavar="R,C",
-        type=_cell_option,
-        help="reveal this cell first (default: the player's choice)",
-    )
+    _cell_argument(play, "--first-cell", help="reveal this cell first (default: the player's choice)")
     play.add_argument("--topology", default="square", help=_TOPOLOGY_HELP + " (layout text only)")
-    play.add_argument("--seed", type=_at_least(0), default=0, help="the player's randomness (default 0)")
+    _seed_argument(play, help="the player's randomness (default 0)")
     play.add_argument(
         "--evf",
         default=None,
@@ -282,8 +239,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
     if args.evf and game.topology != "square":
         raise _CliError("--evf writes square boards only (an EVF replay has no topology)")
     first = args.first_cell
-    if first is not None and not (0 <= first[0] < game.height and 0 <= first[1] < game.width):
-        raise _CliError(f"first cell {first!r} is outside the {game.width}x{game.height} board")
+    if first is not None:
+        _check_inside(first, game.width, game.height, f"first cell {first!r}")
     mines = plural(game.mine_count, "mine")
     print(f"{game.width}x{game.height}, {mines}; player {args.player}, seed {args.seed}")
     guesses = 0
@@ -327,19 +284,11 @@ def _cmd_play(args: argparse.Namespace) -> int:
 def _add_optimal(sub: _Commands) -> None:
     """``analyzer optimal``: the exact win probability under perfect play."""
     best = sub.add_parser("optimal", help="exact win probability under perfect play on a small board")
-    best.add_argument("--width", type=_at_least(1), required=True, metavar="W", help="columns (required)")
-    best.add_argument("--height", type=_at_least(1), required=True, metavar="H", help="rows (required)")
-    best.add_argument("--mines", type=_at_least(0), required=True, metavar="M", help="mines (required)")
+    _size_arguments(best, required=True)
     best.add_argument(
         "--first-click", default="safe", help="none, safe (default) or opening: the first-click rule"
     )
-    best.add_argument(
-        "--first-cell",
-        default=None,
-        metavar="R,C",
-        type=_cell_option,
-        help="R,C (0-based); default: every cell, the best reported",
-    )
+    _cell_argument(best, "--first-cell", help="R,C (0-based); default: every cell, the best reported")
     best.add_argument(
         "--players",
         default=None,
@@ -363,10 +312,8 @@ def _cmd_optimal(args: argparse.Namespace) -> int:
         rule = FirstClickRule.parse(args.first_click)
     if rule.radius is not None and rule.radius > 1:
         raise _UsageError(f"--first-click {rule.name!r}: the search takes the rules none, safe and opening")
-    if first is not None and not (0 <= first[0] < args.height and 0 <= first[1] < args.width):
-        raise _UsageError(
-            f"--first-cell {first[0]},{first[1]} is outside the {args.width}x{args.height} board"
-        )
+    if first is not None:
+        _check_inside(first, args.width, args.height, f"--first-cell {first[0]},{first[1]}", _UsageError)
     for name in (args.players or "").split(","):
         with _checked("--players: "):
             if name.strip():

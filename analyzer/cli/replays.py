@@ -9,16 +9,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from analyzer.cli.common import _CliError, _UsageError
-from analyzer.cli.options import _at_least, _Commands, _time_limit
+from analyzer.cli.common import _check_address, _CliError, _keywords, _wants_progress
+from analyzer.cli.options import _at_least, _Commands, _dask_arguments, _progress_argument, _time_limit
 from analyzer.errors import AnalyzerError, OptionError
 from analyzer.limits import plural
 
 
 def _add_replay(sub: _Commands) -> None:
     """``analyzer replay FILE...``: every click of recorded games, with its exact odds."""
-    from analyzer.names import BACKENDS as REPLAY_BACKENDS
-
     replay = sub.add_parser(
         "replay",
         help="analyse recorded games (AVF, RMV, EVF, MVF): every guess with its exact odds",
@@ -46,16 +44,10 @@ def _add_replay(sub: _Commands) -> None:
         default=os.cpu_count() or 1,
         help="processes, or a local Dask cluster's workers (default: all cores)",
     )
-    replay.add_argument(
-        "--backend",
-        choices=REPLAY_BACKENDS,
-        default="local",
-        help="local processes, or dask: the files' contents sent to Dask workers (default: local)",
-    )
-    replay.add_argument(
-        "--address",
-        default=None,
-        help="Dask scheduler address, for --backend dask (default: a local cluster)",
+    _dask_arguments(
+        replay,
+        backend="local processes, or dask: the files' contents sent to Dask workers (default: local)",
+        address="Dask scheduler address, for --backend dask (default: a local cluster)",
     )
     replay.add_argument(
         "--time-limit",
@@ -64,13 +56,12 @@ def _add_replay(sub: _Commands) -> None:
         metavar="SECONDS",
         help="seconds a game's analysis may take; past it that game is an error (default 0: no limit)",
     )
-    replay.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="progress bar for many files (default: on a terminal)",
-    )
+    _progress_argument(replay, help="progress bar for many files (default: on a terminal)")
     replay.set_defaults(run=_cmd_replay)
+
+
+_NEEDS_PANDAS = "writing tables needs pandas: pip install 'minesweeper-analyzer[replays]'"
+_NEEDS_PYARROW = "writing Parquet needs pyarrow (pip install pyarrow); --csv needs nothing more"
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
@@ -80,13 +71,12 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
     # What the tables need is checked before the work, not after it.
     if (args.csv or args.parquet) and find_spec("pandas") is None:
-        raise _CliError("writing tables needs pandas: pip install 'minesweeper-analyzer[replays]'")
+        raise _CliError(_NEEDS_PANDAS)
     if args.parquet and find_spec("pyarrow") is None and find_spec("fastparquet") is None:
-        raise _CliError("writing Parquet needs pyarrow (pip install pyarrow); --csv needs nothing more")
-    if args.address is not None and args.backend != "dask":
-        raise _UsageError("--address is for --backend dask")
+        raise _CliError(_NEEDS_PYARROW)
+    _check_address(args)
     files = replay_files(args.files)
-    progress = (sys.stderr.isatty() if args.progress is None else args.progress) and len(files) > 1
+    progress = _wants_progress(args) and len(files) > 1
     bar = None
     if progress:
         from tqdm import tqdm
@@ -95,10 +85,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     try:
         results = analyse_files(
             files,
-            workers=args.workers,
-            backend=args.backend,
-            address=args.address,
-            time_limit=args.time_limit,
+            **_keywords(args, "workers", "backend", "address", "time_limit"),
             on_result=lambda i, r: bar.update() if bar else None,
         )
     except OptionError as error:  # the options passed the checks above: no Dask scheduler, or no dask
@@ -122,9 +109,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         try:
             import pandas as pd
         except ImportError:
-            raise _CliError(
-                "writing tables needs pandas: pip install 'minesweeper-analyzer[replays]'"
-            ) from None
+            raise _CliError(_NEEDS_PANDAS) from None
 
         # object columns: a count stays an integer beside a failed file's empty cell
         table = pd.DataFrame(rows, dtype=object)
@@ -134,8 +119,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
             try:
                 table.to_parquet(args.parquet, index=False)
             except ImportError:
-                message = "writing Parquet needs pyarrow (pip install pyarrow); --csv needs nothing more"
-                raise _CliError(message) from None
+                raise _CliError(_NEEDS_PYARROW) from None
     for problem in failed:
         print(f"analyzer: error: {problem}", file=sys.stderr)
     return 1 if failed else 0

@@ -12,24 +12,41 @@ from collections.abc import Sequence
 from typing import Any
 
 from analyzer.board.board import Board
-from analyzer.cli.common import _checked, _CliError, _progress, _UsageError
+from analyzer.cli.common import _check_inside, _checked, _progress, _UsageError
 from analyzer.cli.inputs import _layout_position, _picture_board, _read
 from analyzer.cli.options import (
-    _SKIN_HELP,
     DEFAULT_TIME_LIMIT,
     _at_least,
+    _cell_argument,
     _cell_option,
     _Commands,
+    _picture_arguments,
     _time_limit,
 )
 from analyzer.limits import plural
 from analyzer.names import ENGINES
 
+_FILE_HELP = "a .mine file, a screenshot of a game, or - for standard input"
+
+
+def _limit_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--time-limit`` and ``--distrust-flags``, which ``solve`` and ``explain`` take alike."""
+    parser.add_argument(
+        "--time-limit",
+        type=_time_limit,
+        default=DEFAULT_TIME_LIMIT,
+        metavar="SECONDS",
+        help=f"give up after this many seconds (default {DEFAULT_TIME_LIMIT:g}; 0: no limit)",
+    )
+    parser.add_argument(
+        "--distrust-flags", action="store_true", help="treat flags as hidden cells (flags may be wrong)"
+    )
+
 
 def _add_solve(sub: _Commands) -> None:
     """``analyzer solve FILE``: the exact mine probabilities of a position."""
     solve = sub.add_parser("solve", help="exact mine probabilities of a board file")
-    solve.add_argument("file", help="a .mine file, a screenshot of a game, or - for standard input")
+    solve.add_argument("file", help=_FILE_HELP)
     solve.add_argument("--json", action="store_true", help="print exact fractions as JSON")
     solve.add_argument(
         "--grid",
@@ -42,16 +59,7 @@ def _add_solve(sub: _Commands) -> None:
         default="auto",
         help="how components are counted (default auto: the fastest that fits)",
     )
-    solve.add_argument(
-        "--time-limit",
-        type=_time_limit,
-        default=DEFAULT_TIME_LIMIT,
-        metavar="SECONDS",
-        help=f"give up after this many seconds (default {DEFAULT_TIME_LIMIT:g}; 0: no limit)",
-    )
-    solve.add_argument(
-        "--distrust-flags", action="store_true", help="treat flags as hidden cells (flags may be wrong)"
-    )
+    _limit_arguments(solve)
     solve.add_argument(
         "--best",
         type=_at_least(1),
@@ -79,14 +87,11 @@ def _add_solve(sub: _Commands) -> None:
         type=_cell_option,
         help="with an MBF layout: reveal this cell first (repeatable); the position after is solved",
     )
-    solve.add_argument(
-        "--mines",
-        type=int,
-        default=None,
-        help="mine total, for --format minesweepr, or a picture that shows no counter (default there:"
+    _picture_arguments(
+        solve,
+        mines="mine total, for --format minesweepr, or a picture that shows no counter (default there:"
         " the client's preset for the size)",
     )
-    solve.add_argument("--skin", default=None, help=_SKIN_HELP)
     solve.add_argument(
         "--rules",
         default=None,
@@ -299,32 +304,13 @@ def _print_certain(board: Board, args: argparse.Namespace) -> int:
 def _add_explain(sub: _Commands) -> None:
     """``analyzer explain FILE``: why a cell is certain."""
     explain = sub.add_parser("explain", help="why a cell is certain: a minimal set of clues that forces it")
-    explain.add_argument("file", help="a .mine file, a screenshot of a game, or - for standard input")
-    explain.add_argument(
-        "--mines",
-        type=int,
-        default=None,
-        help="with a picture that shows no counter: its mine total (default: the client's preset)",
+    explain.add_argument("file", help=_FILE_HELP)
+    _picture_arguments(
+        explain, mines="with a picture that shows no counter: its mine total (default: the client's preset)"
     )
-    explain.add_argument("--skin", default=None, help=_SKIN_HELP)
-    explain.add_argument(
-        "--cell",
-        default=None,
-        metavar="R,C",
-        type=_cell_option,
-        help="explain this cell (0-based); default every certain cell",
-    )
+    _cell_argument(explain, "--cell", help="explain this cell (0-based); default every certain cell")
     explain.add_argument("--json", action="store_true", help="the explanations as JSON")
-    explain.add_argument(
-        "--time-limit",
-        type=_time_limit,
-        default=DEFAULT_TIME_LIMIT,
-        metavar="SECONDS",
-        help=f"give up after this many seconds (default {DEFAULT_TIME_LIMIT:g}; 0: no limit)",
-    )
-    explain.add_argument(
-        "--distrust-flags", action="store_true", help="treat flags as hidden cells (flags may be wrong)"
-    )
+    _limit_arguments(explain)
     explain.add_argument(
         "--rules",
         default=None,
@@ -352,10 +338,8 @@ def _cmd_explain(args: argparse.Namespace) -> int:
         return None if deadline is None else max(deadline - time.monotonic(), 1e-3)
 
     if args.cell is not None:
-        row, col = args.cell
-        if not (0 <= row < board.height and 0 <= col < board.width):
-            raise _CliError(f"cell {(row, col)!r} is outside the {board.width}x{board.height} board")
-        explanations = [explain(board, (row, col), trust_flags=trust, time_limit=left())]
+        _check_inside(args.cell, board.width, board.height, f"cell {args.cell!r}")
+        explanations = [explain(board, args.cell, trust_flags=trust, time_limit=left())]
     else:
         found = certain_cells(board, trust_flags=trust, time_limit=left())
         claims = sorted([(cell, False) for cell in found.safe] + [(cell, True) for cell in found.mines])

@@ -6,7 +6,14 @@ import argparse
 import os
 
 from analyzer.cli.common import _board_from_args
-from analyzer.cli.options import _at_least, _cell_option, _Commands, _first_click_option, _size_arguments
+from analyzer.cli.options import (
+    _at_least,
+    _cell_argument,
+    _Commands,
+    _first_click_argument,
+    _seed_argument,
+    _size_arguments,
+)
 from analyzer.limits import plural
 from analyzer.names import CHECK_NAMES
 
@@ -48,25 +55,12 @@ def _add_generate(sub: _Commands) -> None:
     )
     _size_arguments(generate)
     generate.add_argument("--count", type=_at_least(1), default=1, help="layouts to write (default 1)")
-    generate.add_argument(
-        "--first-click",
-        type=_first_click_option,
-        default="none",
-        help="none (default), safe, opening or safe_zone:R",
-    )
+    _first_click_argument(generate, "none", help="none (default), safe, opening or safe_zone:R")
     generate.add_argument(
         "--no-guess", action="store_true", help="only layouts won from the first click by deduction alone"
     )
-    generate.add_argument(
-        "--first-cell",
-        default=None,
-        metavar="R,C",
-        type=_cell_option,
-        help="the first click (default: corner for safe, else centre)",
-    )
-    generate.add_argument(
-        "--seed", type=_at_least(0), default=0, help="the same seed writes the same files (default 0)"
-    )
+    _cell_argument(generate, "--first-cell", help="the first click (default: corner for safe, else centre)")
+    _seed_argument(generate, help="the same seed writes the same files (default 0)")
     generate.add_argument(
         "--output", required=True, metavar="DIR", help="folder to write into (made if missing)"
     )

@@ -7,8 +7,8 @@ import os
 from pathlib import Path
 
 from analyzer.cli.common import _CliError, _progress, _UsageError
-from analyzer.cli.inputs import _is_picture_file
-from analyzer.cli.options import _SKIN_HELP, _TOPOLOGY_HELP, _Commands, _port
+from analyzer.cli.inputs import _check_skin, _is_picture_file
+from analyzer.cli.options import _TOPOLOGY_HELP, _Commands, _picture_arguments, _port
 from analyzer.errors import BoardParseError, GameError
 from analyzer.names import PRESETS
 
@@ -30,13 +30,9 @@ def _add_web(sub: _Commands) -> None:
         help="a .mine board (edit mode), an .mbf layout (play mode), a replay file (replay mode) or a"
         " screenshot of a game (its board in edit mode, unsure cells outlined); default: a new game",
     )
-    web.add_argument(
-        "--mines",
-        type=int,
-        default=None,
-        help="with a screenshot that shows no counter: its mine total (default: the client's preset)",
+    _picture_arguments(
+        web, mines="with a screenshot that shows no counter: its mine total (default: the client's preset)"
     )
-    web.add_argument("--skin", default=None, help=_SKIN_HELP)
     web.add_argument(
         "--new",
         default="expert",
@@ -80,11 +76,8 @@ def _cmd_web(args: argparse.Namespace) -> int:
     if not picture and (args.mines is not None or args.skin is not None):
         option = "--mines" if args.mines is not None else "--skin"
         raise _UsageError(f"{option} applies to a picture only: give a screenshot as FILE")
-    if picture and args.skin is not None:
-        from analyzer.pictures import skin_names
-
-        if args.skin not in skin_names():
-            raise _UsageError(f"--skin {args.skin!r}: known skins are {', '.join(skin_names())}")
+    if picture:
+        _check_skin(args.skin)
     session = Session(None if picture else source, time_limit=args.time_limit, seed=args.seed)
     if picture:  # the board read is printed here too, for a person to check it beside the page
         with _progress("reading the picture"):
