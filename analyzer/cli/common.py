@@ -112,7 +112,7 @@ def _wants_progress(args: argparse.Namespace) -> bool:
 
 
 def _keywords(args: argparse.Namespace, *names: str) -> dict[str, Any]:
-    """The options ``names`` as keyword arguments of the same names, for the library function run."""
+    """The options ``names`` as keyword arguments of the same names, as the library functions take them."""
     return {name: getattr(args, name) for name in names}
 
 

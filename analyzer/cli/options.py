@@ -148,7 +148,7 @@ def _dask_arguments(parser: argparse.ArgumentParser, backend: str, address: str)
 
 
 def _progress_argument(parser: argparse.ArgumentParser, help: str) -> None:
-    """``--progress/--no-progress``: a progress bar; by default, on a terminal (:func:`_wants_progress`)."""
+    """``--progress/--no-progress``: a progress bar; neither, one on a terminal (``_wants_progress``)."""
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None, help=help)
 
 
