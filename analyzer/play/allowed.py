@@ -10,7 +10,7 @@ positions back to ``(row, col)`` cells.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypeGuard
 
 import numpy as np
 
@@ -18,7 +18,7 @@ from analyzer.board.board import Cell
 from analyzer.errors import GameError
 from analyzer.limits import whole, whole_or_none
 
-__all__ = ["Layout", "board_cell", "checked", "generator", "positions_to_cells", "size"]
+__all__ = ["Layout", "board_cell", "is_cell_pair", "checked", "generator", "positions_to_cells", "size"]
 
 Layout = frozenset[Cell]
 """A layout of mines: the cells holding a mine."""
@@ -55,6 +55,19 @@ def board_cell(cell: object, width: int, height: int, what: str) -> Cell:
     if row is None or col is None or not (0 <= row < height and 0 <= col < width):
         raise GameError(f"{what} {cell!r} is outside the {width}x{height} board")
     return row, col
+
+
+def is_cell_pair(value: object) -> TypeGuard[tuple[Any, Any]]:
+    """Whether ``value`` is a ``(row, col)`` tuple of two integers (numpy's too; no bools).
+
+    >>> is_cell_pair((0, 1)), is_cell_pair((0, True)), is_cell_pair([0, 1])
+    (True, False, False)
+    """
+    return (
+        isinstance(value, tuple)
+        and len(value) == 2
+        and all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in value)
+    )
 
 
 def _excluded_flat(width: int, height: int, exclude: Iterable[Cell]) -> np.ndarray:

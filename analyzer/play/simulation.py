@@ -71,6 +71,7 @@ from analyzer.errors import AnalyzerError, OptionError, SimulationError
 from analyzer.limits import flag, whole
 from analyzer.names import BACKENDS, PRESETS
 from analyzer.play import fast
+from analyzer.play.allowed import is_cell_pair
 from analyzer.play.fast import rules
 from analyzer.play.fast.endgame import MAX_LAYOUTS
 from analyzer.play.game import FirstClickRule, Game
@@ -422,11 +423,7 @@ def _first_cell_spec(first_cell: object, width: int, height: int) -> str:
             )
     else:
         cell = first_cell
-    if (
-        not isinstance(cell, tuple)
-        or len(cell) != 2
-        or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in cell)
-    ):
+    if not is_cell_pair(cell):
         raise SimulationError(f"bad first cell {first_cell!r}; expected (row, col)")
     row, col = int(cell[0]), int(cell[1])
     if not (0 <= row < height and 0 <= col < width):
