@@ -322,11 +322,6 @@ class Game(_Moves):
         return layout_to_mbf(self.width, self.height, self._layout)
 
     # ------------------------------------------------------------ state
-    @property
-    def fatal_cell(self) -> Cell | None:
-        """The mine that lost the game (``None`` while it is not lost)."""
-        return self._fatal
-
     def _repr_html_(self) -> str:
         from analyzer.render import game_html
 
@@ -355,26 +350,6 @@ class Game(_Moves):
     def method(self) -> str:
         """The placement method of a random game."""
         return self._method
-
-    @property
-    def moves(self) -> MoveCounts:
-        """How many actions of each kind have been taken."""
-        return MoveCounts(**self._counts)
-
-    @property
-    def revealed_count(self) -> int:
-        """Number of safe cells revealed."""
-        return self._revealed
-
-    @property
-    def flag_count(self) -> int:
-        """Number of cells flagged."""
-        return self._flags
-
-    @property
-    def safe_cells_left(self) -> int:
-        """Safe cells still to reveal to win."""
-        return self.width * self.height - self.mine_count - self._revealed
 
     @property
     def board(self) -> Board:

@@ -93,6 +93,33 @@ class _Moves:
     _counts: dict[str, int]
     _status: str
 
+    # ------------------------------------------------ what the moves did
+    @property
+    def fatal_cell(self) -> Cell | None:
+        """The mine that lost the game (``None`` while it is not lost)."""
+        return self._fatal
+
+    @property
+    def moves(self) -> MoveCounts:
+        """How many actions of each kind have been taken."""
+        return MoveCounts(**self._counts)
+
+    @property
+    def revealed_count(self) -> int:
+        """Number of safe cells revealed."""
+        return self._revealed
+
+    @property
+    def flag_count(self) -> int:
+        """Number of cells flagged."""
+        return self._flags
+
+    @property
+    def safe_cells_left(self) -> int:
+        """Safe cells still to reveal to win."""
+        return self.width * self.height - self.mine_count - self._revealed
+
+    # ---------------------------------------------------------- actions
     def reveal(self, row: int, col: int) -> ActionResult:
         """Reveal a hidden cell; a zero opens its neighbours too (an iterative flood fill).
 
