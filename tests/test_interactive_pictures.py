@@ -44,8 +44,11 @@ def reader(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
         calls.append(source)
         return _Reading()
 
+    import analyzer.pictures.load  # the format test stays the package's own (a module of the stand-in)
+
     module = types.ModuleType("analyzer.pictures")
     module.read_picture = read_picture  # type: ignore[attr-defined]
+    module.__path__ = []  # type: ignore[attr-defined]  # a package: its loaded submodules stay importable
     monkeypatch.setitem(sys.modules, "analyzer.pictures", module)
     return calls
 

@@ -131,6 +131,16 @@ def test_installed_solve_reads_a_bundled_board(installed: Path) -> None:
     assert '"total": "24"' in done.stdout, done.stdout[:400]
 
 
+def test_the_installed_copy_joins_the_board_script(installed: Path) -> None:
+    # The page and the widget load board.js joined from static/board/'s parts, read from the package.
+    from analyzer.interactive.frontend import board_script
+
+    code = "from analyzer.interactive.frontend import board_script; print(board_script(), end='')"
+    done = _run(installed, "-c", code)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == board_script()
+
+
 def _written_version() -> str:
     """The version as ``analyzer/_version.py`` writes it, read without importing."""
     tree = ast.parse((ROOT / "analyzer" / "_version.py").read_text(encoding="utf-8"))
@@ -220,7 +230,8 @@ def test_the_wheel_holds_the_package_and_nothing_of_the_repository(installed: Pa
         for p in (ROOT / "analyzer" / "pictures" / "skins").iterdir()
         if p.is_dir()
     ]
-    for folder in ("analyzer/interactive/static", "analyzer/replays/examples", "analyzer/examples", *skins):
+    static = ["analyzer/interactive/static", "analyzer/interactive/static/board"]  # the board script's parts
+    for folder in (*static, "analyzer/replays/examples", "analyzer/examples", *skins):
         in_tree = {
             f"{folder}/{p.name}" for p in (ROOT / folder).iterdir() if p.is_file() and p.suffix != ".py"
         }

@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING, Any, Unpack
 import anywidget
 import traitlets
 
+from analyzer.interactive.frontend import static_text
 from analyzer.interactive.session import Options, Session
-from analyzer.interactive.web import static_text
 
 if TYPE_CHECKING:
     from analyzer.board.board import Board

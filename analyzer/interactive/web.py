@@ -69,10 +69,10 @@ import webbrowser
 from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from importlib import resources
 from typing import Any
 from urllib.parse import parse_qs, quote, urlsplit
 
+from analyzer.interactive.frontend import static_text
 from analyzer.interactive.screenshot import MAX_PICTURE_BYTES, picture_format
 from analyzer.interactive.session import DEFAULT_TIME_LIMIT, MAX_UPLOAD_BYTES, Session
 
@@ -111,11 +111,6 @@ _POLICY = (
     " connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 )
 _WILDCARD = ("", "0.0.0.0", "::")
-
-
-def static_text(name: str) -> str:
-    """One of the front end's files, from the installed package."""
-    return resources.files("analyzer.interactive").joinpath("static", name).read_text(encoding="utf-8")
 
 
 class WebServer:
