@@ -44,7 +44,7 @@ def reader(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
         calls.append(source)
         return _Reading()
 
-    import analyzer.pictures.load  # the format test stays the package's own (a module of the stand-in)
+    import analyzer.pictures.load  # noqa: F401  # the format test stays the package's own (a module of the stand-in)
 
     module = types.ModuleType("analyzer.pictures")
     module.read_picture = read_picture  # type: ignore[attr-defined]
