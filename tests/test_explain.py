@@ -227,9 +227,9 @@ def test_cli_explain_asks_feasibility_only(tmp_path, capsys, monkeypatch) -> Non
 
 
 def test_explain_refuses_a_badly_written_cell_before_any_work(tmp_path, capsys, monkeypatch) -> None:  # noqa: ANN001
-    import analyzer.cli as cli
+    import analyzer.cli.solving as solving  # the module of the explain command
 
-    monkeypatch.setattr(cli, "_read", lambda *a, **k: pytest.fail("the board was read before the cell"))
+    monkeypatch.setattr(solving, "_read", lambda *a, **k: pytest.fail("the board was read before the cell"))
     with pytest.raises(SystemExit) as stop:
         main(["explain", str(tmp_path / "b.mine"), "--cell", "1-1"])
     assert stop.value.code == 2

@@ -237,8 +237,8 @@ def test_questions_about_cells_that_are_not_certain_or_not_hidden() -> None:
         explain_variant("3x2x1\nHHH\n?1?\n", "V", (0, 0))
     with pytest.raises(InvalidCellError, match=r"cell \(1, 1\) is not hidden"):
         explain_variant("3x2x1\nHHH\n?1?\n", "V", (1, 1))
-    with pytest.raises(InvalidCellError, match="more than 1 layouts"):
-        solve_variant("3x3x2\nHHH\nHHH\nHHH\n", "C", limit=1).probability(0, 0)
+    with pytest.raises(InvalidCellError, match="more than 1 layouts"):  # B's are enumerated
+        solve_variant("3x3x3\nHHH\nHHH\nHHH\n", "B", limit=1).probability(0, 0)
 
 
 def test_position_text_round_trips_and_reports_bad_cells() -> None:
@@ -278,7 +278,7 @@ def test_the_cli_solves_and_explains_under_rules(tmp_path, capsys) -> None:
     path.write_text("3x2x1\nHHH\n?1?\n")
     assert main(["solve", "--rules", "Q", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "rules Q" in out and "1 certain mine" in out and "CP-SAT enumeration" in out
+    assert "rules Q" in out and "1 certain mine" in out and "transfer programme" in out
     assert main(["explain", "--rules", "Q", "--cell", "0,1", str(path)]) == 0
     assert capsys.readouterr().out.strip() == "(0, 1) is a mine: clues (1, 1); rules Q"
     assert main(["solve", "--rules", "QZ", str(path)]) == 2  # a usage error
@@ -288,12 +288,14 @@ def test_the_cli_solves_and_explains_under_rules(tmp_path, capsys) -> None:
 def test_a_count_the_time_limit_stops_keeps_the_certain_cells(monkeypatch) -> None:
     from analyzer.errors import SolverTimeoutError
     from analyzer.models import variants as models
+    from analyzer.variants import transfer
 
     def stopped(*args, **kwargs):
         raise SolverTimeoutError("time limit reached while counting the layouts of a variant position")
 
     whole = solve_variant("3x2x1\nHHH\n?1?\n", "Q")
     monkeypatch.setattr(models, "enumerate_layouts", stopped)
+    monkeypatch.setattr(transfer, "count_layouts", stopped)
     cut = solve_variant("3x2x1\nHHH\n?1?\n", "Q")
     assert (cut.safe, cut.mines) == (whole.safe, whole.mines) == (((0, 0), (0, 2)), ((0, 1),))
     assert cut.probabilities is None and cut.probability_method.endswith("not counted")

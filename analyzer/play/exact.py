@@ -66,7 +66,7 @@ from analyzer.play.optimal import HIDDEN_VIEW, SMALL, Layouts, OptimalSearch
 from analyzer.play.players import Action, Player, make_player
 from analyzer.play.players.guessing import RandomPlayer
 from analyzer.play.players.rules import _SAFE, _UNKNOWN, LocalPlayer, SubsetPlayer, rules_state
-from analyzer.play.simulation import _make_setup
+from analyzer.play.simulation import Setup, _make_setup
 
 __all__ = ["ExactWinRate", "METHODS", "exact_win_rate", "move_distribution", "random_player_win"]
 
@@ -537,13 +537,9 @@ def exact_win_rate(
         Give up (a :class:`~analyzer.errors.SimulationError`) after evaluating
         this many distinct boards: players that guess at random visit many.
     method : str
-        ``"walk"``: the generic walk of the player's game tree (any player).
-        ``"formula"``: the ``random`` player only, by :func:`random_player_win`
-        summed over the layouts (no walk at all). ``"closure"``: ``local`` and
-        ``subset`` only, the walk from guess to guess memoised up to symmetry
-        (see :class:`_ClosureWalk`). ``"auto"`` (default): ``formula`` for the
-        random player, ``closure`` for local and subset, ``walk`` otherwise.
-        The tests check that every method gives the walk's probability.
+        ``"walk"``: the walk of the player's game tree (any player); ``"formula"``: the
+        ``random`` player only (:func:`random_player_win`); ``"closure"``: ``local`` and
+        ``subset`` only (see the module notes); ``"auto"`` (default): the one that applies.
 
     Returns
     -------
@@ -558,14 +554,6 @@ def exact_win_rate(
         A player that draws other than with ``rng.integers``, or plays a cell
         that is not hidden.
 
-    Notes
-    -----
-    The random player wins a layout, from the board left by its first click,
-    with probability ``sum over sets A of the hidden zero regions of
-    (-1)^|A| M s! (M - 1 + a)! / (M + a + s)!`` (``M`` mines, ``s`` hidden safe
-    cells bordering no zero cell, ``a`` the zero cells of the regions in ``A``):
-    see :func:`random_player_win` for the derivation.
-
     Examples
     --------
     >>> exact_win_rate("random", 2, 2, 1, first_click="safe", first_cell=(0, 0)).probability
@@ -574,74 +562,16 @@ def exact_win_rate(
     'ProbabilisticPlayer() on 3x3/2 (safe, first cell 0,0): wins 23/28 = 82.1429% (51 boards, ... s)'
     """
     start = time.perf_counter()
-    try:
-        chosen = make_player(player)
-    except AnalyzerError as error:
-        raise SimulationError(str(error)) from None
-    rule_name = first_click.name if isinstance(first_click, FirstClickRule) else first_click
-    setup = _make_setup(width, height, mines, chosen, rule_name, first_cell, 0)
-    rule = FirstClickRule.parse(setup.first_click)
-    if rule.radius is not None and rule.radius > 1:
-        raise SimulationError(
-            f"exact win rates support first-click rules none, safe and opening, not {rule.name!r}"
-        )
-    try:
-        if search is None:
-            search = OptimalSearch(setup.width, setup.height, setup.mines)
-        search.layouts  # noqa: B018 - built here: a board too large to hold its layouts is refused here
-    except AnalyzerError as error:
-        raise SimulationError(str(error)) from None
-    if (search.width, search.height, search.mines) != (setup.width, setup.height, setup.mines):
-        raise SimulationError("the search given is for another board")
+    chosen, setup, rule = _checked_game(player, width, height, mines, first_click, first_cell)
+    search = _checked_search(search, setup)
     if max_boards is not None and (
         isinstance(max_boards, bool) or not isinstance(max_boards, int) or max_boards < 1
     ):
         raise SimulationError(f"max_boards must be an integer >= 1, got {max_boards!r}")
-    if method not in METHODS:
-        raise SimulationError(f"method must be one of {', '.join(METHODS)}; got {method!r}")
-    # Exact types: a subclass may play otherwise than the formula and the closure assume.
-    if method == "auto":
-        if type(chosen) is RandomPlayer:
-            method = "formula"
-        elif type(chosen) in (LocalPlayer, SubsetPlayer):
-            method = "closure"
-        else:
-            method = "walk"
-    elif method == "formula" and type(chosen) is not RandomPlayer:
-        raise SimulationError(f"method 'formula' is for the random player only, not {chosen!r}")
-    elif method == "closure" and type(chosen) not in (LocalPlayer, SubsetPlayer):
-        raise SimulationError(f"method 'closure' is for the local and subset players only, not {chosen!r}")
+    method = _chosen_method(method, chosen)
     walk = _Walk(chosen, search, max_boards)
-    empty = tuple([HIDDEN] * search.cells)
-    firsts: dict[int, Fraction]
-    if setup.first_cell == "player":
-        firsts = {}
-        for action, weight in move_distribution(chosen, walk.board(empty)).items():
-            if action.kind != "reveal":
-                raise PlayerError(
-                    f"{chosen!r} flags before the first reveal; exact win rates need a reveal first"
-                )
-            index = action.row * search.width + action.col
-            firsts[index] = firsts.get(index, Fraction(0)) + weight
-    elif setup.first_cell == "random":
-        firsts = {i: Fraction(1, search.cells) for i in range(search.cells)}
-    else:
-        row, col = (int(part) for part in setup.first_cell.split(","))
-        firsts = {row * search.width + col: Fraction(1)}
-    probability = Fraction(0)
-    if method == "formula":
-        probability, boards = _random_rate(search, rule, firsts)
-    elif method == "closure":
-        closure = _ClosureWalk(cast(LocalPlayer, chosen)._subset, search, max_boards, chosen)
-        probability = _closure_rate(closure, rule, firsts)
-        boards = len(closure.memo)
-    else:
-
-        def won(index: int, safe: np.ndarray) -> Fraction | int:
-            return sum((walk.value(child, group) for child, group in walk.reveal(empty, safe, index)), 0)
-
-        probability = _over_first_cells(search, rule, firsts, won)
-        boards = len(walk.memo)
+    firsts = _first_cells(setup.first_cell, chosen, walk)
+    probability, boards = _rate(method, walk, rule, firsts)
     return ExactWinRate(
         width=setup.width,
         height=setup.height,
@@ -654,3 +584,96 @@ def exact_win_rate(
         seconds=time.perf_counter() - start,
         method=method,
     )
+
+
+def _rate(
+    method: str, walk: _Walk, rule: FirstClickRule, firsts: dict[int, Fraction]
+) -> tuple[Fraction, int]:
+    """The exact win rate by ``method`` and the boards (or closures, or classes) it evaluated."""
+    search = walk.search
+    if method == "formula":
+        return _random_rate(search, rule, firsts)
+    if method == "closure":
+        chosen = walk.player
+        closure = _ClosureWalk(cast(LocalPlayer, chosen)._subset, search, walk.max_boards, chosen)
+        return _closure_rate(closure, rule, firsts), len(closure.memo)
+    empty = tuple([HIDDEN] * search.cells)
+
+    def won(index: int, safe: np.ndarray) -> Fraction | int:
+        return sum((walk.value(child, group) for child, group in walk.reveal(empty, safe, index)), 0)
+
+    return _over_first_cells(search, rule, firsts, won), len(walk.memo)
+
+
+def _checked_game(
+    player: str | Player,
+    width: int,
+    height: int,
+    mines: int,
+    first_click: str | FirstClickRule,
+    first_cell: str | tuple[int, int] | None,
+) -> tuple[Player, Setup, FirstClickRule]:
+    """The player, the setup (as :func:`analyzer.simulate` checks it) and a rule the walk takes."""
+    try:
+        chosen = make_player(player)
+    except AnalyzerError as error:
+        raise SimulationError(str(error)) from None
+    rule_name = first_click.name if isinstance(first_click, FirstClickRule) else first_click
+    setup = _make_setup(width, height, mines, chosen, rule_name, first_cell, 0)
+    rule = FirstClickRule.parse(setup.first_click)
+    if rule.radius is not None and rule.radius > 1:
+        raise SimulationError(
+            f"exact win rates support first-click rules none, safe and opening, not {rule.name!r}"
+        )
+    return chosen, setup, rule
+
+
+def _checked_search(search: OptimalSearch | None, setup: Setup) -> OptimalSearch:
+    """``search``, or a new one, of the board of ``setup``, its layouts built (or refused) here."""
+    try:
+        if search is None:
+            search = OptimalSearch(setup.width, setup.height, setup.mines)
+        search.layouts  # noqa: B018 - built here: a board too large to hold its layouts is refused here
+    except AnalyzerError as error:
+        raise SimulationError(str(error)) from None
+    if (search.width, search.height, search.mines) != (setup.width, setup.height, setup.mines):
+        raise SimulationError("the search given is for another board")
+    return search
+
+
+def _chosen_method(method: str, chosen: Player) -> str:
+    """The method ``"auto"`` stands for with ``chosen``, or ``method`` checked against it."""
+    if method not in METHODS:
+        raise SimulationError(f"method must be one of {', '.join(METHODS)}; got {method!r}")
+    # Exact types: a subclass may play otherwise than the formula and the closure assume.
+    if method == "auto":
+        if type(chosen) is RandomPlayer:
+            return "formula"
+        if type(chosen) in (LocalPlayer, SubsetPlayer):
+            return "closure"
+        return "walk"
+    if method == "formula" and type(chosen) is not RandomPlayer:
+        raise SimulationError(f"method 'formula' is for the random player only, not {chosen!r}")
+    if method == "closure" and type(chosen) not in (LocalPlayer, SubsetPlayer):
+        raise SimulationError(f"method 'closure' is for the local and subset players only, not {chosen!r}")
+    return method
+
+
+def _first_cells(first_cell: str, chosen: Player, walk: _Walk) -> dict[int, Fraction]:
+    """Each first cell's flat index and chance: the given cell, every cell, or the player's draws."""
+    search = walk.search
+    if first_cell == "player":
+        firsts: dict[int, Fraction] = {}
+        empty = tuple([HIDDEN] * search.cells)
+        for action, weight in move_distribution(chosen, walk.board(empty)).items():
+            if action.kind != "reveal":
+                raise PlayerError(
+                    f"{chosen!r} flags before the first reveal; exact win rates need a reveal first"
+                )
+            index = action.row * search.width + action.col
+            firsts[index] = firsts.get(index, Fraction(0)) + weight
+        return firsts
+    if first_cell == "random":
+        return {i: Fraction(1, search.cells) for i in range(search.cells)}
+    row, col = (int(part) for part in first_cell.split(","))
+    return {row * search.width + col: Fraction(1)}

@@ -65,6 +65,7 @@ import numpy as np
 
 from analyzer.board.topology import neighbour_table
 from analyzer.errors import GameError
+from analyzer.play.allowed import is_cell_pair
 from analyzer.play.fast import optimal as fast_optimal
 from analyzer.play.game import FirstClickRule
 from analyzer.play.placement import Cell
@@ -520,6 +521,27 @@ def optimal(
     """
     start = time.perf_counter()
     rule = FirstClickRule.parse(first_click)
+    search = _checked_search(width, height, mines, rule, search)
+    states_before = len(search.memo)
+    values = _cell_values(search, rule, first_cell)
+    best = max(values.values())
+    return OptimalResult(
+        width=search.width,
+        height=search.height,
+        mines=search.mines,
+        first_click=rule.name,
+        probability=best,
+        cell_values=values,
+        best_cells=tuple(sorted(cell for cell, value in values.items() if value == best)),
+        states=len(search.memo) - states_before,
+        seconds=time.perf_counter() - start,
+    )
+
+
+def _checked_search(
+    width: int, height: int, mines: int, rule: FirstClickRule, search: OptimalSearch | None
+) -> OptimalSearch:
+    """``search``, or a new one, of the board; a rule the search takes, with room for the mines."""
     if rule.radius is not None and rule.radius > 1:
         raise GameError(f"the search supports first-click rules none, safe and opening, not {rule.name!r}")
     if search is None:
@@ -538,35 +560,23 @@ def optimal(
             f"{search.width}x{search.height} board has room for at most {search.cells - zone} mines, "
             f"got {search.mines}"
         )
-    states_before = len(search.memo)
+    return search
+
+
+def _cell_values(search: OptimalSearch, rule: FirstClickRule, first_cell: object) -> dict[Cell, Fraction]:
+    """The chance to win with ``first_cell``, or with each cell (one search a symmetry class)."""
     perms = symmetries(search.width, search.height)
     if first_cell is not None:
-        if (
-            not isinstance(first_cell, tuple)
-            or len(first_cell) != 2
-            or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in first_cell)
-        ):
+        if not is_cell_pair(first_cell):
             raise GameError(f"bad first cell {first_cell!r}; expected (row, col)")
         row, col = int(first_cell[0]), int(first_cell[1])
         if not (0 <= row < search.height and 0 <= col < search.width):
             raise GameError(f"first cell {first_cell!r} is outside the {search.width}x{search.height} board")
         index = row * search.width + col
-        values = {(row, col): search.first_click(rule, index)}
-    else:
-        by_class = {i: search.first_click(rule, i) for i in _classes(search.width, search.height)}
-        values = {}
-        for i in range(search.cells):
-            representative = min(perm[i] for perm in perms)
-            values[divmod(i, search.width)] = by_class[representative]
-    best = max(values.values())
-    return OptimalResult(
-        width=search.width,
-        height=search.height,
-        mines=search.mines,
-        first_click=rule.name,
-        probability=best,
-        cell_values=values,
-        best_cells=tuple(sorted(cell for cell, value in values.items() if value == best)),
-        states=len(search.memo) - states_before,
-        seconds=time.perf_counter() - start,
-    )
+        return {(row, col): search.first_click(rule, index)}
+    by_class = {i: search.first_click(rule, i) for i in _classes(search.width, search.height)}
+    values = {}
+    for i in range(search.cells):
+        representative = min(perm[i] for perm in perms)
+        values[divmod(i, search.width)] = by_class[representative]
+    return values

@@ -35,41 +35,51 @@ finished game when a run is interrupted. Every line is checked field by field
 interrupted write is skipped with a warning, any other bad line is refused with
 its line number. The path is checked before any game is played.
 
-Worker processes end with the process that started them, however it ends
-(on Linux through the parent-death signal, elsewhere by a watchdog thread).
+Workers and backends
+--------------------
+``backend="local"`` plays the batches in this process (``workers=1``) or in
+``workers`` processes; ``"dask"`` runs them on ``dask.distributed``: the scheduler
+at ``address`` (``"tcp://host:8786"``), or a local cluster (threads in this process
+for one worker, processes for more). A player must pickle for either but one local
+worker. A batch is ``batch_size`` games, a task and a results line (default: about
+eight batches a worker, at most 50 games each, 2000 for a compiled player); the
+result depends on none of these. Worker processes end with the process that
+started them, however it ends (on Linux through the parent-death signal, elsewhere
+by a watchdog thread: :mod:`analyzer.play.workers`).
+
+Compiled players
+----------------
+Players with a compiled form (:data:`analyzer.play.fast.FAST_PLAYERS`) play
+through it by default; ``exact=True`` plays every move through the exact engine
+(Fractions) instead. Both play the same games; the compiled form makes the same
+guesses up to ties within 1e-12 (the tests check it game by game).
 """
 
 from __future__ import annotations
 
-import ctypes
 import functools
-import json
-import math
 import os
-import signal
-import sys
-import threading
 import time
-import warnings
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from statistics import NormalDist
 from typing import Any
 
 import numpy as np
 
 from analyzer.board.topology import TOPOLOGIES, topology_name
 from analyzer.errors import AnalyzerError, OptionError, SimulationError
-from analyzer.limits import dask_client, flag, quote, whole
+from analyzer.limits import flag, whole
 from analyzer.names import BACKENDS, PRESETS
 from analyzer.play import fast
+from analyzer.play.allowed import is_cell_pair
 from analyzer.play.fast import rules
 from analyzer.play.fast.endgame import MAX_LAYOUTS
 from analyzer.play.game import FirstClickRule, Game
 from analyzer.play.players import Player, make_player
 from analyzer.play.players.expert import ExpertPlayer
+from analyzer.play.results_file import FORMAT, append, checked_results_path, plan, read_results
+from analyzer.play.win_rate import Z95, GameRecord, Setup, WinRate, wilson_interval
+from analyzer.play.workers import progress_bar, run_dask, run_local
 
 __all__ = [
     "PRESETS",
@@ -90,164 +100,8 @@ __all__ = [
 ]
 
 
-Z95 = NormalDist().inv_cdf(0.975)
-"""The standard normal quantile of a two-sided 95% interval (1.959963984540054)."""
-
-_FORMAT = 1  # version of the results-file lines
-
 #: The most worker processes a run may ask for: four a core, at least 8.
 MAX_WORKERS = max(8, 4 * (os.cpu_count() or 1))
-
-
-# ------------------------------------------------------------------ values
-@dataclass(frozen=True, slots=True)
-class Setup:
-    """What is simulated: board, first-click rule, first cell, player and seed.
-
-    Attributes
-    ----------
-    width, height, mines : int
-    first_click : str
-        The canonical first-click rule (``"safe"``, ``"opening"``, ``"safe_zone:2"``, ...).
-    first_cell : str
-        ``"player"`` (the player's own first move), ``"random"`` (a uniformly
-        random cell, drawn from the board's stream), or ``"R,C"``.
-    player : str
-        The player's ``repr``, options included.
-    seed : int
-    topology : str
-        A name of :data:`analyzer.board.topology.TOPOLOGIES` (``"square"`` is left out of
-        :meth:`to_dict`, so results files written before topologies still match).
-    """
-
-    width: int
-    height: int
-    mines: int
-    first_click: str
-    first_cell: str
-    player: str
-    seed: int
-    topology: str = "square"
-
-    def to_dict(self) -> dict[str, Any]:
-        found = asdict(self)
-        if self.topology == "square":
-            del found["topology"]
-        return found
-
-    def describe(self) -> str:
-        """One line for people: ``'30x16/99, first click safe at 0,0, player ExpertPlayer(...)'``."""
-        where = {"player": "the player's choice", "random": "a random cell"}.get(
-            self.first_cell, self.first_cell
-        )
-        board = f"{self.width}x{self.height}/{self.mines}"
-        if self.topology != "square":
-            board += f" {self.topology}"
-        return f"{board}, first click {self.first_click} at {where}, player {self.player}, seed {self.seed}"
-
-
-@dataclass(frozen=True, slots=True)
-class GameRecord:
-    """One game played: its status, guesses, moves and seconds."""
-
-    status: str
-    guesses: int
-    reveals: int
-    flags: int
-    seconds: float = field(compare=False)
-
-    @property
-    def is_won(self) -> bool:
-        return self.status == "won"
-
-
-def wilson_interval(wins: int, games: int, *, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a binomial proportion (95% by default).
-
-    ``(p + z²/2n ± z·sqrt(p(1-p)/n + z²/4n²)) / (1 + z²/n)`` with ``p = wins/n``:
-    unlike ``p ± z·sqrt(p(1-p)/n)`` it stays inside [0, 1] and keeps its
-    coverage near 0 and 1.
-
-    Raises
-    ------
-    SimulationError
-        For ``games < 1`` or ``wins`` outside ``0..games``.
-
-    Examples
-    --------
-    >>> low, high = wilson_interval(0, 10)
-    >>> round(low, 4), round(high, 4)
-    (0.0, 0.2775)
-    >>> [round(x, 4) for x in wilson_interval(50, 100)]
-    [0.4038, 0.5962]
-    """
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise SimulationError(f"games must be an integer >= 1, got {games!r}")
-    if isinstance(wins, bool) or not isinstance(wins, int) or not 0 <= wins <= games:
-        raise SimulationError(f"wins must be an integer in 0..{games}, got {wins!r}")
-    n = games
-    p = wins / n
-    z2 = z * z
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-@dataclass(frozen=True, slots=True)
-class WinRate:
-    """The result of :func:`simulate`.
-
-    Attributes
-    ----------
-    setup : Setup
-    wins, games : int
-    guesses : int
-        Guesses over all games (see the module notes).
-    seconds : float
-        Time spent playing, summed over games (across all workers; not wall
-        clock). Not compared: two runs of the same setup are equal.
-
-    >>> rate = WinRate(Setup(9, 9, 10, "safe", "0,0", "ProbabilisticPlayer()", 0), 90, 100, 120, 2.0)
-    >>> rate.rate, rate.mean_guesses, rate.seconds_per_game
-    (0.9, 1.2, 0.02)
-    >>> [round(x, 4) for x in rate.interval]
-    [0.8256, 0.9448]
-    >>> print(rate)
-    90/100 won: 90.00% (95% CI 82.56-94.48%), 1.20 guesses/game, 20.0 ms/game
-    """
-
-    setup: Setup
-    wins: int
-    games: int
-    guesses: int
-    seconds: float = field(compare=False)
-    #: Games read back from the results file rather than played in this call.
-    resumed: int = field(default=0, compare=False)
-
-    @property
-    def rate(self) -> float:
-        return self.wins / self.games
-
-    @property
-    def interval(self) -> tuple[float, float]:
-        """The Wilson 95% interval of the win rate."""
-        return wilson_interval(self.wins, self.games)
-
-    @property
-    def mean_guesses(self) -> float:
-        return self.guesses / self.games
-
-    @property
-    def seconds_per_game(self) -> float:
-        return self.seconds / self.games
-
-    def __str__(self) -> str:
-        low, high = self.interval
-        return (
-            f"{self.wins}/{self.games} won: {100 * self.rate:.2f}% "
-            f"(95% CI {100 * low:.2f}-{100 * high:.2f}%), "
-            f"{self.mean_guesses:.2f} guesses/game, {1000 * self.seconds_per_game:.1f} ms/game"
-        )
 
 
 # ------------------------------------------------------------------ playing
@@ -569,11 +423,7 @@ def _first_cell_spec(first_cell: object, width: int, height: int) -> str:
             )
     else:
         cell = first_cell
-    if (
-        not isinstance(cell, tuple)
-        or len(cell) != 2
-        or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in cell)
-    ):
+    if not is_cell_pair(cell):
         raise SimulationError(f"bad first cell {first_cell!r}; expected (row, col)")
     row, col = int(cell[0]), int(cell[1])
     if not (0 <= row < height and 0 <= col < width):
@@ -615,218 +465,6 @@ def _make_setup(
     return Setup(width, height, mines, rule.name, spec, repr(player), seed, name)
 
 
-# ------------------------------------------------------------ results file
-def _checked_results_path(path: Path) -> None:
-    """Refuse a results path that cannot be appended to, before any game is played."""
-    if path.is_dir():
-        raise SimulationError(f"results path {quote(str(path))} is a directory, not a file")
-    if not path.parent.is_dir():
-        raise SimulationError(
-            f"results path {quote(str(path))}: folder {quote(str(path.parent))} does not exist"
-        )
-    try:
-        with path.open("ab"):
-            pass
-    except OSError as error:
-        raise SimulationError(f"cannot write results to {quote(str(path))}: {error.strerror}") from None
-
-
-def _is_count(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
-
-
-def _entry_problem(entry: dict[str, Any]) -> str | None:
-    """What is wrong with a results entry of this setup, or ``None``."""
-    for name in ("start", "stop", "wins", "guesses"):
-        if not _is_count(entry.get(name)):
-            return f"{name!r} must be a non-negative integer, got {quote(repr(entry.get(name)), 40)}"
-    start, stop, wins = entry["start"], entry["stop"], entry["wins"]
-    if stop <= start:
-        return f"'stop' ({stop}) must be greater than 'start' ({start})"
-    if wins > stop - start:
-        return f"'wins' ({wins}) is more than the {stop - start} games of the batch"
-    seconds = entry.get("seconds")
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds < math.inf:
-        return f"'seconds' must be a non-negative number, got {quote(repr(seconds), 40)}"
-    return None
-
-
-def _read_results(path: Path, setup: Setup) -> list[dict[str, Any]]:
-    """The batches of ``setup`` already in ``path``, each line checked.
-
-    A last line without its newline that is not JSON (a write cut short) is
-    skipped with a warning; any other line that is not a valid entry raises
-    :class:`~analyzer.errors.SimulationError` naming its line number.
-    """
-    if not path.exists():
-        return []
-    wanted = setup.to_dict()
-    found = []
-    raw = path.read_bytes().split(b"\n")
-    where = f"results file {quote(str(path))}"
-    for number, data in enumerate(raw, start=1):
-        if not data.strip():
-            continue
-        is_cut = number == len(raw)  # no newline after it
-        try:
-            entry = json.loads(data.decode("utf-8"))
-        except UnicodeDecodeError:
-            raise SimulationError(f"{where}, line {number}: not UTF-8 text") from None
-        except json.JSONDecodeError:
-            if is_cut:
-                warnings.warn(
-                    f"{where}, line {number}: skipped an unfinished last line (an interrupted write)",
-                    stacklevel=3,
-                )
-                continue
-            raise SimulationError(f"{where}, line {number}: not a JSON line") from None
-        if not isinstance(entry, dict) or "setup" not in entry:
-            raise SimulationError(f"{where}, line {number}: not a results line of analyzer simulate")
-        if entry.get("format") != _FORMAT:
-            raise SimulationError(
-                f"{where}, line {number}: results format {quote(repr(entry.get('format')), 20)},"
-                f" this version reads {_FORMAT}"
-            )
-        if entry["setup"] != wanted:
-            continue
-        problem = _entry_problem(entry)
-        if problem is not None:
-            raise SimulationError(f"{where}, line {number}: {problem}; fix or remove the line")
-        found.append(entry)
-    return found
-
-
-def _plan(
-    games: int, done: list[dict[str, Any]], batch_size: int
-) -> tuple[list[dict[str, Any]], list[range]]:
-    """Non-overlapping finished batches inside ``0..games-1``, and ranges still to play."""
-    kept: list[dict[str, Any]] = []
-    covered = [False] * games
-    for entry in sorted(done, key=lambda e: (e["start"], e["stop"])):
-        start, stop = entry["start"], entry["stop"]
-        if not (0 <= start < stop <= games) or any(covered[start:stop]):
-            continue
-        covered[start:stop] = [True] * (stop - start)
-        kept.append(entry)
-    todo = []
-    index = 0
-    while index < games:
-        if covered[index]:
-            index += 1
-            continue
-        stop = index
-        while stop < games and not covered[stop] and stop - index < batch_size:
-            stop += 1
-        todo.append(range(index, stop))
-        index = stop
-    return kept, todo
-
-
-def _is_json(data: bytes) -> bool:
-    try:
-        json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        return False
-    return True
-
-
-def _append(path: Path, entry: dict[str, Any]) -> None:
-    """One JSON line, flushed and synced; an unfinished last line (a cut write) is dropped first."""
-    with path.open("r+b") as handle:
-        end = handle.seek(0, os.SEEK_END)
-        if end > 0:
-            handle.seek(-1, os.SEEK_END)
-            if handle.read(1) != b"\n":
-                # Back to the end of the last whole line: _read_results skipped the rest.
-                start = max(0, end - (1 << 20))
-                handle.seek(start)
-                tail = handle.read()
-                cut = tail.rfind(b"\n")
-                keep = start + cut + 1 if cut >= 0 else (0 if start == 0 else end)
-                if keep != end and _is_json(tail[cut + 1 :]):
-                    keep = end  # a whole entry that only lacks its newline
-                if keep != end:
-                    handle.truncate(keep)
-                handle.seek(0, os.SEEK_END)
-                if keep == end:  # a last line longer than 1 MiB: keep it, end it
-                    handle.write(b"\n")
-        handle.write((json.dumps(entry) + "\n").encode("utf-8"))
-        handle.flush()
-        os.fsync(handle.fileno())
-
-
-# ---------------------------------------------------------------- running
-_PR_SET_PDEATHSIG = 1
-
-
-def _die_with_parent(parent: int) -> None:
-    """Worker initializer: end this process when ``parent`` ends, however it ends (SIGKILL too)."""
-    if sys.platform.startswith("linux"):
-        try:
-            libc = ctypes.CDLL(None, use_errno=True)
-            if libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0:
-                if os.getppid() != parent:  # the parent ended before the signal was armed
-                    os._exit(1)
-                return
-        except (OSError, AttributeError):  # pragma: no cover - no usable libc
-            pass
-    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
-
-
-def _watch_parent(parent: int) -> None:  # pragma: no cover - only where prctl is missing
-    while os.getppid() == parent:
-        time.sleep(0.5)
-    os._exit(1)
-
-
-def _run_local(
-    setup: Setup, player: Player, todo: list[range], workers: int, use_fast: bool
-) -> Iterator[dict[str, Any]]:
-    if workers == 1:
-        for batch in todo:
-            yield _run_batch(setup, player, batch.start, batch.stop, use_fast)
-        return
-    with ProcessPoolExecutor(
-        max_workers=workers, initializer=_die_with_parent, initargs=(os.getpid(),)
-    ) as pool:
-        futures = [pool.submit(_run_batch, setup, player, b.start, b.stop, use_fast) for b in todo]
-        try:
-            for future in as_completed(futures):
-                yield future.result()
-        except BaseException:
-            for future in futures:
-                future.cancel()
-            raise
-
-
-def _run_dask(
-    setup: Setup, player: Player, todo: list[range], workers: int, address: str | None, use_fast: bool
-) -> Iterator[dict[str, Any]]:
-    client, cluster = dask_client(workers, address, processes=workers > 1, error=SimulationError)
-    from distributed import as_completed as dask_completed
-
-    try:
-        futures = [
-            client.submit(_run_batch, setup, player, b.start, b.stop, use_fast, pure=False) for b in todo
-        ]
-        for future in dask_completed(futures):
-            yield future.result()
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
-
-
-def _progress_bar(enabled: bool, games: int, done: int, setup: Setup) -> Any:
-    if not enabled:
-        return None
-    try:
-        from tqdm.auto import tqdm
-    except ImportError:  # pragma: no cover - the progress extra
-        return None
-    return tqdm(total=games, initial=done, unit="game", desc=f"{setup.width}x{setup.height}/{setup.mines}")
-
-
 def simulate(
     width: int,
     height: int,
@@ -860,37 +498,24 @@ def simulate(
     first_click : str
         The first-click rule: ``"none"``, ``"safe"``, ``"opening"`` or ``"safe_zone:R"``.
     first_cell : (row, col), str or None
-        The first cell revealed: ``(row, col)`` or ``"R,C"``, ``"corner"``
-        (``0,0``), ``"centre"`` (``height // 2, width // 2``), ``"random"`` (uniform,
-        the same for every player at a given seed), or ``None`` / ``"player"``:
-        the player's own first move (:mod:`analyzer.play.players` says which).
+        ``(row, col)`` or ``"R,C"``, ``"corner"`` (``0,0``), ``"centre"`` (``height // 2,
+        width // 2``), ``"random"`` (uniform, the same for every player at a given seed),
+        or ``None`` / ``"player"``: the player's own first move (see :mod:`analyzer.play.players`).
     seed : int
         Root of every game's seed (see the module notes).
-    workers : int
-        Processes (``backend="local"``; ``1`` plays in this process) or local
-        Dask workers; the result does not depend on it.
-    backend : {"local", "dask"}
-        ``"dask"`` runs the batches on ``dask.distributed``: the scheduler at
-        ``address``, or a local cluster (threads in this process for one worker,
-        processes for more).
-    address : str, optional
-        A Dask scheduler address (``"tcp://host:8786"``).
-    batch_size : int, optional
-        Games per task and per results line (default: about eight batches per
-        worker, at most 50 games each).
+    workers, backend, address, batch_size
+        Worker processes or Dask workers, ``"local"`` or ``"dask"``, a Dask
+        scheduler's address, games a batch (see the module notes).
     progress : bool
         Show a progress bar (tqdm, when installed).
     results_path : path, optional
         Append each finished batch as a JSON line; batches already there are
         not played again.
     exact : bool
-        Play every move through the exact engine (Fractions), even for players
-        with a compiled form (:data:`analyzer.play.fast.FAST_PLAYERS`, used by
-        default). Both play the same games; the compiled form makes the same
-        guesses up to ties within 1e-12 (the tests check it game by game).
+        Play through the exact engine even where a player has a compiled form.
     topology : str
-        How cells touch: a name of :data:`analyzer.board.topology.TOPOLOGIES`
-        (a ``"cube"`` board is ``n`` wide and ``6 * n`` high).
+        A name of :data:`analyzer.board.topology.TOPOLOGIES` (a ``"cube"`` board is
+        ``n`` wide and ``6 * n`` high).
 
     Returns
     -------
@@ -909,12 +534,70 @@ def simulate(
     >>> rate == simulate(4, 4, 2, "probabilistic", 20, first_cell=(0, 0), seed=1, batch_size=3)
     True
     """
+    chosen, games, workers = _checked_options(player, games, workers, backend, address, progress, exact)
+    setup = _make_setup(width, height, mines, chosen, first_click, first_cell, seed, topology)
+    use_fast = not exact and has_fast_form(chosen)
+    batch_size = _batch_size(batch_size, games, workers, use_fast)
+    path = None if results_path is None else Path(results_path)
+    if path is not None:
+        checked_results_path(path)
+    done, todo = plan(games, [] if path is None else read_results(path, setup), batch_size)
+    if backend == "dask":
+        batches = run_dask(_run_batch, setup, chosen, todo, workers, address, use_fast) if todo else iter(())
+    else:
+        batches = run_local(_run_batch, setup, chosen, todo, workers, use_fast)
+    return _gathered(setup, games, done, batches, path, progress)
+
+
+def _gathered(
+    setup: Setup,
+    games: int,
+    done: list[dict[str, Any]],
+    batches: Iterator[dict[str, Any]],
+    path: Path | None,
+    progress: bool,
+) -> WinRate:
+    """The win rate of the batches ``done`` before and those run now, each appended to ``path``."""
+    resumed = sum(e["stop"] - e["start"] for e in done)
+    bar = progress_bar(progress, games, resumed, setup)
+    totals = {name: sum(e[name] for e in done) for name in ("wins", "guesses", "seconds")}
+    try:
+        for result in batches:
+            for name in totals:
+                totals[name] += result[name]
+            if path is not None:
+                append(path, {"format": FORMAT, "setup": setup.to_dict(), **result})
+            if bar is not None:
+                bar.update(result["stop"] - result["start"])
+    finally:
+        if bar is not None:
+            bar.close()
+    return WinRate(setup, totals["wins"], games, totals["guesses"], totals["seconds"], resumed)
+
+
+def _batch_size(batch_size: object, games: int, workers: int, use_fast: bool) -> int:
+    """``batch_size`` checked; by default about eight batches a worker, at most 50 games (2000 compiled)."""
+    if batch_size is None:
+        batch_size = max(1, min(2000 if use_fast else 50, games // (8 * workers)))
+    return whole(batch_size, "batch_size", minimum=1, error=SimulationError)
+
+
+def _checked_options(
+    player: str | Player,
+    games: object,
+    workers: object,
+    backend: object,
+    address: object,
+    progress: object,
+    exact: object,
+) -> tuple[Player, int, int]:
+    """The player made, and the games and workers checked, with :func:`simulate`'s other options."""
     try:
         chosen = make_player(player)
     except AnalyzerError as error:
         raise SimulationError(str(error)) from None
-    games = whole(games, "games", minimum=1, error=SimulationError)
-    workers = whole(workers, "workers", minimum=1, maximum=MAX_WORKERS, error=SimulationError)
+    count = whole(games, "games", minimum=1, error=SimulationError)
+    processes = whole(workers, "workers", minimum=1, maximum=MAX_WORKERS, error=SimulationError)
     if backend not in BACKENDS:
         raise SimulationError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
     if address is not None and backend != "dask":
@@ -924,35 +607,4 @@ def simulate(
             flag(value, name)
         except OptionError as error:
             raise SimulationError(str(error)) from None
-    setup = _make_setup(width, height, mines, chosen, first_click, first_cell, seed, topology)
-    use_fast = not exact and has_fast_form(chosen)
-    if batch_size is None:
-        batch_size = max(1, min(2000 if use_fast else 50, games // (8 * workers)))
-    batch_size = whole(batch_size, "batch_size", minimum=1, error=SimulationError)
-
-    path = None if results_path is None else Path(results_path)
-    if path is not None:
-        _checked_results_path(path)
-    done, todo = _plan(games, [] if path is None else _read_results(path, setup), batch_size)
-    wins = sum(e["wins"] for e in done)
-    guesses = sum(e["guesses"] for e in done)
-    seconds = sum(e["seconds"] for e in done)
-    bar = _progress_bar(progress, games, sum(e["stop"] - e["start"] for e in done), setup)
-    if backend == "dask":
-        batches = _run_dask(setup, chosen, todo, workers, address, use_fast) if todo else iter(())
-    else:
-        batches = _run_local(setup, chosen, todo, workers, use_fast)
-    try:
-        for result in batches:
-            wins += result["wins"]
-            guesses += result["guesses"]
-            seconds += result["seconds"]
-            if path is not None:
-                _append(path, {"format": _FORMAT, "setup": setup.to_dict(), **result})
-            if bar is not None:
-                bar.update(result["stop"] - result["start"])
-    finally:
-        if bar is not None:
-            bar.close()
-    resumed = sum(e["stop"] - e["start"] for e in done)
-    return WinRate(setup, wins, games, guesses, seconds, resumed)
+    return chosen, count, processes

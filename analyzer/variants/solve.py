@@ -54,6 +54,7 @@ CERTAIN_METHOD = "CP-SAT (the cells asked together, then one at a time where slo
 PIPELINE_METHOD = "exact pipeline (groups, components, counting engines, DP over mine counts)"
 GROUPS_METHOD = "exact pipeline (groups, components, CP-SAT group enumeration, DP over mine counts)"
 ENUMERATION_METHOD = "CP-SAT enumeration of every layout"
+TRANSFER_METHOD = "transfer programme over the cells (the values and connections the cells to come read)"
 CUBES_METHOD = "exact pipeline (components, CP-SAT enumeration of each, DP over mine counts)"
 
 
@@ -229,7 +230,7 @@ def solve_variant(
     >>> a.mines, a.safe, a.probability(0, 0)
     (((0, 1),), ((0, 0), (0, 2)), Fraction(0, 1))
     >>> a.probability_method
-    'CP-SAT enumeration of every layout'
+    'transfer programme over the cells (the values and connections the cells to come read)'
     >>> solve_variant("3x3x2\\nHHH\\n?2?\\nHHH\\n", "X'").mines
     ((0, 1), (2, 1))
     """
@@ -301,6 +302,9 @@ def _probabilities(
     if rules.is_local:
         return _local_probabilities(position, rules, deadline)
     try:
+        counted = _transfer_probabilities(position, spec, deadline, certain)
+        if counted is not None:
+            return counted
         found = enumerate_layouts(spec, limit=limit, deadline=deadline, certain=certain)  # type: ignore[arg-type]
     except SolverTimeoutError:  # the certain cells stand: they were found before the count began
         return None, None, "the time limit came while counting the layouts under the board rules: not counted"
@@ -311,6 +315,24 @@ def _probabilities(
     sums = [sum(col) for col in zip(*found, strict=True)] if found else [0] * len(unknown)
     probs = {_layout_key(i, width): Fraction(s, total) for i, s in zip(unknown, sums, strict=True)}
     return probs, total, ENUMERATION_METHOD
+
+
+def _transfer_probabilities(
+    position: Position, spec: object, deadline: float | None, certain: dict[int, int]
+) -> tuple[dict[Cell, Fraction], int, str] | None:
+    """Board rules on a board narrow enough: every layout counted by the transfer programme
+    (:mod:`analyzer.variants.transfer`), whatever their number; ``None`` to enumerate instead."""
+    from analyzer.variants.transfer import MAX_SIDE, count_layouts
+
+    if min(position.width, position.height) > MAX_SIDE:
+        return None
+    found = count_layouts(spec, position.width, position.height, certain=certain, deadline=deadline)
+    if found is None:
+        return None
+    width = position.width
+    unknown = spec.unknown  # type: ignore[attr-defined]
+    probs = {_layout_key(i, width): Fraction(found.mines[i], found.total) for i in unknown}
+    return probs, found.total, TRANSFER_METHOD
 
 
 def _pattern_probabilities(

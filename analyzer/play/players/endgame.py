@@ -60,31 +60,12 @@ def endgame_layouts(board: Board, *, limit: int) -> list[frozenset[int]] | None:
     >>> endgame_layouts(Board.from_text("3x1x1\\nH1H\\n"), limit=1) is None
     True
     """
-    cells = board.cells
-    table = board.neighbour_table
-    mines_left = board.mines - cells.count(FLAG)
-    needs: dict[int, int] = {}
-    members: dict[int, list[int]] = {}
-    for i, v in enumerate(cells):
-        if v > 0 or v == 0:
-            hidden = [j for j in table[i] if cells[j] == HIDDEN]
-            if hidden:
-                needs[i] = v - sum(1 for j in table[i] if cells[j] == FLAG)
-                members[i] = hidden
-    # Frontier cells in an order that closes clues early: breadth first along clues.
-    order: list[int] = []
-    placed: set[int] = set()
-    for clue in sorted(members):
-        for j in members[clue]:
-            if j not in placed:
-                placed.add(j)
-                order.append(j)
-    background = [i for i, v in enumerate(cells) if v == HIDDEN and i not in placed]
+    mines_left = board.mines - board.cells.count(FLAG)
+    need, members, order, background = _frontier(board)
     clues_of: dict[int, list[int]] = {}
     for clue, hidden in members.items():
         for j in hidden:
             clues_of.setdefault(j, []).append(clue)
-    need = dict(needs)
     open_count = {clue: len(hidden) for clue, hidden in members.items()}
     if any(n < 0 or n > open_count[c] for c, n in need.items()):
         return []
@@ -133,6 +114,31 @@ def endgame_layouts(board: Board, *, limit: int) -> list[frozenset[int]] | None:
     return found
 
 
+def _frontier(board: Board) -> tuple[dict[int, int], dict[int, list[int]], list[int], list[int]]:
+    """The clues around hidden cells: the mines each still needs, its hidden cells; the
+    frontier cells in an order that closes clues early (breadth first along clues), and
+    the hidden cells no clue touches."""
+    cells = board.cells
+    table = board.neighbour_table
+    needs: dict[int, int] = {}
+    members: dict[int, list[int]] = {}
+    for i, v in enumerate(cells):
+        if v > 0 or v == 0:
+            hidden = [j for j in table[i] if cells[j] == HIDDEN]
+            if hidden:
+                needs[i] = v - sum(1 for j in table[i] if cells[j] == FLAG)
+                members[i] = hidden
+    order: list[int] = []
+    placed: set[int] = set()
+    for clue in sorted(members):
+        for j in members[clue]:
+            if j not in placed:
+                placed.add(j)
+                order.append(j)
+    background = [i for i, v in enumerate(cells) if v == HIDDEN and i not in placed]
+    return needs, members, order, background
+
+
 class _Budget(Exception):
     pass
 
@@ -172,19 +178,50 @@ def endgame_search(board: Board, layouts: list[frozenset[int]], *, max_nodes: in
     >>> endgame_search(board, layouts, max_nodes=100)
     (0, 2)
     """
-    cells = board.cells
-    table = board.neighbour_table
-    unknown = tuple(i for i, v in enumerate(cells) if v == HIDDEN)
-    flags = frozenset(i for i, v in enumerate(cells) if v == FLAG)
-    numbers: list[dict[int, int]] = []
-    for layout in layouts:
-        mine_set = layout | flags
-        numbers.append({i: sum(1 for j in table[i] if j in mine_set) for i in unknown if i not in layout})
-    memo: dict[tuple[frozenset[int], frozenset[int]], int] = {}
-    nodes = [0]
+    if not layouts:
+        return None
+    search = _Expectimax(board, layouts, max_nodes)
+    unknown = search.unknown
+    try:
+        mined = {i: sum(1 for layout in layouts if i in layout) for i in unknown}
+        best_cell, best = -1, -1
+        for i in sorted(unknown, key=lambda i: (mined[i], i)):
+            if len(layouts) - mined[i] <= best:
+                break
+            v = search.after(i, search.everything, frozenset())
+            if v > best:
+                best_cell, best = i, v
+    except _Budget:
+        return None
+    return best_cell, best
 
-    def outcome(li: int, start: int, revealed: frozenset[int]) -> tuple[tuple[int, int], ...]:
-        shown = numbers[li]
+
+class _Expectimax:
+    """:func:`endgame_search`'s walk: the numbers each layout shows, the memo, the node count."""
+
+    def __init__(self, board: Board, layouts: list[frozenset[int]], max_nodes: int) -> None:
+        cells = board.cells
+        table = board.neighbour_table
+        self.cells = cells
+        self.table = table
+        self.layouts = layouts
+        self.max_nodes = max_nodes
+        self.unknown = unknown = tuple(i for i, v in enumerate(cells) if v == HIDDEN)
+        flags = frozenset(i for i, v in enumerate(cells) if v == FLAG)
+        self.numbers: list[dict[int, int]] = []
+        for layout in layouts:
+            mine_set = layout | flags
+            self.numbers.append(
+                {i: sum(1 for j in table[i] if j in mine_set) for i in unknown if i not in layout}
+            )
+        self.memo: dict[tuple[frozenset[int], frozenset[int]], int] = {}
+        self.nodes = 0
+        self.everything = frozenset(range(len(layouts)))
+
+    def outcome(self, li: int, start: int, revealed: frozenset[int]) -> tuple[tuple[int, int], ...]:
+        """The cells and numbers layout ``li`` shows when ``start`` is revealed (with its flood fill)."""
+        cells, table = self.cells, self.table
+        shown = self.numbers[li]
         seen = {start}
         stack = [start]
         out = []
@@ -199,55 +236,44 @@ def endgame_search(board: Board, layouts: list[frozenset[int]], *, max_nodes: in
         out.sort()
         return tuple(out)
 
-    def after(cell: int, live: frozenset[int], revealed: frozenset[int]) -> int:
+    def after(self, cell: int, live: frozenset[int], revealed: frozenset[int]) -> int:
+        """The layouts of ``live`` best play wins after revealing ``cell``."""
+        layouts = self.layouts
         branches: dict[tuple[tuple[int, int], ...], list[int]] = {}
         for li in live:
             if cell not in layouts[li]:
-                branches.setdefault(outcome(li, cell, revealed), []).append(li)
+                branches.setdefault(self.outcome(li, cell, revealed), []).append(li)
         total = 0
         for key, group in branches.items():
-            total += value(revealed | {i for i, _ in key}, frozenset(group))
+            total += self.value(revealed | {i for i, _ in key}, frozenset(group))
         return total
 
-    def value(revealed: frozenset[int], live: frozenset[int]) -> int:
+    def value(self, revealed: frozenset[int], live: frozenset[int]) -> int:
+        """The layouts of ``live`` best play wins from the position ``revealed`` (memoised)."""
         if len(live) == 1:
             return 1
         key = (revealed, live)
+        memo = self.memo
         if key in memo:
             return memo[key]
-        nodes[0] += 1
-        if nodes[0] > max_nodes:
+        self.nodes += 1
+        if self.nodes > self.max_nodes:
             raise _Budget
-        hidden = [i for i in unknown if i not in revealed]
+        layouts = self.layouts
+        hidden = [i for i in self.unknown if i not in revealed]
         mined = {i: sum(1 for li in live if i in layouts[li]) for i in hidden}
         safe = [i for i in hidden if mined[i] == 0]
         if safe:
-            best = after(safe[0], live, revealed)
+            best = self.after(safe[0], live, revealed)
         else:
             best = 0
             for i in sorted(hidden, key=lambda i: (mined[i], i)):
                 bound = len(live) - mined[i]
                 if bound <= best:
                     break
-                best = max(best, after(i, live, revealed))
+                best = max(best, self.after(i, live, revealed))
         memo[key] = best
         return best
-
-    everything = frozenset(range(len(layouts)))
-    if not layouts:
-        return None
-    try:
-        mined = {i: sum(1 for layout in layouts if i in layout) for i in unknown}
-        best_cell, best = -1, -1
-        for i in sorted(unknown, key=lambda i: (mined[i], i)):
-            if len(layouts) - mined[i] <= best:
-                break
-            v = after(i, everything, frozenset())
-            if v > best:
-                best_cell, best = i, v
-    except _Budget:
-        return None
-    return best_cell, best
 
 
 def endgame_line(
