@@ -482,40 +482,26 @@ def _outlooks(
     # number instead, so it counts an empty board (no work; the same types either way).
     record = np.empty(0 if with_second else _RECORD_CAP, np.int64)
     counted = known[:0] if with_second else known
-    (
-        status,
-        group_off,
-        group_cells,
-        group_size,
-        outside,
-        n_comps,
-        comp_of,
-        comp_top,
-        comp_start,
-        comp_groups,
-        lay,
-        _gmines,
-        _gpos,
-        _gneg,
-        possible,
-        _log_scale,
-        n_sol,
-    ) = _count_components(counted, nbr, max_nodes, record)
-    reuse = status == 1 and not with_second and (n_comps == 0 or n_sol[0] >= 0)
+    counts = _count_components(counted, nbr, max_nodes, record)
+    reuse = counts.status == 1 and not with_second and (counts.n_comps == 0 or counts.n_solutions[0] >= 0)
     mines_left = mines
     for i in range(n):
         if known[i] == FLAG:
             mines_left -= 1
     group_of = np.full(n, -1, np.int64)
-    rec_start = np.zeros(max(n_comps, 1), np.int64)
+    rec_start = np.zeros(max(counts.n_comps, 1), np.int64)
     if reuse:
-        for g in range(group_size.shape[0]):
-            for u in range(group_off[g], group_off[g + 1]):
-                group_of[group_cells[u]] = g
-        for k in range(n_comps - 1):
-            rec_start[k + 1] = rec_start[k] + n_sol[k] * (comp_start[k + 1] - comp_start[k])
+        for g in range(counts.group_size.shape[0]):
+            for u in range(counts.group_off[g], counts.group_off[g + 1]):
+                group_of[counts.group_cells[u]] = g
+        for k in range(counts.n_comps - 1):
+            rec_start[k + 1] = rec_start[k] + counts.n_solutions[k] * (
+                counts.comp_start[k + 1] - counts.comp_start[k]
+            )
     limit = max(mines_left, 0)
-    full, others, full_ok, others_ok, others_deg = _products(lay, possible, n_comps, comp_top, limit)
+    full, others, full_ok, others_ok, others_deg = _products(
+        counts.layouts, counts.possible, counts.n_comps, counts.comp_top, limit
+    )
     cached = np.zeros((deg + 1, 5))  # per neighbourhood size: done, some, expected, entropy, second
     outlook = np.zeros(4)
     read = 0
@@ -533,18 +519,18 @@ def _outlooks(
             nbr,
             mines_left,
             group_of,
-            group_size,
-            comp_of,
-            comp_start,
-            comp_groups,
-            comp_top,
-            n_comps,
-            lay,
-            possible,
-            n_sol,
+            counts.group_size,
+            counts.comp_of,
+            counts.comp_start,
+            counts.comp_groups,
+            counts.comp_top,
+            counts.n_comps,
+            counts.layouts,
+            counts.possible,
+            counts.n_solutions,
             rec_start,
             record,
-            outside.shape[0],
+            counts.background.shape[0],
             full,
             full_ok,
             others,

@@ -24,6 +24,7 @@ safe. The exact engine (:func:`analyzer.solve`) checks these floats in the tests
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -60,11 +61,33 @@ def _log_comb(n: int, k: int) -> float:  # pragma: no cover - compiled
     return math.lgamma(n + 1.0) - math.lgamma(k + 1.0) - math.lgamma(n - k + 1.0)
 
 
+class _Counts(NamedTuple):
+    """What :func:`_count_components` finds on a position (see there)."""
+
+    status: int
+    group_off: np.ndarray
+    group_cells: np.ndarray
+    group_size: np.ndarray
+    background: np.ndarray
+    n_comps: int
+    comp_of: np.ndarray
+    comp_top: np.ndarray
+    comp_start: np.ndarray
+    comp_groups: np.ndarray
+    layouts: np.ndarray
+    group_mines: np.ndarray
+    some_mine: np.ndarray
+    some_safe: np.ndarray
+    possible: np.ndarray
+    log_scale: float
+    n_solutions: np.ndarray
+
+
 @njit(cache=True)
-def _count_components(state: np.ndarray, nbr: np.ndarray, max_nodes: int, record: np.ndarray) -> tuple:  # type: ignore[type-arg]
+def _count_components(state: np.ndarray, nbr: np.ndarray, max_nodes: int, record: np.ndarray) -> _Counts:
     """The shared core on a position: its groups, components and each component's counts, in float64.
 
-    Returns ``(status, group_off, group_cells, group_size, background,
+    Returns a :class:`_Counts` ``(status, group_off, group_cells, group_size, background,
     n_comps, comp_of, comp_top, comp_start, comp_groups, layouts, group_mines,
     some_mine, some_safe, possible, log_scale, n_solutions)``: ``status`` 1,
     or 0 when no layout fits a number (the rest then describes no
@@ -158,7 +181,7 @@ def _count_components(state: np.ndarray, nbr: np.ndarray, max_nodes: int, record
                 gmines[t, m] /= top
     if record.shape[0] == 0 or recorded > record.shape[0]:
         n_sol[:] = -1
-    return (
+    return _Counts(
         status,
         group_off,
         group_cells,
@@ -221,31 +244,15 @@ def probabilities(
     mines_left = total_mines - flags
     if mines_left < 0 or mines_left > hidden:
         return 0
-    (
-        status,
-        group_off,
-        group_cells,
-        group_size,
-        outside,
-        n_comps,
-        _comp_of,
-        comp_top,
-        comp_start,
-        comp_groups,
-        lay,
-        gmines,
-        gpos,
-        gneg,
-        possible,
-        log_scale,
-        _n_sol,
-    ) = _count_components(state, nbr, max_nodes, np.zeros(0, np.int64))
-    if status <= 0:
-        return status
-    background = outside.shape[0]
-    width = lay.shape[1]
+    counts = _count_components(state, nbr, max_nodes, np.zeros(0, np.int64))
+    if counts.status <= 0:
+        return counts.status
+    background = counts.background.shape[0]
+    width = counts.layouts.shape[1]
     # ---- combine: prefix/suffix products over components (floats and feasibility)
-    full, others, full_ok, others_ok, others_deg = _products(lay, possible, n_comps, comp_top, mines_left)
+    full, others, full_ok, others_ok, others_deg = _products(
+        counts.layouts, counts.possible, counts.n_comps, counts.comp_top, mines_left
+    )
     fl = full.shape[0]
     logw = np.full(fl + 1, -np.inf)
     wmax = -np.inf
@@ -264,7 +271,7 @@ def probabilities(
     total = 0.0
     for m in range(fl):
         total += full[m] * w[m]
-    info[0] = math.log(total) + wmax + log_scale
+    info[0] = math.log(total) + wmax + counts.log_scale
     # background cells
     if background > 0:
         num = 0.0
@@ -281,27 +288,27 @@ def probabilities(
         p = num / total
         p = _clamp(p, any_mine, any_safe)
         for t in range(background):
-            prob[outside[t]] = p
+            prob[counts.background[t]] = p
     # frontier groups
     weights = np.zeros(width)
     wok = np.zeros(width, np.bool_)
     w_ok = logw[:fl] > -np.inf
-    for k in range(n_comps):
-        top = min(comp_top[k], fl - 1)
-        mine_count_weights(others, others_ok, others_deg, k, top, possible, w[:fl], w_ok, weights, wok)
-        for t in range(comp_start[k], comp_start[k + 1]):
-            g = comp_groups[t]
+    for k in range(counts.n_comps):
+        top = min(counts.comp_top[k], fl - 1)
+        mine_count_weights(others, others_ok, others_deg, k, top, counts.possible, w[:fl], w_ok, weights, wok)
+        for t in range(counts.comp_start[k], counts.comp_start[k + 1]):
+            g = counts.comp_groups[t]
             num = 0.0
             any_mine = _NO
             any_safe = _NO
             for mi in range(top + 1):
                 if wok[mi]:
-                    num += gmines[t, mi] * weights[mi]
-                    any_mine = any_mine or gpos[t, mi]
-                    any_safe = any_safe or gneg[t, mi]
-            p = _clamp(num / (group_size[g] * total), any_mine, any_safe)
-            for u in range(group_off[g], group_off[g + 1]):
-                prob[group_cells[u]] = p
+                    num += counts.group_mines[t, mi] * weights[mi]
+                    any_mine = any_mine or counts.some_mine[t, mi]
+                    any_safe = any_safe or counts.some_safe[t, mi]
+            p = _clamp(num / (counts.group_size[g] * total), any_mine, any_safe)
+            for u in range(counts.group_off[g], counts.group_off[g + 1]):
+                prob[counts.group_cells[u]] = p
     return 1
 
 

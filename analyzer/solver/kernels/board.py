@@ -40,13 +40,31 @@ FIRST_FRONTIER_STATES = 4096
 BOARD_COUNTED, BOARD_STUCK, BOARD_CONFLICT, BOARD_TOO_LARGE, BOARD_NO_LAYOUT = 0, 1, 2, 3, 4
 
 
+class _Counted(NamedTuple):
+    """What :func:`_board_arrays` finds: a status, and where it is :data:`BOARD_COUNTED` the counts
+    :func:`_pack_counts` packs (in its order)."""
+
+    status: int | np.int64
+    known_mines: int | np.int64
+    n_background: int | np.int64
+    cell_slot: np.ndarray
+    sizes: np.ndarray
+    fixed: np.ndarray
+    comp_of: np.ndarray
+    top: np.ndarray
+    layouts: np.ndarray
+    comp_off: np.ndarray
+    group_mines: np.ndarray
+    gm_off: np.ndarray
+
+
 # Kernels pass kernels np.int64 / np.bool_ values rather than literals: a literal argument is a
 # signature of its own, compiled apart (see analyzer.play.fast.probabilities._NO).
 @njit(cache=True)
-def _failed(status: int) -> tuple:  # type: ignore[type-arg]
+def _failed(status: int) -> _Counted:
     """:func:`_board_arrays`' answer when the general path takes the board."""  # pragma: no cover - compiled
     none = np.zeros(0, np.int64)
-    return status, np.int64(0), np.int64(0), none, none, none, none, none, none, none, none, none
+    return _Counted(status, np.int64(0), np.int64(0), none, none, none, none, none, none, none, none, none)
 
 
 @njit(cache=True)
@@ -228,8 +246,8 @@ def _board_arrays(
         for m in range(comp_off[k], comp_off[k + 1]):
             if layouts[m] != 0:
                 top[k] = m - comp_off[k]
-    return (
-        BOARD_COUNTED,
+    return _Counted(
+        np.int64(BOARD_COUNTED),
         known_mines,
         background.shape[0],
         cell_slot,
@@ -371,32 +389,18 @@ def board_solution(
         max_frontier_states,
         max_frontier_coefficients,
     )
-    if counted[0] != BOARD_COUNTED:
-        return counted[0], 0, 0, 0, 0, 0, np.zeros(0, np.float64)
-    (
-        _,
-        known_mines,
-        n_background,
-        cell_slot,
-        sizes,
-        fixed,
-        comp_of,
-        top,
-        layouts,
-        comp_off,
-        group_mines,
-        gm_off,
-    ) = counted
-    n_groups = sizes.shape[0]
-    n_comps = top.shape[0]
+    if counted.status != BOARD_COUNTED:
+        return counted.status, 0, 0, 0, 0, 0, np.zeros(0, np.float64)
+    n_groups = counted.sizes.shape[0]
+    n_comps = counted.top.shape[0]
     fixed_mines = 0
-    unknown = n_background
+    unknown = counted.n_background
     for g in range(n_groups):
-        if fixed[g] > 0:
-            fixed_mines += fixed[g]
-        elif fixed[g] < 0:
-            unknown += sizes[g]
-    rest = mines - known_mines - fixed_mines
+        if counted.fixed[g] > 0:
+            fixed_mines += counted.fixed[g]
+        elif counted.fixed[g] < 0:
+            unknown += counted.sizes[g]
+    rest = mines - counted.known_mines - fixed_mines
     if rest < 0 or rest > unknown:
         return BOARD_NO_LAYOUT, 0, 0, 0, 0, 0, np.zeros(0, np.float64)
     d = min(rest, unknown // 2)  # C(U, d) grows with d up to U / 2
@@ -406,15 +410,15 @@ def board_solution(
         return (
             BOARD_COUNTED,
             0,
-            known_mines,
-            n_background,
+            counted.known_mines,
+            counted.n_background,
             fixed_mines,
             0,
             _pack_counts(*counted[1:]).view(np.float64),
         )
     width = 1
     for k in range(n_comps):
-        width = max(width, top[k] + 1)
+        width = max(width, counted.top[k] + 1)
     n_slots = n_groups + 3
     # One allocation a type for the join's arrays: the layouts by component, C(B, r) by r,
     # each slot's numerator and denominator, a component's weights by mine count.
@@ -424,8 +428,8 @@ def board_solution(
     lay = block[: rows * width].reshape((rows, width))
     possible = marks[: rows * width].reshape((rows, width))
     for k in range(n_comps):
-        for m in range(top[k] + 1):
-            lay[k, m] = layouts[comp_off[k] + m]
+        for m in range(counted.top[k] + 1):
+            lay[k, m] = counted.layouts[counted.comp_off[k] + m]
             possible[k, m] = lay[k, m] != 0
     t = rows * width
     row = block[t : t + rest + 1]
@@ -433,11 +437,13 @@ def board_solution(
     den = block[t + rest + 1 + n_slots : t + rest + 1 + 2 * n_slots]
     weight = block[t + rest + 1 + 2 * n_slots :]
     weight_ok = marks[rows * width :]
-    full, others, full_ok, others_ok, others_deg = products_of_others(lay, possible, n_comps, top, rest)
+    full, others, full_ok, others_ok, others_deg = products_of_others(
+        lay, possible, n_comps, counted.top, rest
+    )
     # C(B, r) for r = 0..rest: C(B, r + 1) = C(B, r) (B - r) / (r + 1), exactly.
     row[0] = 1
-    for r in range(min(rest, n_background)):
-        row[r + 1] = row[r] * (n_background - r) // (r + 1)
+    for r in range(min(rest, counted.n_background)):
+        row[r + 1] = row[r] * (counted.n_background - r) // (r + 1)
     fl = full.shape[0]
     w = row[rest - fl + 1 :][::-1]  # w[m] = C(B, rest - m): the background's layouts
     w_ok = w != 0
@@ -448,27 +454,27 @@ def board_solution(
         if full_ok[m] and w_ok[m]:
             total += full[m] * w[m]
             n_dist += 1
-            if n_background:
+            if counted.n_background:
                 # C(B - 1, j - 1) = C(B, j) j / B: layouts with a mine on a given background cell.
-                background_numerator += full[m] * (w[m] * (rest - m) // n_background)
+                background_numerator += full[m] * (w[m] * (rest - m) // counted.n_background)
     if total == 0:
         return BOARD_NO_LAYOUT, 0, 0, 0, 0, 0, np.zeros(0, np.float64)
-    n = cell_slot.shape[0]
+    n = counted.cell_slot.shape[0]
     out = np.empty(2 * n + 2 * n_slots + 2 * n_dist, np.float64)
     for k in range(n_comps):
         mine_count_weights(
-            others, others_ok, others_deg, k, min(top[k], rest), possible, w, w_ok, weight, weight_ok
+            others, others_ok, others_deg, k, min(counted.top[k], rest), possible, w, w_ok, weight, weight_ok
         )
         for g in range(n_groups):
-            if comp_of[g] == k:
+            if counted.comp_of[g] == k:
                 acc = 0
-                for m in range(min(top[k], rest) + 1):
-                    acc += group_mines[gm_off[g] + m] * weight[m]
+                for m in range(min(counted.top[k], rest) + 1):
+                    acc += counted.group_mines[counted.gm_off[g] + m] * weight[m]
                 num[g] = acc
-                den[g] = total * sizes[g]
+                den[g] = total * counted.sizes[g]
     for g in range(n_groups):
-        if comp_of[g] < 0:  # fixed by the rules: all mines or all safe
-            num[g] = 1 if fixed[g] > 0 else 0
+        if counted.comp_of[g] < 0:  # fixed by the rules: all mines or all safe
+            num[g] = 1 if counted.fixed[g] > 0 else 0
             den[g] = 1
     num[n_groups] = background_numerator
     den[n_groups] = total
@@ -482,7 +488,7 @@ def board_solution(
         out[t + n_slots + s] = den[s]
     t += 2 * n_slots
     for i in range(n):
-        out[t + i] = cell_slot[i]
+        out[t + i] = counted.cell_slot[i]
     t += n
     for m in range(fl):
         if full_ok[m] and w_ok[m]:
@@ -492,13 +498,13 @@ def board_solution(
     # Each cell's float: numerator and denominator below 2**53 are exact as floats, so
     # their quotient is the fraction's correctly rounded value.
     for i in range(n):
-        s = cell_slot[i]
+        s = counted.cell_slot[i]
         if s == -1:
             out[i] = np.nan
         else:
             s = s if s >= 0 else n_slots + s
             out[i] = num[s] / den[s]
-    return BOARD_JOINED, total, known_mines, n_background, fixed_mines, n_slots, out
+    return BOARD_JOINED, total, counted.known_mines, counted.n_background, fixed_mines, n_slots, out
 
 
 class BoardCounts(NamedTuple):
