@@ -59,6 +59,10 @@ def check_position(
     assert analysis.layouts == len(found)
     assert set(analysis.safe) == {c for c in hidden if expected[c] == 0}
     assert set(analysis.mines) == {c for c in hidden if expected[c] == 1}
+    # The certain cells alone come from CP-SAT's proofs (with probabilities under board rules,
+    # from the transfer programme's counts): both against the oracle.
+    alone = solve_variant(position, rules, probabilities=False)
+    assert (alone.safe, alone.mines) == (analysis.safe, analysis.mines), (rules, position.to_text())
     if not explain:
         return
     certain = [(c, False) for c in analysis.safe] + [(c, True) for c in analysis.mines]

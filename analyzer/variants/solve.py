@@ -30,6 +30,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from analyzer.board.board import FLAG, HIDDEN, Board, Cell
 from analyzer.errors import InconsistentBoardError, InvalidCellError, SolverTimeoutError
@@ -37,6 +38,9 @@ from analyzer.limits import positive_seconds
 from analyzer.variants.constraints import Members, build_spec, clue_value
 from analyzer.variants.position import Position
 from analyzer.variants.rules import RuleSet, parse_rules
+
+if TYPE_CHECKING:
+    from analyzer.variants.transfer import TransferCount
 
 __all__ = [
     "VariantAnalysis",
@@ -55,6 +59,9 @@ PIPELINE_METHOD = "exact pipeline (groups, components, counting engines, DP over
 GROUPS_METHOD = "exact pipeline (groups, components, CP-SAT group enumeration, DP over mine counts)"
 ENUMERATION_METHOD = "CP-SAT enumeration of every layout"
 TRANSFER_METHOD = "transfer programme over the cells (the values and connections the cells to come read)"
+TRANSFER_CERTAIN_METHOD = (
+    "transfer programme (every layout counted: a mine on the cell in all of them or none)"
+)
 CUBES_METHOD = "exact pipeline (components, CP-SAT enumeration of each, DP over mine counts)"
 
 
@@ -240,18 +247,28 @@ def solve_variant(
     spec, members = build_spec(position, ruleset, deadline=deadline)
     from analyzer.models.variants import VariantModel
 
-    model = VariantModel(spec, deadline=deadline)
-    certain, cores, layout = model.certain(deadline)
-    if layout is None:
-        raise _inconsistent(model, members, deadline)
-    width = position.width
-    safe = tuple(sorted(_layout_key(i, width) for i, v in certain.items() if v == 0))
-    mines = tuple(sorted(_layout_key(i, width) for i, v in certain.items() if v == 1))
+    counted = _count_first(position, ruleset, spec, deadline) if probabilities else None
     probs: dict[Cell, Fraction] | None = None
     layouts: int | None = None
     how = "not asked for"
-    if probabilities:
-        probs, layouts, how = _probabilities(position, ruleset, spec, limit, deadline, certain)
+    if counted is not None and counted.total:
+        # Every layout counted: a cell is certain when it holds a mine in all of them or in none.
+        ends = (0, counted.total)
+        certain = {i: int(counted.mines[i] > 0) for i in spec.unknown if counted.mines[i] in ends}
+        cores: dict[int, list[int]] = {}
+        method = TRANSFER_CERTAIN_METHOD
+        probs, layouts, how = _counted_probabilities(position, spec, counted)
+    else:
+        model = VariantModel(spec, deadline=deadline)
+        certain, cores, layout = model.certain(deadline)
+        if layout is None:
+            raise _inconsistent(model, members, deadline)
+        method = CERTAIN_METHOD
+        if probabilities:
+            probs, layouts, how = _probabilities(position, ruleset, spec, limit, deadline, certain)
+    width = position.width
+    safe = tuple(sorted(_layout_key(i, width) for i, v in certain.items() if v == 0))
+    mines = tuple(sorted(_layout_key(i, width) for i, v in certain.items() if v == 1))
     return VariantAnalysis(
         position=position,
         rules=ruleset,
@@ -259,7 +276,7 @@ def solve_variant(
         mines=mines,
         probabilities=probs,
         layouts=layouts,
-        method=CERTAIN_METHOD,
+        method=method,
         probability_method=how,
         _cores={_layout_key(i, width): tuple(c) for i, c in cores.items()},
         _members=members,
@@ -302,9 +319,6 @@ def _probabilities(
     if rules.is_local:
         return _local_probabilities(position, rules, deadline)
     try:
-        counted = _transfer_probabilities(position, spec, deadline, certain)
-        if counted is not None:
-            return counted
         found = enumerate_layouts(spec, limit=limit, deadline=deadline, certain=certain)  # type: ignore[arg-type]
     except SolverTimeoutError:  # the certain cells stand: they were found before the count began
         return None, None, "the time limit came while counting the layouts under the board rules: not counted"
@@ -317,22 +331,32 @@ def _probabilities(
     return probs, total, ENUMERATION_METHOD
 
 
-def _transfer_probabilities(
-    position: Position, spec: object, deadline: float | None, certain: dict[int, int]
-) -> tuple[dict[Cell, Fraction], int, str] | None:
-    """Board rules on a board narrow enough: every layout counted by the transfer programme
-    (:mod:`analyzer.variants.transfer`), whatever their number; ``None`` to enumerate instead."""
+def _count_first(
+    position: Position, rules: RuleSet, spec: object, deadline: float | None
+) -> TransferCount | None:
+    """Under board rules on a board narrow enough, every layout counted by the transfer programme
+    (:mod:`analyzer.variants.transfer`), whatever their number: the certain cells and the
+    probabilities at once. ``None`` to ask CP-SAT instead: a rule the programme does not read,
+    too many states, or half the time left gone (CP-SAT then has the rest for the certain cells).
+    """
     from analyzer.variants.transfer import MAX_SIDE, count_layouts
 
-    if min(position.width, position.height) > MAX_SIDE:
+    if rules.is_local or min(position.width, position.height) > MAX_SIDE:
         return None
-    found = count_layouts(spec, position.width, position.height, certain=certain, deadline=deadline)
-    if found is None:
+    half = None if deadline is None else time.monotonic() + (deadline - time.monotonic()) / 2
+    try:
+        return count_layouts(spec, position.width, position.height, deadline=half)
+    except SolverTimeoutError:
         return None
+
+
+def _counted_probabilities(
+    position: Position, spec: object, counted: TransferCount
+) -> tuple[dict[Cell, Fraction], int, str]:
     width = position.width
     unknown = spec.unknown  # type: ignore[attr-defined]
-    probs = {_layout_key(i, width): Fraction(found.mines[i], found.total) for i in unknown}
-    return probs, found.total, TRANSFER_METHOD
+    probs = {_layout_key(i, width): Fraction(counted.mines[i], counted.total) for i in unknown}
+    return probs, counted.total, TRANSFER_METHOD
 
 
 def _pattern_probabilities(
