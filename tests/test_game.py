@@ -225,14 +225,18 @@ def test_flood_fill_on_a_torus_wraps():
     assert square.board[0, 0] == HIDDEN and square.board[2, 2] == 1
 
 
-def test_flood_fill_of_a_million_cells_needs_no_recursion():
+# 300x300 by default: a fill by recursion would go 90,000 deep (the limit is 1,000 unless raised);
+# the largest board, a million cells (4 s of CPU and ~400 MB), with -m slow.
+@pytest.mark.parametrize("side", [300, pytest.param(1000, marks=pytest.mark.slow)])
+def test_flood_fill_of_a_million_cells_needs_no_recursion(side: int):
     limit = sys.getrecursionlimit()
     try:
-        game = Game.from_layout(1000, 1000, [(999, 999)])
+        game = Game.from_layout(side, side, [(side - 1, side - 1)])
         result = game.reveal(0, 0)
         assert sys.getrecursionlimit() == limit
-        assert result.status == "won" and len(result.revealed) == 999_999
-        assert game.board[998, 998] == 1 and game.board[500, 500] == 0 and game.board[999, 999] == HIDDEN
+        assert result.status == "won" and len(result.revealed) == side * side - 1
+        assert game.board[side - 2, side - 2] == 1 and game.board[side // 2, side // 2] == 0
+        assert game.board[side - 1, side - 1] == HIDDEN
     finally:
         neighbour_table.cache_clear()  # the million-cell table holds ~400 MB
 

@@ -177,15 +177,26 @@ def test_edit_mode_shows_the_exact_probabilities_and_follows_each_edit() -> None
         idle(tab)
         assert session.board == typed.replace(mines=5)
         assert_probabilities_match(tab, typed.replace(mines=5))
-        # "new board" takes a size as `analyzer web --new` does.
-        tab.fill(".mz-size", "300x300x14400")
-        tab.press(".mz-size", "Enter")
-        idle(tab)
-        assert session.board == Board(300, 300, 14400, (-1,) * 90_000)
-        assert tab.evaluate("() => document.querySelector('.mz-root').mz.info(299, 299).p") == pytest.approx(
-            0.16
-        )
-        assert tab.text_content(".mz-caption").startswith("300x300, 14400 mines")
+        # "new board" takes a size as `analyzer web --new` does (a 300x300 one: the slow test below).
+        assert_new_board_from_a_size(tab, session, 30, 20, 96)
+
+
+def assert_new_board_from_a_size(tab: Any, session: Session, width: int, height: int, mines: int) -> None:
+    """The size field's ``WxHxM`` opens an empty board of that size: its far corner's probability
+    is the mine density, and the caption says its size."""
+    tab.fill(".mz-size", f"{width}x{height}x{mines}")
+    tab.press(".mz-size", "Enter")
+    idle(tab)
+    assert session.board == Board(width, height, mines, (-1,) * (width * height))
+    far = f"() => document.querySelector('.mz-root').mz.info({height - 1}, {width - 1}).p"
+    assert tab.evaluate(far) == pytest.approx(mines / (width * height))
+    assert tab.text_content(".mz-caption").startswith(f"{width}x{height}, {mines} mines")
+
+
+@pytest.mark.slow  # most of a minute; the same field with a 30x20 board runs by default (above)
+def test_a_new_board_of_90_000_cells_from_a_size() -> None:
+    with opened("3x2x1\nHHH\nH1H\n") as (tab, session):
+        assert_new_board_from_a_size(tab, session, 300, 300, 14400)
 
 
 def test_an_impossible_edit_names_the_clues_in_conflict() -> None:

@@ -118,10 +118,16 @@ def test_a_hint_is_minimal_but_not_always_the_smallest() -> None:
     assert "minimal explanation (no member can be dropped)" in doc and "fewest" not in doc
 
 
-@pytest.mark.parametrize("rules", RULE_SETS)
-def test_every_rule_alone_and_in_pairs_matches_enumeration(rules: str) -> None:
-    for seed in range(2):
-        _check(rules, 4, 3 + seed, seed)
+@pytest.mark.parametrize(
+    ("rules", "seed"),
+    [(rules, 0) for rules in RULE_SETS]
+    + [(rules, 1) for rules in SINGLES]
+    # each pair's 4x4 position in the slow run: its 4x3 one (seed 0) runs by default, and
+    # test_random_positions_match_enumeration draws pairs on boards up to 4x4
+    + [pytest.param(rules, 1, marks=pytest.mark.slow) for rules in PAIRS],
+)
+def test_every_rule_alone_and_in_pairs_matches_enumeration(rules: str, seed: int) -> None:
+    _check(rules, 4, 3 + seed, seed)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -395,9 +401,25 @@ def test_when_the_first_layout_needed_the_fixed_copy_cells_go_to_the_patient_pro
     assert bool(impatient) == (rules == "C")
 
 
+# The positions (size, seed) of the flow test: by default the 4x4 ones and the two 5x5 ones where
+# a flow meets a layout under C (seed 2) and under O and CO (seed 4, the only one); every one of
+# the twelve 4x4 and 5x5 positions in the slow run (the other four 5x5 ones: 40% of the CPU).
+FLOW_POSITIONS = [(4, seed) for seed in range(6)] + [(5, 2), (5, 4)]
+EVERY_FLOW_POSITION = list(itertools.product((4, 5), range(6)))
+
+
+@pytest.mark.parametrize(
+    "positions",
+    [
+        pytest.param(FLOW_POSITIONS, id="some"),
+        pytest.param(EVERY_FLOW_POSITION, id="every", marks=pytest.mark.slow),
+    ],
+)
 @pytest.mark.parametrize("soon", ["round", "effort"])
 @pytest.mark.parametrize("rules", ["C", "O", "CO", "CT"])
-def test_layouts_a_flow_meets_on_the_way_agree_with_enumeration(rules: str, soon: str, monkeypatch) -> None:
+def test_layouts_a_flow_meets_on_the_way_agree_with_enumeration(
+    rules: str, soon: str, positions: list[tuple[int, int]], monkeypatch
+) -> None:
     """With the flows from the second round (by its number, or by the cuts' effort spent), the
     joint proof's flow copies (which seek the most cells the other way, and hand on every layout
     met) leave the certain cells of enumeration."""
@@ -420,7 +442,7 @@ def test_layouts_a_flow_meets_on_the_way_agree_with_enumeration(rules: str, soon
         return answer
 
     monkeypatch.setattr(model.VariantModel, "_solve_flow", spy)
-    for size, seed in itertools.product((4, 5), range(6)):
+    for size, seed in positions:
         _check(rules, size, size, seed, explain=False)
     assert met, "no joint proof's flow met a layout"
 
