@@ -80,12 +80,19 @@ def _cells(cells: object) -> list[dict[str, Any]]:
     return cells
 
 
+def _on_every_cell(values: list[Any], missing: str) -> bool:
+    """Whether every cell has this optional field; ``False`` where none has it; refused where some lack it."""
+    if all(value is None for value in values):
+        return False
+    if any(value is None for value in values):
+        raise BoardParseError(f"cell {values.index(None)} {missing}")
+    return True
+
+
 def _names(cells: list[dict[str, Any]]) -> list[str] | None:
     named = [cell.get("name") for cell in cells]
-    if all(name is None for name in named):
+    if not _on_every_cell(named, "has no name (name every cell or none)"):
         return None
-    if any(name is None for name in named):
-        raise BoardParseError(f"cell {named.index(None)} has no name (name every cell or none)")
     return named  # type: ignore[return-value]  # checked one by one in _neighbours
 
 
@@ -125,10 +132,8 @@ def _states(cells: list[dict[str, Any]]) -> list[int]:
 
 def _positions(cells: list[dict[str, Any]]) -> list[Any] | None:
     positions = [cell.get("position") for cell in cells]
-    if all(p is None for p in positions):
+    if not _on_every_cell(positions, "has no position (place every cell or none)"):
         return None
-    if any(p is None for p in positions):
-        raise BoardParseError(f"cell {positions.index(None)} has no position (place every cell or none)")
     for i, p in enumerate(positions):
         if not (
             isinstance(p, list)

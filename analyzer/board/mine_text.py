@@ -31,16 +31,10 @@ MineParts = tuple[int, int, int, list[int], Topology]
 def read_mine(text: str) -> MineParts | None:
     """The parts of a ``.mine`` text, or ``None`` when it is a JSON board (its first line a ``{``).
 
-    Accepts ``\\r\\n`` line ends, trailing blanks and a final newline; the totals are
+    What :meth:`Board.from_text <analyzer.board.board.Board.from_text>` reads (and its errors,
+    :class:`~analyzer.errors.BoardParseError` naming the line and column), but the totals,
     left to the caller (:func:`~analyzer.board.states.check_totals`).
 
-    Raises
-    ------
-    BoardParseError
-        Naming the line and column of what is wrong.
-
-    Examples
-    --------
     >>> read_mine("2x1x1 hex\\nH1\\n")
     (2, 1, 1, [-1, 1], 'hex')
     >>> read_mine('{"mines": 0}') is None
