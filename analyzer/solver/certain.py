@@ -17,6 +17,7 @@ from analyzer.board.board import Board, Cell
 from analyzer.errors import InconsistentBoardError
 from analyzer.jit import interpreted_if_small
 from analyzer.limits import flag, positive_seconds
+from analyzer.solver.conflict import whole_problem
 from analyzer.solver.constraints import ConstraintSystem, build_constraints
 from analyzer.solver.decomposition import ComponentProblem, components
 from analyzer.solver.deduction import Deduced, deduce
@@ -120,7 +121,7 @@ def _settled(board: Board, deduced: Deduced, deadline: float | None) -> CertainC
     for group, value in deduced.fixed:
         (mines if value else safe).update(group.cells)
     # Deductions leave mines_left as it was: the total over the groups left is lower.
-    problem = _whole_problem(system, sum(value for _, value in deduced.fixed))
+    problem = whole_problem(system, sum(value for _, value in deduced.fixed))
     if problem.sizes:
         settled = settled_groups(problem, deadline=deadline)
     else:  # deductions settled every cell
@@ -154,7 +155,7 @@ def _no_layout(board: Board, original: ConstraintSystem, deadline: float | None)
     """The error of a board with no layout: the clues in conflict with the mine total, as given."""
     from analyzer.models.cpsat import minimal_conflict
 
-    whole = _whole_problem(original)
+    whole = whole_problem(original)
     conflict = minimal_conflict(
         ComponentProblem(whole.sizes, whole.equations[:-1]), extra=whole.equations[-1:], deadline=deadline
     )
@@ -166,14 +167,3 @@ def _no_layout(board: Board, original: ConstraintSystem, deadline: float | None)
         else "no mine layout satisfies the board: the mine total cannot be met",
         clues=clue_cells,
     )
-
-
-def _whole_problem(system: ConstraintSystem, fixed_mines: int = 0) -> ComponentProblem:
-    """The whole board as one problem: a variable a group (and the background), the clues, then the total."""
-    sizes = tuple(g.size for g in system.groups) + ((len(system.background),) if system.background else ())
-    members: list[list[int]] = [[] for _ in system.clues]
-    for g, group in enumerate(system.groups):
-        for c in group.clues:
-            members[c].append(g)
-    equations = tuple((tuple(m), clue.needed) for m, clue in zip(members, system.clues, strict=True))
-    return ComponentProblem(sizes, (*equations, (tuple(range(len(sizes))), system.mines_left - fixed_mines)))

@@ -13,7 +13,7 @@ from analyzer.solver.constraints import ConstraintSystem
 from analyzer.solver.counting import ComponentCounts, count_component
 from analyzer.solver.decomposition import Component, ComponentProblem, components
 
-__all__ = ["conflict_error"]
+__all__ = ["conflict_error", "whole_problem"]
 
 #: Clues a conflict message names before saying how many more there are.
 _NAMED_CLUES = 5
@@ -116,16 +116,9 @@ def _total_conflict(
     reachable = {a + b for a in reachable for b in range(len(system.background) + 1)}
     # The whole board as one problem, the mine total always enforced: the
     # minimal set of clues that cannot live with it.
-    sizes = tuple(g.size for g in system.groups) + ((len(system.background),) if system.background else ())
-    members: list[list[int]] = [[] for _ in system.clues]
-    for g, group in enumerate(system.groups):
-        for c in group.clues:
-            members[c].append(g)
-    problem = ComponentProblem(
-        sizes, tuple((tuple(m), clue.needed) for m, clue in zip(members, system.clues, strict=True))
-    )
+    whole = whole_problem(system)
     conflict, minimal = shrink_conflict(
-        problem, extra=[(tuple(range(len(sizes))), system.mines_left)], deadline=deadline
+        ComponentProblem(whole.sizes, whole.equations[:-1]), extra=whole.equations[-1:], deadline=deadline
     )
     flagged = system.board.mines - system.mines_left
     left = f" ({system.mines_left} besides the flags)" if flagged else ""
@@ -140,3 +133,14 @@ def _total_conflict(
     return InconsistentBoardError(
         message, clues=tuple(system.clues[c].cell for c in conflict), minimal=minimal or not conflict
     )
+
+
+def whole_problem(system: ConstraintSystem, fixed_mines: int = 0) -> ComponentProblem:
+    """The whole board as one problem: a variable a group (and the background), the clues, then the total."""
+    sizes = tuple(g.size for g in system.groups) + ((len(system.background),) if system.background else ())
+    members: list[list[int]] = [[] for _ in system.clues]
+    for g, group in enumerate(system.groups):
+        for c in group.clues:
+            members[c].append(g)
+    equations = tuple((tuple(m), clue.needed) for m, clue in zip(members, system.clues, strict=True))
+    return ComponentProblem(sizes, (*equations, (tuple(range(len(sizes))), system.mines_left - fixed_mines)))
