@@ -28,33 +28,20 @@ minesweepr ASCII
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from analyzer.board.graph_json import graph_json, read_graph_json
+from analyzer.board.mine_text import MAX_FILE_BYTES, read_board_file, read_mine
+from analyzer.board.minesweepr import minesweepr_text, read_minesweepr
+from analyzer.board.states import FLAG, HIDDEN, Cell, check_totals
+from analyzer.board.states import VALUE_TO_CHAR as _VALUE_TO_CHAR
 from analyzer.board.topology import Graph, Topology, check_topology, neighbour_table, topology_name
 from analyzer.errors import BoardParseError
-from analyzer.limits import is_whole, quote
+from analyzer.limits import is_whole
 
 __all__ = ["Board", "HIDDEN", "FLAG", "Cell", "MAX_FILE_BYTES"]
-
-MAX_FILE_BYTES = 256 * 1024 * 1024
-"""The largest board file :meth:`Board.from_file` reads."""
-
-HIDDEN = -1
-"""Value of a hidden cell in :meth:`Board.__getitem__`."""
-FLAG = -2
-"""Value of a flagged cell in :meth:`Board.__getitem__`."""
-
-Cell = tuple[int, int]
-"""A cell as ``(row, column)``, 0-based, row 0 at the top."""
-
-_CHAR_TO_VALUE = {str(n): n for n in range(9)} | {"H": HIDDEN, "F": FLAG}
-_VALUE_TO_CHAR = {v: k for k, v in _CHAR_TO_VALUE.items()}
-_HEADER = re.compile(r"\s*([0-9]+)\s*[xX]\s*([0-9]+)\s*[xX]\s*([0-9]+)(?:\s+([A-Za-z]+))?\s*")
-_MAX_DIGITS = 9  # a billion cells is beyond any board; longer numbers are typos
-_ASCII_TO_VALUE = {str(n): n for n in range(1, 9)} | {".": 0, "0": 0, "x": HIDDEN, "*": FLAG}
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,63 +208,10 @@ class Board:
         ...
         analyzer.errors.BoardParseError: line 3, column 2: unknown character '?' in '1?'
         """
-        if not isinstance(text, str):
-            raise BoardParseError(f"expected text, got {type(text).__name__}")
-        text = text.removeprefix("\ufeff")  # a byte-order mark some editors write
-        lines = [line.rstrip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
-        while lines and not lines[-1]:
-            lines.pop()
-        if not lines:
-            raise BoardParseError("empty text: expected a header 'WIDTHxHEIGHTxMINES'", line=1)
-        if lines[0].lstrip().startswith("{"):
+        parts = read_mine(text)
+        if parts is None:
             return cls.from_json(text)
-        header = lines[0].strip()
-        match = _HEADER.fullmatch(header)
-        if match is None:
-            raise BoardParseError(
-                f"bad header {quote(header)}: expected 'WIDTHxHEIGHTxMINES', e.g. '9x9x10' "
-                "(or '30x16x99 hex')",
-                line=1,
-                column=1,
-            )
-        if any(len(part) > _MAX_DIGITS for part in match.groups()[:3]):
-            raise BoardParseError(f"bad header {header!r}: numbers too large", line=1, column=1)
-        width, height, mines = (int(part) for part in match.groups()[:3])
-        if width < 1 or height < 1:
-            raise BoardParseError(f"bad header {header!r}: board must be at least 1x1", line=1, column=1)
-        try:
-            topology = check_topology(match.group(4) or "square", width, height)
-        except BoardParseError as error:
-            raise BoardParseError(
-                f"bad header {header!r}: {error}", line=1, column=match.start(4) + 1
-            ) from None
-        rows = lines[1:]
-        cells: list[int] = []
-        # Rows are checked in order, so a bad or blank row is named at its own line;
-        # then the count of rows.
-        for r, row in enumerate(rows[:height]):
-            lineno = r + 2
-            if not row:
-                raise BoardParseError(f"blank line where row {r + 1} of {height} was expected", line=lineno)
-            for c, ch in enumerate(row):
-                if ch not in _CHAR_TO_VALUE:
-                    raise BoardParseError(
-                        f"unknown character {ch!r} in {quote(row)}", line=lineno, column=c + 1
-                    )
-            if len(row) != width:
-                raise BoardParseError(
-                    f"row {quote(row)} has {len(row)} cells, expected {width}",
-                    line=lineno,
-                    column=min(len(row), width) + 1,
-                )
-            cells.extend(_CHAR_TO_VALUE[ch] for ch in row)
-        if len(rows) != height:
-            # Point at the first missing row, or at the first row too many.
-            plural = "row" if height == 1 else "rows"
-            raise BoardParseError(
-                f"header {header!r} promises {height} {plural}, found {len(rows)}",
-                line=min(len(rows), height) + 2,
-            )
+        width, height, mines, cells, topology = parts
         return cls._checked(width, height, mines, cells, line=1, topology=topology)
 
     @classmethod
@@ -291,16 +225,7 @@ class Board:
         line: int | None,
         topology: Topology = "square",
     ) -> Board:
-        flags = cells.count(FLAG)
-        if mines < flags:
-            raise BoardParseError(f"fewer mines ({mines}) than flags ({flags})", line=line)
-        if mines > width * height:
-            raise BoardParseError(f"more mines ({mines}) than cells ({width * height})", line=line)
-        unrevealed = flags + cells.count(HIDDEN)
-        if mines > unrevealed:
-            raise BoardParseError(
-                f"more mines ({mines}) than hidden and flagged cells ({unrevealed})", line=line
-            )
+        check_totals(width, height, mines, cells, line=line)
         return cls(width, height, mines, tuple(cells), topology)
 
     @classmethod
@@ -312,19 +237,7 @@ class Board:
         BoardParseError
             The file cannot be read, is too large, or does not hold a board.
         """
-        name = os.fspath(path)
-        try:
-            with open(name, "rb") as handle:
-                data = handle.read(MAX_FILE_BYTES + 1)
-        except OSError as error:
-            raise BoardParseError(f"cannot read {name!r}: {error.strerror or error}") from None
-        if len(data) > MAX_FILE_BYTES:
-            raise BoardParseError(f"cannot read {name!r}: larger than {MAX_FILE_BYTES:,} bytes")
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            raise BoardParseError(f"cannot read {name!r}: not a text file") from None
-        return cls.from_text(text)
+        return cls.from_text(read_board_file(path))
 
     @classmethod
     def from_image(cls, source: Any, *, mines: int | None = None, skin: str | None = None) -> Board:
@@ -448,89 +361,10 @@ class Board:
         ...
         analyzer.errors.BoardParseError: graph is not symmetric: cell 0 lists 1 but cell 1 does not list 0
         """
-        import json
-
-        if not isinstance(text, str):
-            raise BoardParseError(f"expected text, got {type(text).__name__}")
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise BoardParseError(f"not JSON: {error.msg}", line=error.lineno, column=error.colno) from None
-        if not isinstance(data, dict):
-            raise BoardParseError(f"expected a JSON object with 'mines' and 'cells', got {quote(text)}")
-        unknown = sorted(set(data) - {"topology", "mines", "cells"})
-        if unknown:
-            raise BoardParseError(
-                f"unknown key {unknown[0]!r} in a graph board (expected topology, mines, cells)"
-            )
-        if data.get("topology", "graph") != "graph":
-            raise BoardParseError(f"a JSON board's topology is 'graph', got {data['topology']!r}")
-        mines = data.get("mines")
-        if isinstance(mines, bool) or not isinstance(mines, int) or mines < 0:
-            raise BoardParseError(f"'mines' must be a non-negative integer, got {mines!r}")
-        cells = data.get("cells")
-        if not isinstance(cells, list) or not cells:
-            raise BoardParseError(f"'cells' must be a non-empty list of cells, got {quote(repr(cells))}")
-        for i, cell in enumerate(cells):
-            if not isinstance(cell, dict):
-                raise BoardParseError(
-                    f"cell {i} must be an object with 'state' and 'neighbours', got {cell!r}"
-                )
-            extra = sorted(set(cell) - {"state", "neighbours", "name", "position"})
-            if extra:
-                raise BoardParseError(f"cell {i}: unknown key {extra[0]!r}")
-            if not isinstance(cell.get("neighbours"), list):
-                raise BoardParseError(
-                    f"cell {i}: 'neighbours' must be a list, got {cell.get('neighbours')!r}"
-                )
-        named = [cell.get("name") for cell in cells]
-        names = None
-        if any(name is not None for name in named):
-            if any(name is None for name in named):
-                raise BoardParseError(f"cell {named.index(None)} has no name (name every cell or none)")
-            names = named
-        index_of: dict[str, int] = {}
-        for i, name in enumerate(names or ()):
-            if not isinstance(name, str) or not name:
-                raise BoardParseError(f"cell {i}: a name must be a non-empty string, got {name!r}")
-            if name in index_of:
-                raise BoardParseError(f"cell {name!r} is listed twice (cells {index_of[name]} and {i})")
-            index_of[name] = i
-        neighbours = []
-        for i, cell in enumerate(cells):
-            row = []
-            for j in cell["neighbours"]:
-                if isinstance(j, str):
-                    if j not in index_of:
-                        raise BoardParseError(f"cell {i}: unknown neighbour {j!r}")
-                    j = index_of[j]
-                row.append(j)
-            neighbours.append(tuple(row))
-        values = []
-        for i, cell in enumerate(cells):
-            state = cell.get("state")
-            if isinstance(state, int) and not isinstance(state, bool) and 0 <= state <= 8:
-                values.append(state)
-            elif isinstance(state, str) and state in _CHAR_TO_VALUE:
-                values.append(_CHAR_TO_VALUE[state])
-            else:
-                raise BoardParseError(f"cell {i}: bad state {state!r} (expected 'H', 'F' or a number 0-8)")
-        positions = [cell.get("position") for cell in cells]
-        placed = None
-        if any(p is not None for p in positions):
-            if any(p is None for p in positions):
-                raise BoardParseError(
-                    f"cell {positions.index(None)} has no position (place every cell or none)"
-                )
-            for i, p in enumerate(positions):
-                if not (
-                    isinstance(p, list)
-                    and len(p) == 2
-                    and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in p)
-                ):
-                    raise BoardParseError(f"cell {i}: position must be [x, y], got {p!r}")
-            placed = positions
-        return cls.from_graph(neighbours, values, mines, names=names, positions=placed)
+        parts = read_graph_json(text)
+        return cls.from_graph(
+            parts.neighbours, parts.cells, parts.mines, names=parts.names, positions=parts.positions
+        )
 
     def to_json(self) -> str:
         """The JSON graph format of any board (one line per cell; a named topology becomes its graph).
@@ -541,19 +375,8 @@ class Board:
           {"state": "1", "neighbours": [0]}
         ]}
         """
-        import json
-
         graph = self.topology if isinstance(self.topology, Graph) else None
-        lines = []
-        for i, (value, around) in enumerate(zip(self.cells, self.neighbour_table, strict=True)):
-            cell: dict[str, object] = {"state": _VALUE_TO_CHAR[value], "neighbours": list(around)}
-            if graph is not None and graph.names is not None:
-                cell["name"] = graph.names[i]
-            if graph is not None and graph.positions is not None:
-                cell["position"] = list(graph.positions[i])
-            lines.append("  " + json.dumps(cell))
-        head = f'{{"topology": "graph", "mines": {self.mines}, "cells": [\n'
-        return head + ",\n".join(lines) + "\n]}"
+        return graph_json(self.cells, self.neighbour_table, self.mines, graph)
 
     @classmethod
     def from_minesweepr(cls, text: str, mines: int) -> Board:
@@ -568,34 +391,12 @@ class Board:
         ... ''', mines=1).to_text()
         '3x2x1\\nH10\\nH10\\n'
         """
-        if not isinstance(text, str):
-            raise BoardParseError(f"expected text, got {type(text).__name__}")
-        numbered = [
-            (i + 1, line.strip())
-            for i, line in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"))
-        ]
-        numbered = [(n, line) for n, line in numbered if line]
-        if not numbered:
-            raise BoardParseError("empty board", line=1)
-        width = len(numbered[0][1])
-        cells: list[int] = []
-        for lineno, row in numbered:
-            for c, ch in enumerate(row):
-                if ch not in _ASCII_TO_VALUE:
-                    raise BoardParseError(
-                        f"unknown character {ch!r} in {quote(row)}", line=lineno, column=c + 1
-                    )
-            if len(row) != width:
-                raise BoardParseError(f"row {quote(row)} has {len(row)} cells, expected {width}", line=lineno)
-            cells.extend(_ASCII_TO_VALUE[ch] for ch in row)
-        if not isinstance(mines, int) or mines < 0:
-            raise BoardParseError(f"mine count must be a non-negative integer, got {mines!r}")
-        return cls._checked(width, len(numbered), mines, cells, line=None)
+        width, height, cells = read_minesweepr(text, mines)
+        return cls._checked(width, height, mines, cells, line=None)
 
     def to_minesweepr(self) -> str:
         """The minesweepr ASCII rows (the mine total is not part of this format)."""
-        table = {0: ".", HIDDEN: "x", FLAG: "*"}
-        return "".join("".join(table.get(v, str(v)) for v in row) + "\n" for row in self.rows())
+        return minesweepr_text(self.rows())
 
     @classmethod
     def from_grid(cls, rows: Iterable[str], mines: int, *, topology: str = "square") -> Board:

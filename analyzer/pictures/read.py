@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from analyzer.board import FLAG, HIDDEN, Board
+from analyzer.board import FLAG, HIDDEN, Board, Cell
 from analyzer.errors import AnalyzerError, InconsistentBoardError, PictureError, SolverTimeoutError
 from analyzer.pictures.counter import read_counter
 from analyzer.pictures.features import cell_features, integral
@@ -391,25 +391,7 @@ def read_picture(source: Any, *, mines: int | None = None, skin: str | None = No
         if skin not in skin_names():
             raise PictureError(f"unknown skin {skin!r}; known: {', '.join(skin_names())}")
         available = tuple(s for s in available if s.name == skin)
-    candidates = find_grids(image)
-    fit = _fit(image, candidates, available) if candidates else None
-    if fit is None or fit.score > MATCH_LIMIT:
-        # no lines: a board drawn as a checkerboard of close shades (Google's). Only the skins
-        # that draw so (``"faint": true`` in skin.json) are tried: any blurred board has faint
-        # edges, and its blurred cells look like plain tiles of other skins
-        faint_skins = tuple(s for s in available if s.faint)
-        faint = find_grids(image, step=FAINT_STEP) if faint_skins else []
-        faint_fit = _fit(image, faint, faint_skins) if faint else None
-        if faint_fit is not None and (fit is None or faint_fit.score < fit.score):
-            fit = faint_fit
-    if fit is None:
-        raise PictureError("no board found: no grid of at least 5x5 cells of 8 px or more")
-    if fit.score > MATCH_LIMIT and candidates:
-        # no skin fits: say what the picture's lines show (the tiles chose nothing)
-        found = candidates[0]
-        table, x0, y0 = _region(image, found)
-        fit = _classify(table, found.shifted(-x0, -y0), fit.skin)
-        fit.grid = found
+    fit = _best_fit(image, available)
     g = fit.grid
     _refuse_a_gap(fit)
     size = f"a {g.columns}x{g.rows} grid"
@@ -432,53 +414,13 @@ def read_picture(source: Any, *, mines: int | None = None, skin: str | None = No
         notes.append("the game is won: every safe cell is open")
     if "question" in flat_kinds:
         notes.append("question marks read as hidden cells")
-    shown = sum(flat_kinds.count(k) for k in ("mine", "hit"))
     flags = int((values == FLAG).sum())
-    wrong = flat_kinds.count("wrong")
-    if finished:
-        total, total_source = shown + flags - wrong, "shown mines"
-        notes.append(
-            "the game is over: read as the position before the last click (mines shown hidden,"
-            " the mine hit hidden, wrong flags flags)"
-        )
-    elif mines is not None:
-        total, total_source = mines, "option"
-        if counter is not None and counter + flags != mines:
-            notes.append(
-                f"the counter reads {counter}: with {flags} flags a total of {counter + flags}, not {mines}"
-            )
-    elif counter is not None:
-        total, total_source = counter + flags, "counter"
-        notes.append(f"mine total {total}: the counter's {counter} and {flags} flags")
-        if unsure_mask.any():
-            notes.append(
-                f"the total counts the flags read surely: if some of the {int(unsure_mask.sum())} unsure"
-                " cells are flags, add them to it"
-            )
-    else:
-        preset = [p for p in fit.skin.presets if (p[0], p[1]) in ((g.columns, g.rows), (g.rows, g.columns))]
-        if not preset:
-            raise PictureError(
-                f"{size} of {fit.skin.name}: no mine counter read and no preset of that size; give the total"
-                " (mines=N, --mines N)"
-            )
-        total, total_source = preset[0][2], "preset"
-        notes.append(f"mine total {total}: the {fit.skin.name} preset for {g.columns}x{g.rows}")
+    unsure_count = int(unsure_mask.sum())
+    total, total_source = _mine_total(fit, flat_kinds, flags, counter, mines, unsure_count, finished, notes)
     unsure = tuple((int(r), int(c)) for r, c in zip(*np.nonzero(unsure_mask), strict=True))
     looks = [int(v) for v in values.ravel()]
-    try:
-        board = _checked(Board, g.columns, g.rows, int(total), looks, confidence, size)
-    except PictureError as error:
-        guessed = [(r, c) for r, c in unsure if kinds[r, c] != "hidden"]
-        if not guessed:
-            raise PictureError(f"{error} ({fit.skin.name})") from None
-        # the unsure cells' best guesses conflict: they are left hidden for the person to set
-        for r, c in guessed:
-            looks[r * g.columns + c] = HIDDEN
-        board = _checked(Board, g.columns, g.rows, int(total), looks, confidence, size)
-        notes.append(f"{len(guessed)} unsure cells left hidden: their best guesses have no mine layout")
     return PictureReading(
-        board=board,
+        board=_board(fit, int(total), looks, unsure, confidence, notes),
         unsure=unsure,
         confidence=tuple(tuple(round(float(v), 3) for v in row) for row in confidence),
         skin=fit.skin.name,
@@ -495,6 +437,101 @@ def read_picture(source: Any, *, mines: int | None = None, skin: str | None = No
         notes=tuple(notes),
         kinds=tuple(tuple(str(k) for k in row) for row in kinds),
     )
+
+
+def _best_fit(image: np.ndarray, available: tuple[Skin, ...]) -> _Fit:
+    """The grid and skin that fit the picture best (the tiles of the lines' grid if none fits)."""
+    candidates = find_grids(image)
+    fit = _fit(image, candidates, available) if candidates else None
+    if fit is None or fit.score > MATCH_LIMIT:
+        # no lines: a board drawn as a checkerboard of close shades (Google's). Only the skins
+        # that draw so (``"faint": true`` in skin.json) are tried: any blurred board has faint
+        # edges, and its blurred cells look like plain tiles of other skins
+        faint_skins = tuple(s for s in available if s.faint)
+        faint = find_grids(image, step=FAINT_STEP) if faint_skins else []
+        faint_fit = _fit(image, faint, faint_skins) if faint else None
+        if faint_fit is not None and (fit is None or faint_fit.score < fit.score):
+            fit = faint_fit
+    if fit is None:
+        raise PictureError("no board found: no grid of at least 5x5 cells of 8 px or more")
+    if fit.score > MATCH_LIMIT and candidates:
+        # no skin fits: say what the picture's lines show (the tiles chose nothing)
+        found = candidates[0]
+        table, x0, y0 = _region(image, found)
+        fit = _classify(table, found.shifted(-x0, -y0), fit.skin)
+        fit.grid = found
+    return fit
+
+
+def _mine_total(
+    fit: _Fit,
+    flat_kinds: list[str],
+    flags: int,
+    counter: int | None,
+    mines: int | None,
+    unsure: int,
+    finished: bool,
+    notes: list[str],
+) -> tuple[int, str]:
+    """The mine total and where it comes from: the shown mines of a finished game, the option,
+    the counter and the flags, or the skin's preset of the size (a note for each in ``notes``)."""
+    g = fit.grid
+    shown = sum(flat_kinds.count(k) for k in ("mine", "hit"))
+    wrong = flat_kinds.count("wrong")
+    if finished:
+        notes.append(
+            "the game is over: read as the position before the last click (mines shown hidden,"
+            " the mine hit hidden, wrong flags flags)"
+        )
+        return shown + flags - wrong, "shown mines"
+    if mines is not None:
+        if counter is not None and counter + flags != mines:
+            notes.append(
+                f"the counter reads {counter}: with {flags} flags a total of {counter + flags}, not {mines}"
+            )
+        return mines, "option"
+    if counter is not None:
+        total = counter + flags
+        notes.append(f"mine total {total}: the counter's {counter} and {flags} flags")
+        if unsure:
+            notes.append(
+                f"the total counts the flags read surely: if some of the {unsure} unsure"
+                " cells are flags, add them to it"
+            )
+        return total, "counter"
+    preset = [p for p in fit.skin.presets if (p[0], p[1]) in ((g.columns, g.rows), (g.rows, g.columns))]
+    if not preset:
+        raise PictureError(
+            f"a {g.columns}x{g.rows} grid of {fit.skin.name}: no mine counter read and no preset of that"
+            " size; give the total (mines=N, --mines N)"
+        )
+    notes.append(f"mine total {preset[0][2]}: the {fit.skin.name} preset for {g.columns}x{g.rows}")
+    return preset[0][2], "preset"
+
+
+def _board(
+    fit: _Fit,
+    total: int,
+    looks: list[int],
+    unsure: tuple[Cell, ...],
+    confidence: np.ndarray,
+    notes: list[str],
+) -> Board:
+    """The board read, its clues checked; unsure cells whose guesses have no layout left hidden."""
+    g = fit.grid
+    size = f"a {g.columns}x{g.rows} grid"
+    try:
+        return _checked(Board, g.columns, g.rows, total, looks, confidence, size)
+    except PictureError as error:
+        guessed = [(r, c) for r, c in unsure if fit.kinds[r, c] != "hidden"]
+        if not guessed:
+            raise PictureError(f"{error} ({fit.skin.name})") from None
+    # the unsure cells' best guesses conflict: they are left hidden for the person to set
+    for r, c in guessed:
+        looks[r * g.columns + c] = HIDDEN
+    board = _checked(Board, g.columns, g.rows, total, looks, confidence, size)
+    notes.append(f"{len(guessed)} unsure cells left hidden: their best guesses have no mine layout")
+    return board
 
 
 def _checked(

@@ -30,12 +30,17 @@ then nothing), and both buttons (or the middle one) chord on their first release
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from analyzer.board.board import FLAG, HIDDEN, Cell
 from analyzer.errors import GameError, ReplayError
 from analyzer.replays.record import Replay, ReplayAction
+
+if TYPE_CHECKING:
+    from analyzer.play.game import Game
 
 __all__ = ["CloneVersion", "clone_version", "read_clone"]
 
@@ -211,6 +216,34 @@ def _name(raw: bytes) -> str:
     return raw.decode("latin-1").replace("\x00", " ").strip()
 
 
+def _scrambled_events(
+    reader: _Bytes,
+    order: list[int],
+    size: int,
+    time: Callable[[bytes], float],
+    position: tuple[int, int, int],
+    shift: int,
+) -> list[_Event]:
+    """The events of a version that scrambles each event's bits by ``order``: their count (3 bytes),
+    then ``size`` bytes an event; ``time`` reads an event's time, ``position`` is where x and y
+    start and their width in bits, ``shift`` what is taken off both; the buttons are bits 2, 0, 1."""
+    x_first, y_first, bits = position
+    events = []
+    for _ in range(reader.number(3)):
+        raw = reader.take(size)
+        events.append(
+            _Event(
+                time=time(raw),
+                x=_bits(raw, order, x_first, bits) - shift,
+                y=_bits(raw, order, y_first, bits) - shift,
+                left=bool(_bits(raw, order, 2, 1)),
+                right=bool(_bits(raw, order, 0, 1)),
+                middle=bool(_bits(raw, order, 1, 1)),
+            )
+        )
+    return events
+
+
 _Fields = tuple[int, int, int, list[Cell], str, float, bool, list[_Event]]
 
 
@@ -222,19 +255,9 @@ def _read_2007(reader: _Bytes) -> _Fields:
     width, height, mines, layout = _board(reader, 1)
     player = _name(reader.take(reader.number()))
     order = _permutation(reader.number(2), 48)
-    events = []
-    for _ in range(reader.number(3)):
-        raw = reader.take(6)
-        events.append(
-            _Event(
-                time=_bits(raw, order, 25, 22) / 1000,
-                x=_bits(raw, order, 14, 11) - 32,
-                y=_bits(raw, order, 3, 11) - 32,
-                left=bool(_bits(raw, order, 2, 1)),
-                right=bool(_bits(raw, order, 0, 1)),
-                middle=bool(_bits(raw, order, 1, 1)),
-            )
-        )
+    events = _scrambled_events(
+        reader, order, 6, lambda raw: _bits(raw, order, 25, 22) / 1000, (14, 3, 11), 32
+    )
     return width, height, mines, layout, player, seconds, marks, events
 
 
@@ -246,19 +269,14 @@ def _read_097(reader: _Bytes) -> _Fields:
     width, height, mines, layout = _board(reader, 1)
     player = _name(reader.take(reader.number()))
     order = _permutation(reader.number(2), 40)
-    events = []
-    for _ in range(reader.number(3)):
-        raw = reader.take(5)
-        events.append(
-            _Event(
-                time=_bits(raw, order, 28, 10) + _bits(raw, order, 21, 7) / 100,
-                x=_bits(raw, order, 12, 9),
-                y=_bits(raw, order, 3, 9),
-                left=bool(_bits(raw, order, 2, 1)),
-                right=bool(_bits(raw, order, 0, 1)),
-                middle=bool(_bits(raw, order, 1, 1)),
-            )
-        )
+    events = _scrambled_events(
+        reader,
+        order,
+        5,
+        lambda raw: _bits(raw, order, 28, 10) + _bits(raw, order, 21, 7) / 100,
+        (12, 3, 9),
+        0,
+    )
     return width, height, mines, layout, player, seconds, marks, events
 
 
@@ -311,6 +329,33 @@ def _replay(
         game = Game.from_layout(width, height, layout)
     except GameError as error:
         raise ReplayError(f"cannot read {name!r}: the layout is not a board ({error})") from None
+    actions = _clone_actions(name, game, events, marks_on)
+    won = game.status == "won"
+    bbbv = layout_metrics(width, height, layout).bbbv
+    stats = {"bbbv": float(bbbv), "rtime": seconds}
+    if won and seconds > 0:
+        stats["bbbv_s"] = bbbv / seconds
+    fields = {"software": f"Minesweeper Clone {version}"}
+    if player:
+        fields["player"] = player
+    return Replay(
+        path=name,
+        format="mvf",
+        width=width,
+        height=height,
+        mines=len(layout),
+        layout=frozenset(layout),
+        actions=tuple(actions),
+        is_completed=won,
+        stats=stats,
+        fields=fields,
+        events=len(events),
+    )
+
+
+def _clone_actions(name: str, game: Game, events: list[_Event], marks_on: bool) -> list[ReplayAction]:
+    """The mouse ``events`` played on ``game`` as Clone does: the actions that changed the board."""
+    width, height = game.board.width, game.board.height
     questions: set[Cell] = set()  # question marks (the option): hidden cells to our game
     actions: list[ReplayAction] = []
     left = right = middle = chording = chorded = False
@@ -365,24 +410,4 @@ def _replay(
                 act("reveal", cell, event.time)
         if not (left or right or middle):
             chording = chorded = False
-    won = game.status == "won"
-    bbbv = layout_metrics(width, height, layout).bbbv
-    stats = {"bbbv": float(bbbv), "rtime": seconds}
-    if won and seconds > 0:
-        stats["bbbv_s"] = bbbv / seconds
-    fields = {"software": f"Minesweeper Clone {version}"}
-    if player:
-        fields["player"] = player
-    return Replay(
-        path=name,
-        format="mvf",
-        width=width,
-        height=height,
-        mines=len(layout),
-        layout=frozenset(layout),
-        actions=tuple(actions),
-        is_completed=won,
-        stats=stats,
-        fields=fields,
-        events=len(events),
-    )
+    return actions

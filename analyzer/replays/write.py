@@ -86,6 +86,28 @@ def write_evf(
         ]
         for r in range(height)
     ]
+    events = _mouse_events(actions, width, height, cursor_step)
+    out = Path(path)
+    if out.suffix.lower() != ".evf":
+        out = out.with_name(out.name + ".evf")
+    shown = str(out)  # errors name the file as given, not its absolute path
+    out = out.resolve()
+    if not out.parent.is_dir():
+        raise ReplayError(f"cannot write {shown!r}: no folder {str(Path(shown).parent)!r}")
+    try:
+        import ms_toollib  # noqa: F401
+    except ImportError:  # pragma: no cover - the replays extra is installed with the project
+        raise ReplayError(
+            "writing replays needs ms-toollib: pip install 'minesweeper-analyzer[replays]'"
+        ) from None
+    _in_child(grid, events, str(out), player, software, shown, timed)
+    return out
+
+
+def _mouse_events(
+    actions: Iterable[tuple[str, Cell]], width: int, height: int, cursor_step: int
+) -> list[tuple[str, tuple[int, int]]]:
+    """The mouse events (ms-toollib's kind and pixel) that play ``actions``, checked one by one."""
     events: list[tuple[str, tuple[int, int]]] = []
     where = (height * PIXELS // 2, width * PIXELS // 2)
     for kind, (row, col) in actions:
@@ -103,21 +125,7 @@ def write_evf(
             events += [("rc", target), ("rr", target)]
         else:
             events += [("lc", target), ("rc", target), ("rr", target), ("lr", target)]
-    out = Path(path)
-    if out.suffix.lower() != ".evf":
-        out = out.with_name(out.name + ".evf")
-    shown = str(out)  # errors name the file as given, not its absolute path
-    out = out.resolve()
-    if not out.parent.is_dir():
-        raise ReplayError(f"cannot write {shown!r}: no folder {str(Path(shown).parent)!r}")
-    try:
-        import ms_toollib  # noqa: F401
-    except ImportError:  # pragma: no cover - the replays extra is installed with the project
-        raise ReplayError(
-            "writing replays needs ms-toollib: pip install 'minesweeper-analyzer[replays]'"
-        ) from None
-    _in_child(grid, events, str(out), player, software, shown, timed)
-    return out
+    return events
 
 
 def game_actions(moves: Sequence[Any]) -> list[tuple[str, Cell]]:

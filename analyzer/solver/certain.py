@@ -17,9 +17,10 @@ from analyzer.board.board import Board, Cell
 from analyzer.errors import InconsistentBoardError
 from analyzer.jit import interpreted_if_small
 from analyzer.limits import flag, positive_seconds
+from analyzer.solver.conflict import whole_problem
 from analyzer.solver.constraints import ConstraintSystem, build_constraints
 from analyzer.solver.decomposition import ComponentProblem, components
-from analyzer.solver.deduction import deduce
+from analyzer.solver.deduction import Deduced, deduce
 
 __all__ = ["CertainCells", "ComponentRange", "certain_cells"]
 
@@ -96,8 +97,6 @@ def certain_cells(
     >>> certain_cells("3x1x1\\nH1H\\n").components[0].mine_range
     (1, 1)
     """
-    from analyzer.models.cpsat import minimal_conflict, settled_groups, sum_range
-
     board = Board.coerce(board, "certain_cells")
     trust_flags = flag(trust_flags, "trust_flags")
     positive_seconds(time_limit)
@@ -105,66 +104,66 @@ def certain_cells(
     with interpreted_if_small(len(board.cells)):  # a small board needs no numba
         original = build_constraints(board, trust_flags=trust_flags)
         deduced = deduce(original)
+    found = None if deduced is None else _settled(board, deduced, deadline)
+    if found is None:
+        raise _no_layout(board, original, deadline)
+    return found
+
+
+def _settled(board: Board, deduced: Deduced, deadline: float | None) -> CertainCells | None:
+    """The cells deductions and CP-SAT settle, and each component's range; ``None`` without a layout."""
+    from analyzer.models.cpsat import settled_groups, sum_range
+
     width = board.width
     safe: set[int] = set()
     mines: set[int] = set()
-    ranges: tuple[ComponentRange, ...] = ()
-    if deduced is not None:
-        system = deduced.system
-        for group, value in deduced.fixed:
-            (mines if value else safe).update(group.cells)
-        # Deductions leave mines_left as it was: the total over the groups left is lower.
-        problem = _whole_problem(system, sum(value for _, value in deduced.fixed))
-        sizes = problem.sizes
-        if sizes:
-            settled = settled_groups(problem, deadline=deadline)
-        else:  # deductions settled every cell
-            settled = ((), ()) if problem.equations[-1][1] == 0 else None
-        if settled is not None:
-            empty, full = settled
-            cells_of = [g.cells for g in system.groups] + ([system.background] if system.background else [])
-            for g, group_cells in enumerate(cells_of):
-                if empty[g]:
-                    safe.update(group_cells)
-                elif full[g]:
-                    mines.update(group_cells)
-            ranges = tuple(
-                ComponentRange(
-                    cells=tuple(
-                        sorted(divmod(i, width) for g in comp.groups for i in system.groups[g].cells)
-                    ),
-                    clues=tuple(sorted(system.clues[c].cell for c in comp.clues)),
-                    mine_range=sum_range(problem, comp.groups, deadline=deadline),
-                )
-                for comp in components(system)
-            )
-            return CertainCells(
-                board=board,
-                safe=tuple(divmod(i, width) for i in sorted(safe)),
-                mines=tuple(divmod(i, width) for i in sorted(mines)),
-                components=ranges,
-            )
-    # No layout: name the clues in conflict with the mine total, on the board as given.
-    whole = _whole_problem(original)
+    system = deduced.system
+    for group, value in deduced.fixed:
+        (mines if value else safe).update(group.cells)
+    # Deductions leave mines_left as it was: the total over the groups left is lower.
+    problem = whole_problem(system, sum(value for _, value in deduced.fixed))
+    if problem.sizes:
+        settled = settled_groups(problem, deadline=deadline)
+    else:  # deductions settled every cell
+        settled = ((), ()) if problem.equations[-1][1] == 0 else None
+    if settled is None:
+        return None
+    empty, full = settled
+    cells_of = [g.cells for g in system.groups] + ([system.background] if system.background else [])
+    for g, group_cells in enumerate(cells_of):
+        if empty[g]:
+            safe.update(group_cells)
+        elif full[g]:
+            mines.update(group_cells)
+    ranges = tuple(
+        ComponentRange(
+            cells=tuple(sorted(divmod(i, width) for g in comp.groups for i in system.groups[g].cells)),
+            clues=tuple(sorted(system.clues[c].cell for c in comp.clues)),
+            mine_range=sum_range(problem, comp.groups, deadline=deadline),
+        )
+        for comp in components(system)
+    )
+    return CertainCells(
+        board=board,
+        safe=tuple(divmod(i, width) for i in sorted(safe)),
+        mines=tuple(divmod(i, width) for i in sorted(mines)),
+        components=ranges,
+    )
+
+
+def _no_layout(board: Board, original: ConstraintSystem, deadline: float | None) -> InconsistentBoardError:
+    """The error of a board with no layout: the clues in conflict with the mine total, as given."""
+    from analyzer.models.cpsat import minimal_conflict
+
+    whole = whole_problem(original)
     conflict = minimal_conflict(
         ComponentProblem(whole.sizes, whole.equations[:-1]), extra=whole.equations[-1:], deadline=deadline
     )
     clue_cells = tuple(original.clues[c].cell for c in conflict)
     named = ", ".join(f"{board[c]} at {c!r}" for c in clue_cells)
-    raise InconsistentBoardError(
+    return InconsistentBoardError(
         f"no mine layout satisfies the board: the clues {named} and the mine total are in conflict"
         if clue_cells
         else "no mine layout satisfies the board: the mine total cannot be met",
         clues=clue_cells,
     )
-
-
-def _whole_problem(system: ConstraintSystem, fixed_mines: int = 0) -> ComponentProblem:
-    """The whole board as one problem: a variable a group (and the background), the clues, then the total."""
-    sizes = tuple(g.size for g in system.groups) + ((len(system.background),) if system.background else ())
-    members: list[list[int]] = [[] for _ in system.clues]
-    for g, group in enumerate(system.groups):
-        for c in group.clues:
-            members[c].append(g)
-    equations = tuple((tuple(m), clue.needed) for m, clue in zip(members, system.clues, strict=True))
-    return ComponentProblem(sizes, (*equations, (tuple(range(len(sizes))), system.mines_left - fixed_mines)))

@@ -137,16 +137,46 @@ def build_constraints(
         )
     until.check("building the constraints")
     # The arrays become the stage's objects: lists first (one conversion each), then slices.
+    clues = _clues(clue_pos, clue_need, clue_off, clue_cells, width, until)
+    until.check("building the constraints")
+    groups = _groups(group_off, group_cells, sig_off, sig_clues)
+    is_unknown = values == HIDDEN if trust_flags else values < 0
+    unknown = tuple(np.flatnonzero(is_unknown).tolist())
+    return ConstraintSystem(
+        board=board,
+        unknown=unknown,
+        mines_left=board.mines - known_mines,
+        clues=clues,
+        groups=groups,
+        background=tuple(background.tolist()),
+    )
+
+
+def _clues(
+    clue_pos: np.ndarray,
+    clue_need: np.ndarray,
+    clue_off: np.ndarray,
+    clue_cells: np.ndarray,
+    width: int,
+    until: Deadline,
+) -> tuple[Clue, ...]:
+    """The clues of :func:`~analyzer.solver.kernels.constraints.constraint_arrays`' arrays."""
     offsets, members = clue_off.tolist(), clue_cells.tolist()
     clues: list[Clue] = []
     for k, (i, needed) in enumerate(zip(clue_pos.tolist(), clue_need.tolist(), strict=True)):
         if k & 4095 == 4095:
             until.check("building the constraints")
         clues.append(Clue(divmod(i, width), needed, tuple(members[offsets[k] : offsets[k + 1]])))
-    until.check("building the constraints")
+    return tuple(clues)
+
+
+def _groups(
+    group_off: np.ndarray, group_cells: np.ndarray, sig_off: np.ndarray, sig_clues: np.ndarray
+) -> tuple[Group, ...]:
+    """The groups of :func:`~analyzer.solver.kernels.constraints.constraint_arrays`' arrays."""
     offsets, members = group_off.tolist(), group_cells.tolist()
     sig_offsets, signatures = sig_off.tolist(), sig_clues.tolist()
-    groups = tuple(
+    return tuple(
         [
             Group(
                 tuple(members[offsets[g] : offsets[g + 1]]),
@@ -154,14 +184,4 @@ def build_constraints(
             )
             for g in range(len(offsets) - 1)
         ]
-    )
-    is_unknown = values == HIDDEN if trust_flags else values < 0
-    unknown = tuple(np.flatnonzero(is_unknown).tolist())
-    return ConstraintSystem(
-        board=board,
-        unknown=unknown,
-        mines_left=board.mines - known_mines,
-        clues=tuple(clues),
-        groups=groups,
-        background=tuple(background.tolist()),
     )

@@ -112,7 +112,19 @@ def deduce(
     until.check("deductions")
     if all(v < 0 for v in fixes):
         return Deduced(system, ())
-    needs = left.tolist()
+    return _reduced(system, fixes, left.tolist(), live, members)
+
+
+def _reduced(
+    system: ConstraintSystem,
+    fixes: list[int],
+    needs: list[int],
+    live: list[int],
+    members: dict[int, list[int]],
+) -> Deduced:
+    """``system`` without the groups ``fixes`` fixes: the ``live`` clues (their ``needs`` left,
+    their free groups ``members``), and the free groups regrouped by the live clues they sit in."""
+    groups = system.groups
     renumber = {c: k for k, c in enumerate(live)}
     clues = tuple(
         Clue(

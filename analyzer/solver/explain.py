@@ -155,57 +155,27 @@ def explain(
     >>> explain("3x1x1\\nHH1\\n", (0, 0)).describe()
     '(0, 0) is safe: forced by the clue 1 at (0, 2) and the mine total (1)'
     """
-    from analyzer.models.cpsat import smallest_core
-
     board = Board.coerce(board, "explain")
     trust_flags = flag(trust_flags, "trust_flags")
     smallest = flag(smallest, "smallest")
     if is_mine is not None:
         is_mine = flag(is_mine, "is_mine")
     positive_seconds(time_limit)
-    row, col = cell
-    value = board[row, col]  # IndexError outside the board
-    cell = (row, col)
-    if value >= 0:
-        raise InvalidCellError(f"cell {cell!r} is revealed (shows {value}): there is nothing to explain")
-    if value == FLAG and trust_flags:
-        raise InvalidCellError(f"cell {cell!r} is flagged, taken as a mine: there is nothing to explain")
+    cell = _unknown_cell(board, cell, trust_flags)
     deadline = None if time_limit is None else time.monotonic() + time_limit
     with interpreted_if_small(len(board.cells)):  # a small board's explanation needs no numba
         system = build_constraints(board, trust_flags=trust_flags)
-    sizes = _sizes(system)
-    target = _group_of(system, board.index(row, col))
-    # Clues ever farther from the cell (steps between clues that share a group),
-    # without the mine total: most explanations are a few clues around the cell,
-    # and a small model is quick. A minimal explanation is connected to the cell,
-    # so one of k clues lies within k steps of it.
-    layers = _clue_layers(system, target)
-
+    sizes, target = _sizes(system), _group_of(system, board.index(*cell))
+    layers = _clue_layers(system, target)  # clues ever farther from the cell, without the mine total
     if is_mine is None:
-        # The clues near the cell settle most certain cells: proving that a small model has
-        # no layout is quick where proving it of the whole board (hundreds of groups) may
-        # take CP-SAT many seconds.
-        is_mine = _claim_nearby(system, sizes, target, layers, deadline)
-    if is_mine is None:
-        is_mine = _claim_of_the_whole_board(system, sizes, target, cell, deadline)
+        is_mine = _claim(system, sizes, target, layers, cell, deadline)
     local, ids, radius = _first_core(system, sizes, target, layers, cell, is_mine, deadline)
     proven = len(ids) <= 1
     if smallest and not proven:
-        if _TOTAL not in ids and len(ids) - 1 > radius:
-            # Every explanation smaller than this one lies within len - 1 steps.
-            local = _Model(
-                system, sizes, target, _within(layers, len(ids) - 1), with_total=False, negate=is_mine
-            )
-        position = {c: e for e, c in enumerate(local.ids)}
-        best, proven = smallest_core(
-            local.model,
-            local.lits,
-            local.holds,
-            known=[position[c] for c in ids],
-            rounds=SMALLEST_ROUNDS,
-            deadline=deadline,
-        )
-        ids = [local.ids[e] for e in best]
+        if _TOTAL not in ids and len(ids) - 1 > radius:  # a smaller one lies within len - 1 steps
+            nearer = _within(layers, len(ids) - 1)
+            local = _Model(system, sizes, target, nearer, with_total=False, negate=is_mine)
+        ids, proven = _smallest(local, ids, deadline)
     return Explanation(
         board=board,
         cell=cell,
@@ -214,6 +184,53 @@ def explain(
         uses_total=_TOTAL in ids,
         is_smallest=proven,
     )
+
+
+def _unknown_cell(board: Board, cell: Cell, trust_flags: bool) -> Cell:
+    """``cell`` as a tuple, refused where it is revealed or a trusted flag (``IndexError`` outside)."""
+    row, col = cell
+    value = board[row, col]  # IndexError outside the board
+    cell = (row, col)
+    if value >= 0:
+        raise InvalidCellError(f"cell {cell!r} is revealed (shows {value}): there is nothing to explain")
+    if value == FLAG and trust_flags:
+        raise InvalidCellError(f"cell {cell!r} is flagged, taken as a mine: there is nothing to explain")
+    return cell
+
+
+def _smallest(local: _Model, ids: list[int], deadline: float | None) -> tuple[list[int], bool]:
+    """The smallest core of ``local`` CP-SAT finds from ``ids`` in :data:`SMALLEST_ROUNDS` rounds,
+    and whether it is proven the smallest."""
+    from analyzer.models.cpsat import smallest_core
+
+    position = {c: e for e, c in enumerate(local.ids)}
+    best, proven = smallest_core(
+        local.model,
+        local.lits,
+        local.holds,
+        known=[position[c] for c in ids],
+        rounds=SMALLEST_ROUNDS,
+        deadline=deadline,
+    )
+    return [local.ids[e] for e in best], proven
+
+
+def _claim(
+    system: ConstraintSystem,
+    sizes: list[int],
+    target: int,
+    layers: list[tuple[int, ...]],
+    cell: Cell,
+    deadline: float | None,
+) -> bool:
+    """Whether ``cell`` (group ``target``) is certainly a mine.
+
+    The clues near the cell settle most certain cells: proving that a small model has
+    no layout is quick where proving it of the whole board (hundreds of groups) may
+    take CP-SAT many seconds.
+    """
+    nearby = _claim_nearby(system, sizes, target, layers, deadline)
+    return _claim_of_the_whole_board(system, sizes, target, cell, deadline) if nearby is None else nearby
 
 
 def _claim_of_the_whole_board(
@@ -366,7 +383,11 @@ def _members(system: ConstraintSystem) -> list[tuple[int, ...]]:
 
 
 def _clue_layers(system: ConstraintSystem, target: int) -> list[tuple[int, ...]]:
-    """Clues by their distance from the cell's group: those on it, those sharing a group with them, ..."""
+    """Clues by their distance from the cell's group: those on it, those sharing a group with them, ...
+
+    Most explanations are a few clues around the cell, and a small model is quick. A
+    minimal explanation is connected to the cell, so one of k clues lies within k steps of it.
+    """
     if target >= len(system.groups):
         return []  # the background: no clue touches it
     members = _members(system)

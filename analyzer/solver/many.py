@@ -85,16 +85,7 @@ def solve_many(
     >>> type(results[1]).__name__
     'InconsistentBoardError'
     """
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise OptionError(f"workers must be a whole number >= 1, got {workers!r}")
-    if backend not in BACKENDS:
-        raise OptionError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
-    if address is not None and backend != "dask":
-        raise OptionError("address is for backend 'dask'")
-    if chunk_size is not None and (
-        isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1
-    ):
-        raise OptionError(f"chunk_size must be a whole number >= 1, got {chunk_size!r}")
+    _check_options(workers, backend, address, chunk_size)
     flag(trust_flags, "trust_flags")
     flag(deductions, "deductions")
     positive_seconds(time_limit)
@@ -119,6 +110,20 @@ def solve_many(
         with ProcessPoolExecutor(max_workers=workers) as pool:
             parts = list(pool.map(_solve_chunk, chunks, [options] * len(chunks)))
     return [result for part in parts for result in part]
+
+
+def _check_options(workers: int, backend: str, address: str | None, chunk_size: int | None) -> None:
+    """Refuse bad ``workers``, ``backend``, ``address`` or ``chunk_size`` (:class:`OptionError`)."""
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise OptionError(f"workers must be a whole number >= 1, got {workers!r}")
+    if backend not in BACKENDS:
+        raise OptionError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
+    if address is not None and backend != "dask":
+        raise OptionError("address is for backend 'dask'")
+    if chunk_size is not None and (
+        isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1
+    ):
+        raise OptionError(f"chunk_size must be a whole number >= 1, got {chunk_size!r}")
 
 
 def _run_dask(

@@ -352,28 +352,7 @@ def weights_of_others(
             if not node.coeffs or not sibling:
                 below.append([0] * len(node.coeffs))
                 continue
-            # R_node[k] = sum_t sibling[t] * parent[k + t] (both relative to their shifts,
-            # as the parent's shift is the sum of theirs): a middle product.
-            own = node.coeffs
-            if len(parent) * len(sibling) <= _SCHOOLBOOK_PRODUCTS:
-                # Term by term, only where the node has a term.
-                room = len(parent)
-                terms = [(t, c) for t, c in enumerate(sibling) if c]
-                out = [0] * len(own)
-                for k, term in enumerate(own):
-                    if term:
-                        total = 0
-                        for t, c in terms:
-                            if k + t >= room:
-                                break
-                            total += c * parent[k + t]
-                        out[k] = total
-            else:
-                full = convolve(parent, sibling[::-1], until)
-                lead = len(sibling) - 1
-                out = [r if c else 0 for c, r in zip(own, full[lead : lead + len(own)], strict=False)]
-                out += [0] * (len(own) - len(out))
-            below.append(out)
+            below.append(_middle_product(node.coeffs, parent, sibling, until))
         vectors = below
     # Zero where a leaf has no term (a lone leaf kept its parent's vector: its own terms
     # are where the root's are, but a zero inside its span may weigh something).
@@ -385,6 +364,34 @@ def weights_of_others(
             vector = [0] * shift + vector + [0] * (length - shift - len(vector))
         result.append(vector)
     return result
+
+
+def _middle_product(
+    own: Sequence[int], parent: list[int], sibling: Sequence[int], until: Deadline
+) -> list[int]:
+    """``R_node[k] = sum_t sibling[t] * parent[k + t]`` where ``own[k]`` (the node's term) is not 0.
+
+    Both are relative to their shifts, as the parent's shift is the sum of theirs.
+    """
+    if len(parent) * len(sibling) <= _SCHOOLBOOK_PRODUCTS:
+        # Term by term, only where the node has a term.
+        room = len(parent)
+        terms = [(t, c) for t, c in enumerate(sibling) if c]
+        out = [0] * len(own)
+        for k, term in enumerate(own):
+            if term:
+                total = 0
+                for t, c in terms:
+                    if k + t >= room:
+                        break
+                    total += c * parent[k + t]
+                out[k] = total
+        return out
+    full = convolve(parent, sibling[::-1], until)
+    lead = len(sibling) - 1
+    out = [r if c else 0 for c, r in zip(own, full[lead : lead + len(own)], strict=False)]
+    out += [0] * (len(own) - len(out))
+    return out
 
 
 def binomial_row(n: int, low: int, high: int, deadline: Deadline | float | None = None) -> list[int]:

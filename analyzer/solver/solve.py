@@ -22,11 +22,12 @@ import numpy as np
 
 from analyzer.board.board import FLAG, Board
 from analyzer.board.topology import neighbour_array
-from analyzer.errors import InconsistentBoardError, SolverTimeoutError
+from analyzer.errors import InconsistentBoardError
 from analyzer.jit import interpreted_if_small, specialized
 from analyzer.limits import binomial, check_binomial_time, flag, positive_seconds
 from analyzer.solver.analysis import Analysis, ComponentSummary, made_analysis
 from analyzer.solver.combination import Combined, Joined, combine, join
+from analyzer.solver.conflict import conflict_error
 from analyzer.solver.constraints import ConstraintSystem, Group, build_constraints
 from analyzer.solver.counting import ENGINES, ComponentCounts, count_component
 from analyzer.solver.counting.frontier import (
@@ -34,7 +35,7 @@ from analyzer.solver.counting.frontier import (
     COMPILED_FRONTIER_STATES_PER_SECOND,
     compiled_frontier_states,
 )
-from analyzer.solver.decomposition import Component, ComponentProblem, components
+from analyzer.solver.decomposition import Component, components
 from analyzer.solver.deduction import Deduced, deduce
 from analyzer.solver.kernels.board import (
     BOARD_COUNTED,
@@ -661,8 +662,6 @@ CONFLICT_SECONDS = 1.0
 #: The least time that search gets even when the caller's time limit has run out:
 #: the answer (no layout) is known, only its explanation is cut short.
 _CONFLICT_FLOOR = 0.25
-#: Clues a conflict message names before saying how many more there are.
-_NAMED_CLUES = 5
 
 
 def _conflict_deadline(deadline: float | None) -> float:
@@ -672,33 +671,14 @@ def _conflict_deadline(deadline: float | None) -> float:
 
 
 def _conflict(system: ConstraintSystem, engine: str, limit: float | None) -> InconsistentBoardError:
-    """The error for a board with no layout: the clues of a component, or the mine total.
+    """The error for a board with no layout (:func:`~analyzer.solver.conflict.conflict_error`).
 
     The search's budget starts once CP-SAT is imported: a process's first import of OR-Tools can
     take a second on a busy machine, and spent the whole budget before the search began.
     """
-    from analyzer.models.cpsat import shrink_conflict
+    import analyzer.models.cpsat  # noqa: F401  (imported before the budget starts)
 
-    deadline = _conflict_deadline(limit)
-    try:
-        comps = components(system, deadline=deadline)
-        # Feasibility first (CP-SAT, no counting): a component in conflict with itself.
-        for comp in comps:
-            problem = comp.problem(system)
-            local, minimal = shrink_conflict(problem, deadline=deadline)
-            if local:
-                return _component_conflict(system, comp, local, minimal)
-        # Every component holds alone: the mine total is what fails; name the mine counts the clues allow.
-        counts = [count_component(comp.problem(system), engine=engine, deadline=deadline) for comp in comps]
-    except SolverTimeoutError:
-        every = tuple(clue.cell for clue in system.clues)
-        return InconsistentBoardError(
-            f"no mine layout satisfies the board's {len(every)} clues and mine total together"
-            " (no time was left to find which of them conflict)",
-            clues=every,
-            minimal=False,
-        )
-    return _total_conflict(system, comps, counts, deadline)
+    return conflict_error(system, engine, _conflict_deadline(limit))
 
 
 def _strip(values: tuple[int, ...]) -> tuple[int, ...]:
@@ -706,97 +686,3 @@ def _strip(values: tuple[int, ...]) -> tuple[int, ...]:
     while end > 1 and values[end - 1] == 0:
         end -= 1
     return values[:end]
-
-
-def _ranges(values: list[int]) -> str:
-    """``[1, 2, 3, 5]`` -> ``'1-3 or 5'``."""
-    parts = []
-    start = prev = values[0]
-    for v in values[1:] + [None]:
-        if v is not None and v == prev + 1:
-            prev = v
-            continue
-        parts.append(str(start) if start == prev else f"{start}-{prev}")
-        if v is not None:
-            start = prev = v
-    return " or ".join(parts)
-
-
-def _describe(system: ConstraintSystem, clue_indices: tuple[int, ...]) -> str:
-    """The first few clues as ``"2 at (0, 1), ..."``, then how many more there are."""
-    board = system.board
-    named = ", ".join(
-        f"{board[system.clues[c].cell]} at {system.clues[c].cell!r}" for c in clue_indices[:_NAMED_CLUES]
-    )
-    more = len(clue_indices) - _NAMED_CLUES
-    return named if more <= 0 else f"{named} and {more} more"
-
-
-def _component_conflict(
-    system: ConstraintSystem, comp: Component, local: tuple[int, ...], minimal: bool
-) -> InconsistentBoardError:
-    clue_indices = tuple(comp.clues[e] for e in local)
-    cells = tuple(system.clues[c].cell for c in clue_indices)
-    if len(clue_indices) == 1:
-        clue = system.clues[clue_indices[0]]
-        value = system.board[clue.cell]
-        flags = value - clue.needed
-        if clue.needed < 0:
-            message = f"clue {value} at {clue.cell!r} has {flags} flagged neighbours, more than it shows"
-        else:
-            n = len(clue.cells)
-            mines = "mines" if clue.needed != 1 else "mine"
-            more = " more" if flags else ""
-            neighbour = "neighbour" if n == 1 else "neighbours"
-            message = (
-                f"clue {value} at {clue.cell!r} needs {clue.needed}{more} {mines}"
-                f" but has only {n} hidden {neighbour}"
-            )
-        return InconsistentBoardError(message, clues=cells)
-    caveat = "" if minimal else f" (the search ran out of time: these {len(cells)} may not be a minimal set)"
-    return InconsistentBoardError(
-        f"no mine layout satisfies the clues {_describe(system, clue_indices)} together{caveat}",
-        clues=cells,
-        minimal=minimal,
-    )
-
-
-def _total_conflict(
-    system: ConstraintSystem,
-    comps: tuple[Component, ...],
-    counts: list[ComponentCounts],
-    deadline: float,
-) -> InconsistentBoardError:
-    from analyzer.models.cpsat import shrink_conflict
-
-    reachable = {0}
-    for counted in counts:
-        support = [m for m, n in enumerate(counted.layouts) if n]
-        reachable = {a + m for a in reachable for m in support}
-    reachable = {a + b for a in reachable for b in range(len(system.background) + 1)}
-    # The whole board as one problem, the mine total always enforced: the
-    # minimal set of clues that cannot live with it.
-    sizes = tuple(g.size for g in system.groups) + ((len(system.background),) if system.background else ())
-    members: list[list[int]] = [[] for _ in system.clues]
-    for g, group in enumerate(system.groups):
-        for c in group.clues:
-            members[c].append(g)
-    problem = ComponentProblem(
-        sizes, tuple((tuple(m), clue.needed) for m, clue in zip(members, system.clues, strict=True))
-    )
-    conflict, minimal = shrink_conflict(
-        problem, extra=[(tuple(range(len(sizes))), system.mines_left)], deadline=deadline
-    )
-    flagged = system.board.mines - system.mines_left
-    left = f" ({system.mines_left} besides the flags)" if flagged else ""
-    message = (
-        f"mine total {system.board.mines}{left} cannot be met: "
-        f"the clues allow {_ranges(sorted(reachable))} mines among the {len(system.unknown)} unknown cells"
-    )
-    if conflict:
-        message += f"; clues in conflict with the total: {_describe(system, conflict)}"
-        if not minimal:  # out of time: a set that conflicts, shrunk as far as the time allowed
-            message += f" (the search ran out of time: these {len(conflict)} may not be a minimal set)"
-    return InconsistentBoardError(
-        message, clues=tuple(system.clues[c].cell for c in conflict), minimal=minimal or not conflict
-    )

@@ -86,43 +86,56 @@ def check_placement_marginal(*, rhs: sp.Basic | None = None) -> CheckResult:
             lhs.subs(K, 0).doit() == 0,
         )
     )
-    # sympy's summation needs K >= 1 to close (with K >= 0 it returns a Piecewise keeping the Sum).
-    direct = sp.summation((hyper * (K - k) / (N - n)).subs(K, Kp), (k, 0, n))
-    steps.append(
-        Step(
-            "[sympy summation, corroboration] for K >= 1, sympy's own summation of the whole sum"
-            " simplifies (combsimp) to K/N",
-            _eq(lhs.subs(K, Kp), rhs.subs(K, Kp)),
-            sp.simplify(sp.combsimp(direct - rhs.subs(K, Kp))) == 0,
-        )
-    )
-    from sympy.stats import E, Hypergeometric
-
-    mean = E(Hypergeometric("X", N, Kp, n))
-    steps.append(
-        Step(
-            "[sympy.stats, corroboration] for K >= 1, E[X] = nK/N for X ~ Hypergeometric(N, K, n), and the"
-            " sum is (K - E[X])/(N - n) = K/N",
-            _eq((Kp - sp.Symbol("E[X]")) / (N - n), rhs.subs(K, Kp)),
-            sp.simplify(sp.combsimp(mean) - n * Kp / N) == 0
-            and sp.simplify((Kp - n * Kp / N) / (N - n) - rhs.subs(K, Kp)) == 0,
-        )
-    )
+    steps += _marginal_corroborations(lhs, rhs, hyper, N, Kp)
     bound = 30
-    ok = all(
-        sum(math.comb(Kv, kv) * math.comb(Nv - Kv, nv - kv) * (Kv - kv) for kv in range(nv + 1)) * Nv
-        == Kv * math.comb(Nv, nv) * (Nv - nv)
-        for Nv in range(1, bound + 1)
-        for Kv in range(Nv + 1)
-        for nv in range(Nv)
+    steps.append(
+        _finite_step(
+            f"holds for all 0 <= n < N <= {bound}, 0 <= K <= N", _marginal_holds_up_to(bound), _eq(lhs, rhs)
+        )
     )
-    steps.append(_finite_step(f"holds for all 0 <= n < N <= {bound}, 0 <= K <= N", ok, _eq(lhs, rhs)))
     return _result(
         "placement_marginal",
         _eq(lhs, rhs),
         DOCUMENTED_STEPS,
         steps,
         "one-pass placement: each cell is a mine with probability K/N",
+    )
+
+
+def _marginal_corroborations(
+    lhs: sp.Basic, rhs: sp.Basic, hyper: sp.Basic, N: sp.Symbol, Kp: sp.Symbol
+) -> list[Step]:
+    """sympy's summation and sympy.stats' hypergeometric mean, for ``K >= 1`` (``Kp``)."""
+    K, n, k = _K, _n, _k
+    # sympy's summation needs K >= 1 to close (with K >= 0 it returns a Piecewise keeping the Sum).
+    direct = sp.summation((hyper * (K - k) / (N - n)).subs(K, Kp), (k, 0, n))
+    summed = Step(
+        "[sympy summation, corroboration] for K >= 1, sympy's own summation of the whole sum"
+        " simplifies (combsimp) to K/N",
+        _eq(lhs.subs(K, Kp), rhs.subs(K, Kp)),
+        sp.simplify(sp.combsimp(direct - rhs.subs(K, Kp))) == 0,
+    )
+    from sympy.stats import E, Hypergeometric
+
+    mean = E(Hypergeometric("X", N, Kp, n))
+    expected = Step(
+        "[sympy.stats, corroboration] for K >= 1, E[X] = nK/N for X ~ Hypergeometric(N, K, n), and the"
+        " sum is (K - E[X])/(N - n) = K/N",
+        _eq((Kp - sp.Symbol("E[X]")) / (N - n), rhs.subs(K, Kp)),
+        sp.simplify(sp.combsimp(mean) - n * Kp / N) == 0
+        and sp.simplify((Kp - n * Kp / N) / (N - n) - rhs.subs(K, Kp)) == 0,
+    )
+    return [summed, expected]
+
+
+def _marginal_holds_up_to(bound: int) -> bool:
+    """The marginal's identity in integers, for every ``0 <= n < N <= bound``, ``0 <= K <= N``."""
+    return all(
+        sum(math.comb(Kv, kv) * math.comb(Nv - Kv, nv - kv) * (Kv - kv) for kv in range(nv + 1)) * Nv
+        == Kv * math.comb(Nv, nv) * (Nv - nv)
+        for Nv in range(1, bound + 1)
+        for Kv in range(Nv + 1)
+        for nv in range(Nv)
     )
 
 
@@ -162,10 +175,8 @@ def check_placement_uniform(*, rhs: sp.Basic | None = None) -> CheckResult:
     >>> check_placement_uniform(rhs=2 / sp.binomial(_K + Z, _K)).holds
     False
     """
-    from analyzer.errors import GameError
-    from analyzer.play import placement as sampler
+    from analyzer.play.placement import mine_draws as rule
 
-    rule = sampler.mine_draws
     K, i, j = _K, _i, _j
     Z, s, t, u = sp.symbols("Z s t u", integer=True, nonnegative=True)
     N = K + Z
@@ -192,17 +203,7 @@ def check_placement_uniform(*, rhs: sp.Basic | None = None) -> CheckResult:
     lhs = sp.Product(mine, (j, 0, K - 1)) * sp.Product(safe, (s, 0, Z - 1)) / sp.Product(N - i, (i, 0, N - 1))
     rewrite_and_compare(steps, lhs, [("sympy evaluates the products (doit)", lambda e: e.doit())], rhs)
     bound = 9
-    try:
-        ok = all(
-            len(dist) == math.comb(width * height, mines)
-            and set(dist.values()) == {Fraction(1, math.comb(width * height, mines))}
-            for width in range(1, bound + 1)
-            for height in range(1, bound // width + 1)
-            for mines in range(width * height + 1)
-            for dist in [sampler.sequential_layout_distribution(width, height, mines)]
-        )
-    except GameError:
-        ok = False
+    ok = _uniform_up_to(bound)
     steps.append(
         _finite_step(
             f"analyzer.play.placement.sequential_layout_distribution: on every board of N <= {bound} cells,"
@@ -218,3 +219,21 @@ def check_placement_uniform(*, rhs: sp.Basic | None = None) -> CheckResult:
         steps,
         "the sequential sampler: every layout has probability 1/C(N, K)",
     )
+
+
+def _uniform_up_to(bound: int) -> bool:
+    """Whether the sampler's decision tree gives each layout ``1/C(N, K)`` on each board of ``N <= bound``."""
+    from analyzer.errors import GameError
+    from analyzer.play import placement as sampler
+
+    try:
+        return all(
+            len(dist) == math.comb(width * height, mines)
+            and set(dist.values()) == {Fraction(1, math.comb(width * height, mines))}
+            for width in range(1, bound + 1)
+            for height in range(1, bound // width + 1)
+            for mines in range(width * height + 1)
+            for dist in [sampler.sequential_layout_distribution(width, height, mines)]
+        )
+    except GameError:
+        return False

@@ -53,10 +53,26 @@ def count_enumerate(
     """
     if deadline is not None and time.monotonic() > deadline:
         raise SolverTimeoutError("time limit reached before counting a component")
+    acc = Accumulator(problem.sizes)
+    order = search_order(problem, deadline)
+    if not problem.sizes:
+        acc.add([])
+    else:
+        _search(problem, order, acc, deadline, max_nodes)
+    return acc.result("enumerate")
+
+
+def _search(
+    problem: ComponentProblem,
+    order: list[int],
+    acc: Accumulator,
+    deadline: float | None,
+    max_nodes: int | None,
+) -> None:
+    """The backtracking of :func:`count_enumerate`: every solution of a component of at least
+    one group (visited in ``order``) added to ``acc``."""
     sizes = problem.sizes
     n = len(sizes)
-    acc = Accumulator(sizes)
-    order = search_order(problem, deadline)
     eqs_of: list[list[int]] = [[] for _ in range(n)]
     need = []
     room = []
@@ -66,9 +82,6 @@ def count_enumerate(
         for g in groups:
             eqs_of[g].append(e)
     values = [0] * n
-    if n == 0:
-        acc.add(values)
-        return acc.result("enumerate")
     # Level k holds group order[k]; ``current[k]`` is its value now, ``upper[k]``
     # the last value to try. Entering a level takes the group's cells out of
     # the room of its equations; leaving puts them back.
@@ -124,7 +137,6 @@ def count_enumerate(
         else:
             k += 1
             entering = True
-    return acc.result("enumerate")
 
 
 def count_enumerate_compiled(problem: ComponentProblem, *, max_nodes: int) -> ComponentCounts | None:

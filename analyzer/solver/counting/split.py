@@ -17,9 +17,9 @@ pieces so that each piece's weight vector is built once per assignment.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from math import comb, prod
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from analyzer.solver.counting.types import ComponentCounts
 from analyzer.solver.decomposition import ComponentProblem
@@ -99,6 +99,31 @@ def find_separator(problem: ComponentProblem, *, min_piece: int = 4) -> tuple[in
     return cut
 
 
+_PieceEquation = tuple[tuple[int, ...], int, tuple[int, ...]]
+"""A clue of a piece: its groups (the piece's numbering), its value, the cut positions it also has."""
+
+
+def _piece_equations(
+    problem: ComponentProblem, cut: tuple[int, ...], pieces: list[list[int]]
+) -> tuple[list[list[_PieceEquation]], list[tuple[int, tuple[int, ...]]]]:
+    """Each piece's clues, and the clues inside the cut (value, cut positions)."""
+    in_cut = {g: k for k, g in enumerate(cut)}
+    piece_of = {g: j for j, piece in enumerate(pieces) for g in piece}
+    local = [{g: i for i, g in enumerate(piece)} for piece in pieces]
+    # Each clue lies in at most one piece (its groups are a clique of the graph).
+    piece_eqs: list[list[_PieceEquation]] = [[] for _ in pieces]
+    checks: list[tuple[int, tuple[int, ...]]] = []  # clues inside the cut: (rhs, cut positions)
+    for groups, rhs in problem.equations:
+        outside = [g for g in groups if g not in in_cut]
+        inside = tuple(in_cut[g] for g in groups if g in in_cut)
+        if not outside:
+            checks.append((rhs, inside))
+            continue
+        j = piece_of[outside[0]]
+        piece_eqs[j].append((tuple(local[j][g] for g in outside), rhs, inside))
+    return piece_eqs, checks
+
+
 def count_split(
     problem: ComponentProblem,
     cut: Sequence[int],
@@ -118,22 +143,8 @@ def count_split(
     """
     sizes = problem.sizes
     cut = tuple(cut)
-    in_cut = {g: k for k, g in enumerate(cut)}
-    graph = _group_graph(problem)
-    pieces = _pieces(graph, cut)
-    piece_of = {g: j for j, piece in enumerate(pieces) for g in piece}
-    local = [{g: i for i, g in enumerate(piece)} for piece in pieces]
-    # Each clue lies in at most one piece (its groups are a clique of the graph).
-    piece_eqs: list[list[tuple[tuple[int, ...], int, tuple[int, ...]]]] = [[] for _ in pieces]
-    checks: list[tuple[int, tuple[int, ...]]] = []  # clues inside the cut: (rhs, cut positions)
-    for groups, rhs in problem.equations:
-        outside = [g for g in groups if g not in in_cut]
-        inside = tuple(in_cut[g] for g in groups if g in in_cut)
-        if not outside:
-            checks.append((rhs, inside))
-            continue
-        j = piece_of[outside[0]]
-        piece_eqs[j].append((tuple(local[j][g] for g in outside), rhs, inside))
+    pieces = _pieces(_group_graph(problem), cut)
+    piece_eqs, checks = _piece_equations(problem, cut, pieces)
     piece_sizes = [tuple(sizes[g] for g in piece) for piece in pieces]
 
     top = sum(sizes)
@@ -164,9 +175,26 @@ def count_split(
             solutions += prod(counted.solutions for counted in counts)
             kept.append((values, weight, mines, counts, joined, others))
 
+    return ComponentCounts(
+        layouts=tuple(layouts),
+        solutions=solutions,
+        engine="split",
+        numerator_function=_numerators(kept, cut, pieces, top, len(sizes)),
+        retained_bytes=sum(
+            sum(c.estimated_bytes() for c in counts) + 64 * (len(joined) + sum(len(o) for o in others))
+            for _, _, _, counts, joined, others in kept
+        ),
+    )
+
+
+def _numerators(
+    kept: list[tuple[Any, ...]], cut: tuple[int, ...], pieces: list[list[int]], top: int, groups: int
+) -> Callable[[Sequence[int]], tuple[int, ...]]:
+    """The numerator function of :func:`count_split`'s counts, from its valid cut assignments ``kept``."""
+
     def numerators(weights: Sequence[int]) -> tuple[int, ...]:
         w = list(weights) + [0] * (top + 1 - len(weights))
-        out = [0] * len(sizes)
+        out = [0] * groups
         for values, weight, mines, counts, joined, all_others in kept:
             through = weight * sum(n * w[m + mines] for m, n in enumerate(joined) if n and m + mines <= top)
             for g, v in zip(cut, values, strict=True):
@@ -183,13 +211,4 @@ def count_split(
                     out[pieces[j][i]] += value
         return tuple(out)
 
-    return ComponentCounts(
-        layouts=tuple(layouts),
-        solutions=solutions,
-        engine="split",
-        numerator_function=numerators,
-        retained_bytes=sum(
-            sum(c.estimated_bytes() for c in counts) + 64 * (len(joined) + sum(len(o) for o in others))
-            for _, _, _, counts, joined, others in kept
-        ),
-    )
+    return numerators
