@@ -9,7 +9,7 @@ independent reading used to reveal cells and to check answers).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 from analyzer.board.board import FLAG, HIDDEN, Cell
@@ -314,37 +314,60 @@ def _rule_spec(letter: str, width: int, height: int, deadline: float | None = No
     if letter == "C":
         return BoardRuleSpec("C", connected=(Connectivity(pairs(_KING), of_mines=True),))
     if letter == "S":
-        orthogonal = pairs(_ORTHOGONAL)
-        at_most_two = []
-        for r, c in rows():
-            around = tuple(idx(r + dr, c + dc) for dr, dc in _ORTHOGONAL if inside(r + dr, c + dc))
-            at_most_two.append((idx(r, c), around, 0, 2))
-        return BoardRuleSpec(
-            "S",
-            implied=tuple(at_most_two),
-            connected=(Connectivity(orthogonal, of_mines=True),),
-            path=orthogonal,
-        )
+        return _snake(pairs(_ORTHOGONAL), list(rows()), idx, inside)
     if letter == "O":
         border = tuple(idx(r, c) for r, c in rows() if r in (0, height - 1) or c in (0, width - 1))
-        # No 2x2 checkerboard: a path of safe cells joining its two safe cells closes, through
-        # their shared corner, a loop around one of its mines, which no orthogonal path of
-        # mines can leave, and no border cell lies inside a loop of board cells.
-        checkerboards = tuple(
-            tuple(zip((idx(r, c), idx(r, c + 1), idx(r + 1, c), idx(r + 1, c + 1)), values, strict=True))
+        squares = [
+            (idx(r, c), idx(r, c + 1), idx(r + 1, c), idx(r + 1, c + 1))
             for r in checked(height - 1)
             for c in range(width - 1)
-            for values in ((1, 0, 0, 1), (0, 1, 1, 0))
-        )
-        return BoardRuleSpec(
-            "O",
-            connected=(
-                Connectivity(pairs(_ORTHOGONAL), of_mines=False),
-                Connectivity(pairs(_ORTHOGONAL), of_mines=True, border=border),
-            ),
-            forbidden=checkerboards,
-        )
+        ]
+        return _outside(pairs(_ORTHOGONAL), border, squares)
     raise RuleError(f"rule {letter!r} is not a board rule")  # pragma: no cover - parse_rules checks
+
+
+def _snake(
+    orthogonal: tuple[tuple[int, int], ...],
+    cells: list[tuple[int, int]],
+    idx: Callable[[int, int], int],
+    inside: Callable[[int, int], bool],
+) -> BoardRuleSpec:
+    """S: at most two mines beside a mine, the mines connected and one contact fewer than mines."""
+    at_most_two = []
+    for r, c in cells:
+        around = tuple(idx(r + dr, c + dc) for dr, dc in _ORTHOGONAL if inside(r + dr, c + dc))
+        at_most_two.append((idx(r, c), around, 0, 2))
+    return BoardRuleSpec(
+        "S",
+        implied=tuple(at_most_two),
+        connected=(Connectivity(orthogonal, of_mines=True),),
+        path=orthogonal,
+    )
+
+
+def _outside(
+    orthogonal: tuple[tuple[int, int], ...],
+    border: tuple[int, ...],
+    windows: list[tuple[int, int, int, int]],
+) -> BoardRuleSpec:
+    """O: the safe cells connected, every mine joined to the border, and no 2x2 checkerboard in
+    ``windows`` (each a 2x2 area: top left, top right, bottom left, bottom right)."""
+    # No 2x2 checkerboard: a path of safe cells joining its two safe cells closes, through
+    # their shared corner, a loop around one of its mines, which no orthogonal path of
+    # mines can leave, and no border cell lies inside a loop of board cells.
+    checkerboards = tuple(
+        tuple(zip(window, values, strict=True))
+        for window in windows
+        for values in ((1, 0, 0, 1), (0, 1, 1, 0))
+    )
+    return BoardRuleSpec(
+        "O",
+        connected=(
+            Connectivity(orthogonal, of_mines=False),
+            Connectivity(orthogonal, of_mines=True, border=border),
+        ),
+        forbidden=checkerboards,
+    )
 
 
 def _pattern_spec(position: Position, rules: RuleSet, cell: Cell) -> ClueSpec:

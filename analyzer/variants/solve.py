@@ -40,6 +40,8 @@ from analyzer.variants.position import Position
 from analyzer.variants.rules import RuleSet, parse_rules
 
 if TYPE_CHECKING:
+    from analyzer.models.variants import VariantModel, VariantSpec
+    from analyzer.solver.counting.types import ComponentCounts
     from analyzer.variants.transfer import TransferCount
 
 __all__ = [
@@ -245,8 +247,6 @@ def solve_variant(
     ruleset = parse_rules(rules)
     deadline = _deadline(time_limit)
     spec, members = build_spec(position, ruleset, deadline=deadline)
-    from analyzer.models.variants import VariantModel
-
     counted = _count_first(position, ruleset, spec, deadline) if probabilities else None
     probs: dict[Cell, Fraction] | None = None
     layouts: int | None = None
@@ -259,10 +259,7 @@ def solve_variant(
         method = TRANSFER_CERTAIN_METHOD
         probs, layouts, how = _counted_probabilities(position, spec, counted)
     else:
-        model = VariantModel(spec, deadline=deadline)
-        certain, cores, layout = model.certain(deadline)
-        if layout is None:
-            raise _inconsistent(model, members, deadline)
+        certain, cores = _proved(spec, members, deadline)
         method = CERTAIN_METHOD
         if probabilities:
             probs, layouts, how = _probabilities(position, ruleset, spec, limit, deadline, certain)
@@ -281,6 +278,19 @@ def solve_variant(
         _cores={_layout_key(i, width): tuple(c) for i, c in cores.items()},
         _members=members,
     )
+
+
+def _proved(
+    spec: VariantSpec, members: Members, deadline: float | None
+) -> tuple[dict[int, int], dict[int, list[int]]]:
+    """The certain cells by CP-SAT's proofs, with the cores of those proved alone."""
+    from analyzer.models.variants import VariantModel
+
+    model = VariantModel(spec, deadline=deadline)
+    certain, cores, layout = model.certain(deadline)
+    if layout is None:
+        raise _inconsistent(model, members, deadline)
+    return certain, cores
 
 
 def _inconsistent(model: object, members: Members, deadline: float | None) -> InconsistentBoardError:
@@ -414,87 +424,23 @@ def _local_probabilities(
     position: Position, rules: RuleSet, deadline: float | None
 ) -> tuple[dict[Cell, Fraction], int, str]:
     """The exact pipeline for clue rules only (see the module's docstring)."""
-    from analyzer.models.variants import count_groups
     from analyzer.solver.combination import combine
-    from analyzer.solver.counting import count_component
-    from analyzer.solver.decomposition import ComponentProblem
-    from analyzer.variants.constraints import allowed_values, region, weight
 
-    width, height = position.width, position.height
+    width = position.width
     unknown = [i for i, v in enumerate(position.cells) if v == HIDDEN]
-    is_unknown = set(unknown)
+    clues = _clue_sums(position, rules, set(unknown))
+    groups, background, comps = _clue_components(unknown, clues)
+    counted = [
+        _count_clue_component(comp, tuple(len(groups[key]) for key in comp), clues, rules, deadline)
+        for comp in comps
+    ]
     mines_left = position.mines - position.cells.count(FLAG)
-    # Clues over unknown cells: (terms {cell: coef}, allowed sums after the flags).
-    clues: list[tuple[dict[int, int], tuple[int, ...]]] = []
-    for i, value in enumerate(position.cells):
-        if value < 0:
-            continue
-        cell = divmod(i, width)
-        terms: dict[int, int] = {}
-        offset = 0
-        for r, c in region(rules, cell, width, height):
-            j = r * width + c
-            if j in is_unknown:
-                terms[j] = weight(rules, (r, c))
-            elif position.cells[j] == FLAG:
-                offset += weight(rules, (r, c))
-        allowed = tuple(a - offset for a in allowed_values(rules, value))
-        if not terms:
-            continue  # checked by CP-SAT already (a consistent position meets it)
-        clues.append((terms, allowed))
-    # Groups: the same clues, the same weight in each.
-    signature: dict[int, tuple[tuple[int, int], ...]] = {i: () for i in unknown}
-    for k, (terms, _) in enumerate(clues):
-        for j, coef in terms.items():
-            signature[j] = signature[j] + ((k, coef),)
-    groups: dict[tuple[tuple[int, int], ...], list[int]] = {}
-    for i in unknown:
-        groups.setdefault(signature[i], []).append(i)
-    background = groups.pop((), [])
-    keys = list(groups)
-    # Components: groups joined through shared clues (union-find over clues).
-    parent = list(range(len(clues)))
-
-    def find(a: int) -> int:
-        while parent[a] != a:
-            parent[a] = parent[parent[a]]
-            a = parent[a]
-        return a
-
-    for key in keys:
-        first = key[0][0]
-        for k, _ in key[1:]:
-            parent[find(k)] = find(first)
-    by_root: dict[int, list[int]] = {}
-    for g, key in enumerate(keys):
-        by_root.setdefault(find(key[0][0]), []).append(g)
-    comps = list(by_root.values())
-    counted = []
-    for comp in comps:
-        local = {g: n for n, g in enumerate(comp)}
-        sizes = tuple(len(groups[keys[g]]) for g in comp)
-        comp_clues: dict[int, list[tuple[int, int]]] = {}
-        for g in comp:
-            for k, coef in keys[g]:
-                comp_clues.setdefault(k, []).append((local[g], coef))
-        if rules.is_linear:
-            problem = ComponentProblem(
-                sizes,
-                tuple((tuple(n for n, _ in members), clues[k][1][0]) for k, members in comp_clues.items()),
-            )
-            counted.append(count_component(problem, deadline=deadline))
-        else:
-            counted.append(
-                count_groups(
-                    sizes, [(tuple(m), clues[k][1]) for k, m in comp_clues.items()], deadline=deadline
-                )
-            )
     combined = combine(counted, len(background), mines_left, deadline=deadline)
     total = combined.total
     probs: dict[Cell, Fraction] = {}
     for comp, numerators in zip(comps, combined.group_numerators, strict=True):
-        for g, numerator in zip(comp, numerators, strict=True):
-            cells = groups[keys[g]]
+        for key, numerator in zip(comp, numerators, strict=True):
+            cells = groups[key]
             p = Fraction(numerator, total * len(cells))
             for i in cells:
                 probs[divmod(i, width)] = p
@@ -504,6 +450,88 @@ def _local_probabilities(
             probs[divmod(i, width)] = p
     how = PIPELINE_METHOD if rules.is_linear else GROUPS_METHOD
     return dict(sorted(probs.items())), total, how
+
+
+#: A clue over the unknown cells: its terms ``{cell: weight}`` and the sums it allows after the flags.
+_ClueSum = tuple[dict[int, int], tuple[int, ...]]
+
+#: A group's key: the clues it is in, with its weight in each (``((clue, weight), ...)``).
+_GroupKey = tuple[tuple[int, int], ...]
+
+
+def _clue_sums(position: Position, rules: RuleSet, unknown: set[int]) -> list[_ClueSum]:
+    """Each clue with an unknown cell in its region, as a weighted sum of those cells."""
+    from analyzer.variants.constraints import allowed_values, region, weight
+
+    width, height = position.width, position.height
+    clues: list[_ClueSum] = []
+    for i, value in enumerate(position.cells):
+        if value < 0:
+            continue
+        terms: dict[int, int] = {}
+        offset = 0
+        for r, c in region(rules, divmod(i, width), width, height):
+            j = r * width + c
+            if j in unknown:
+                terms[j] = weight(rules, (r, c))
+            elif position.cells[j] == FLAG:
+                offset += weight(rules, (r, c))
+        if terms:  # a clue over no unknown cell was checked by CP-SAT already
+            clues.append((terms, tuple(a - offset for a in allowed_values(rules, value))))
+    return clues
+
+
+def _clue_components(
+    unknown: list[int], clues: list[_ClueSum]
+) -> tuple[dict[_GroupKey, list[int]], list[int], list[list[_GroupKey]]]:
+    """Groups (cells in the same clues with the same weights), the cells in no clue, and the
+    groups' components (joined through shared clues)."""
+    signature: dict[int, _GroupKey] = {i: () for i in unknown}
+    for k, (terms, _) in enumerate(clues):
+        for j, coef in terms.items():
+            signature[j] = signature[j] + ((k, coef),)
+    groups: dict[_GroupKey, list[int]] = {}
+    for i in unknown:
+        groups.setdefault(signature[i], []).append(i)
+    background = groups.pop((), [])
+    parent = list(range(len(clues)))
+
+    def find(a: int) -> int:
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    for key in groups:
+        for k, _ in key[1:]:
+            parent[find(k)] = find(key[0][0])
+    by_root: dict[int, list[_GroupKey]] = {}
+    for key in groups:
+        by_root.setdefault(find(key[0][0]), []).append(key)
+    return groups, background, list(by_root.values())
+
+
+def _count_clue_component(
+    comp: list[_GroupKey],
+    sizes: tuple[int, ...],
+    clues: list[_ClueSum],
+    rules: RuleSet,
+    deadline: float | None,
+) -> ComponentCounts:
+    """A component's counts (its groups of ``sizes`` cells): the package's engines for plain
+    counts, CP-SAT's group enumeration for weighted sums in a set of values (M, N, L)."""
+    from analyzer.models.variants import count_groups
+    from analyzer.solver.counting import count_component
+    from analyzer.solver.decomposition import ComponentProblem
+
+    comp_clues: dict[int, list[tuple[int, int]]] = {}
+    for n, key in enumerate(comp):
+        for k, coef in key:
+            comp_clues.setdefault(k, []).append((n, coef))
+    if rules.is_linear:
+        equations = tuple((tuple(n for n, _ in members), clues[k][1][0]) for k, members in comp_clues.items())
+        return count_component(ComponentProblem(sizes, equations), deadline=deadline)
+    return count_groups(sizes, [(tuple(m), clues[k][1]) for k, m in comp_clues.items()], deadline=deadline)
 
 
 def _order(members: Members, cell: Cell) -> list[int]:
@@ -611,77 +639,96 @@ def hint(
     certain = sorted([(c, False) for c in analysis.safe] + [(c, True) for c in analysis.mines])
     if not certain:
         return None
-    spec, members = build_spec(analysis.position, analysis.rules, deadline=deadline)
-    from analyzer.models.variants import VariantModel, _Deferred
+    return _HintSearch(analysis, deadline).run(certain)
 
-    model = VariantModel(spec, deadline=deadline)
-    width = analysis.position.width
-    first = len(spec.clues)
-    connected = {first + r for r, rule in enumerate(spec.rules) if rule.connected}
-    cores = {cell: list(core) for cell, core in analysis._cores.items()}
-    best: tuple[int, Cell, bool, list[int]] | None = None
 
-    def index(cell: Cell) -> int:
-        return cell[0] * width + cell[1]
+class _HintSearch:
+    """:func:`hint`'s search: the certain cells' cores, the smallest kept, until one no core beats."""
 
-    def own_core(on: VariantModel, cell: Cell, is_mine: bool) -> list[int]:
+    def __init__(self, analysis: VariantAnalysis, deadline: float | None) -> None:
+        from analyzer.models.variants import VariantModel
+
+        self.deadline = deadline
+        self.spec, self.members = build_spec(analysis.position, analysis.rules, deadline=deadline)
+        self.model = VariantModel(self.spec, deadline=deadline)
+        self.width = analysis.position.width
+        first = len(self.spec.clues)
+        self.connected = {first + r for r, rule in enumerate(self.spec.rules) if rule.connected}
+        self.cores = {cell: list(core) for cell, core in analysis._cores.items()}
+        self.best: tuple[int, Cell, bool, list[int]] | None = None
+
+    def run(self, certain: list[tuple[Cell, bool]]) -> VariantExplanation:
+        for cell, is_mine in certain:
+            if cell in self.cores and self.consider(cell, is_mine, self.cores[cell]):
+                return self.explained(cell, is_mine, self.cores[cell])
+        if self.connected:
+            found = self._connected_pass(certain)
+            if found is not None:
+                return found
+        # Under a connectivity rule a cell left needs the rule and another member or more: a
+        # core of three members or fewer ends the search (on 243 positions of the benchmark's
+        # S, C and O sets, the explanations' sizes summed 262 against 264 when the pass went
+        # on while no core of two had come; an 8x8 QS position's hint 0.87 s to 0.12 s).
+        least = 3 if self.connected else 1
+        if self.best is not None and self.best[0] <= least:
+            return self.explained(*self.best[1:])
+        for cell, is_mine in certain:  # every member, one cell at a time
+            if cell not in self.cores:
+                core = self.own_core(self.model, cell, is_mine)
+                if self.consider(cell, is_mine, core, least):
+                    return self.explained(cell, is_mine, core)
+        assert self.best is not None
+        return self.explained(*self.best[1:])
+
+    def _connected_pass(self, certain: list[tuple[Cell, bool]]) -> VariantExplanation | None:
+        """Under C, O or S: the cells the members without those rules force, asked together (a
+        layout rules out many cells at once) in the model without them (smaller, so each solve
+        is quicker), then each for its core; then a cell a connectivity rule forces alone."""
+        local = self.model.local(self.deadline)
+        assert local is not None
+        light, to_full = local
+        todo = [(c, m) for c, m in certain if c not in self.cores]
+        found, light_cores, _ = light.certain(self.deadline, cells=[self.index(c) for c, _ in todo])
+        for cell, is_mine in todo:
+            if self.index(cell) in found:
+                core = light_cores.get(self.index(cell)) or self.own_core(light, cell, is_mine)
+                if self.consider(cell, is_mine, [to_full[k] for k in core]):
+                    return self.explained(cell, is_mine, self.cores[cell])
+        # The other cells need a connectivity rule: a core of one member is that rule alone.
+        rest = [(c, m) for c, m in certain if c not in self.cores]
+        for k in sorted(self.connected) if rest else ():
+            alone, _, _ = self.model.certain(
+                self.deadline, members=[k], cells=[self.index(c) for c, _ in rest]
+            )
+            for cell, is_mine in rest:
+                if self.index(cell) in alone:
+                    return self.explained(cell, is_mine, [k])
+        return None
+
+    def index(self, cell: Cell) -> int:
+        return cell[0] * self.width + cell[1]
+
+    def own_core(self, on: VariantModel, cell: Cell, is_mine: bool) -> list[int]:
         """The core of a cell that every member of ``on`` forces (all of them if not settled quickly)."""
-        ask = [*on.lits, on.target(index(cell), mine=not is_mine)]
+        from analyzer.models.variants import _Deferred
+
+        ask = [*on.lits, on.target(self.index(cell), mine=not is_mine)]
         try:
-            other, core = on.solve(ask, deadline, patient=False)
+            other, core = on.solve(ask, self.deadline, patient=False)
         except _Deferred:
             return list(range(len(on.lits)))
         assert other is None  # the members force the cell
         return core or list(range(len(on.lits)))
 
-    def consider(cell: Cell, is_mine: bool, core: list[int], least: int = 1) -> bool:
+    def consider(self, cell: Cell, is_mine: bool, core: list[int], least: int = 1) -> bool:
         """Keep the smallest core; true for a core of ``least`` members (no smaller one exists)."""
-        nonlocal best
-        cores[cell] = core
-        if best is None or len(core) < best[0]:
-            best = (len(core), cell, is_mine, core)
+        self.cores[cell] = core
+        if self.best is None or len(core) < self.best[0]:
+            self.best = (len(core), cell, is_mine, core)
         return len(core) <= least
 
-    def explained(cell: Cell, is_mine: bool, core: list[int]) -> VariantExplanation:
-        return _explanation(model, members, cell, is_mine, core, width, deadline)
-
-    for cell, is_mine in certain:
-        if cell in cores and consider(cell, is_mine, cores[cell]):
-            return explained(cell, is_mine, cores[cell])
-    if connected:
-        # Which cells the members without the connectivity rules (C, O, S) force: asked
-        # together (a layout rules out many cells at once) in a model without those rules
-        # (smaller, so each solve is quicker); each forced cell is then asked for its core.
-        local = model.local(deadline)
-        assert local is not None
-        light, to_full = local
-        todo = [(c, m) for c, m in certain if c not in cores]
-        found, light_cores, _ = light.certain(deadline, cells=[index(c) for c, _ in todo])
-        for cell, is_mine in todo:
-            if index(cell) in found:
-                core = light_cores.get(index(cell)) or own_core(light, cell, is_mine)
-                if consider(cell, is_mine, [to_full[k] for k in core]):
-                    return explained(cell, is_mine, cores[cell])
-        # The other cells need a connectivity rule: a core of one member is that rule alone.
-        rest = [(c, m) for c, m in certain if c not in cores]
-        for k in sorted(connected) if rest else ():
-            cells = [index(c) for c, _ in rest]
-            alone, _, _ = model.certain(deadline, members=[k], cells=cells)
-            for cell, is_mine in rest:
-                if index(cell) in alone:
-                    return explained(cell, is_mine, [k])
-    # Under a connectivity rule a cell left needs the rule and another member or more: a
-    # core of three members or fewer ends the search (on 243 positions of the benchmark's
-    # S, C and O sets, the explanations' sizes summed 262 against 264 when the pass went
-    # on while no core of two had come; an 8x8 QS position's hint 0.87 s to 0.12 s).
-    least = 3 if connected else 1
-    if best is not None and best[0] <= least:
-        return explained(*best[1:])
-    for cell, is_mine in certain:  # every member, one cell at a time
-        if cell not in cores and consider(cell, is_mine, own_core(model, cell, is_mine), least):
-            return explained(cell, is_mine, cores[cell])
-    assert best is not None
-    return explained(*best[1:])
+    def explained(self, cell: Cell, is_mine: bool, core: list[int]) -> VariantExplanation:
+        return _explanation(self.model, self.members, cell, is_mine, core, self.width, self.deadline)
 
 
 def reveal(

@@ -369,8 +369,8 @@ def _forward(
     """The states step by step: per step the arrays ``src``, ``dst``, ``x`` of its transitions
     and the number of states after it. A state is refused when its fewest mines exceed the total
     or its most cannot reach it with the cells left."""
-    start: tuple[int, tuple[object, ...]] = (0, tuple(((), (), False) for _ in conns))
-    states: dict[tuple[int, tuple[object, ...]], int] = {start: 0}
+    start: _State = (0, tuple(((), (), False) for _ in conns))
+    states: dict[_State, int] = {start: 0}
     low = [0]
     high = [0]
     steps = []
@@ -384,59 +384,74 @@ def _forward(
             _ConnStep(c, cell, fronts[k][t - 1] if t else (), fronts[k][t]) for k, c in enumerate(conns)
         ]
         values = (forced[cell],) if cell in forced else (0, 1)
-        left = n - t - 1
-        nxt: dict[tuple[int, tuple[object, ...]], int] = {}
-        new_low: list[int] = []
-        new_high: list[int] = []
-        src: list[int] = []
-        dst: list[int] = []
-        xs: list[int] = []
-        for state, s in states.items():
-            if s & 1023 == 1023:
-                _check(deadline)
-            bits, parts = state
-            for x in values:
-                lo, hi = low[s] + x, high[s] + x
-                if lo > total or hi + left < total:
-                    continue
-                b = local.step(bits, x)
-                if b is None:
-                    continue
-                new_parts = []
-                for cs, part in zip(conn_steps, parts, strict=True):
-                    moved = cs.step(part, x)
-                    if moved is None:
-                        break
-                    new_parts.append(moved)
-                else:
-                    key = (b, tuple(new_parts))
-                    d = nxt.get(key)
-                    if d is None:
-                        d = nxt[key] = len(nxt)
-                        new_low.append(lo)
-                        new_high.append(hi)
-                    else:
-                        new_low[d] = min(new_low[d], lo)
-                        new_high[d] = max(new_high[d], hi)
-                    src.append(s)
-                    dst.append(d)
-                    xs.append(x)
+        nxt, new_low, new_high, arrays = _step(
+            states, low, high, values, local, conn_steps, total, n - t - 1, deadline
+        )
         if not nxt:
             return [], most
         held += len(nxt) * row_bytes
         if len(nxt) > max_states or held > MAX_BYTES:
             return None, len(nxt)
         most = max(most, len(nxt))
-        steps.append(
-            (
-                np.array(src, dtype=np.int64),
-                np.array(dst, dtype=np.int64),
-                np.array(xs, dtype=np.int64),
-                len(nxt),
-            )
-        )
+        steps.append((*arrays, len(nxt)))
         states, low, high = nxt, new_low, new_high
     return steps, most
+
+
+_State = tuple[int, tuple[object, ...]]
+
+
+def _step(
+    states: dict[_State, int],
+    low: list[int],
+    high: list[int],
+    values: tuple[int, ...],
+    local: _LocalStep,
+    conn_steps: Sequence[_ConnStep],
+    total: int,
+    left: int,
+    deadline: float | None,
+) -> tuple[dict[_State, int], list[int], list[int], tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """One cell decided: the states after it (each with its fewest and most mines so far) and the
+    transitions ``src``, ``dst``, ``x`` from the states before it."""
+    nxt: dict[_State, int] = {}
+    new_low: list[int] = []
+    new_high: list[int] = []
+    src: list[int] = []
+    dst: list[int] = []
+    xs: list[int] = []
+    for state, s in states.items():
+        if s & 1023 == 1023:
+            _check(deadline)
+        bits, parts = state
+        for x in values:
+            lo, hi = low[s] + x, high[s] + x
+            if lo > total or hi + left < total:
+                continue
+            b = local.step(bits, x)
+            if b is None:
+                continue
+            new_parts = []
+            for cs, part in zip(conn_steps, parts, strict=True):
+                moved = cs.step(part, x)
+                if moved is None:
+                    break
+                new_parts.append(moved)
+            else:
+                key = (b, tuple(new_parts))
+                d = nxt.get(key)
+                if d is None:
+                    d = nxt[key] = len(nxt)
+                    new_low.append(lo)
+                    new_high.append(hi)
+                else:
+                    new_low[d] = min(new_low[d], lo)
+                    new_high[d] = max(new_high[d], hi)
+                src.append(s)
+                dst.append(d)
+                xs.append(x)
+    arrays = (np.array(src, dtype=np.int64), np.array(dst, dtype=np.int64), np.array(xs, dtype=np.int64))
+    return nxt, new_low, new_high, arrays
 
 
 def _numbers(
