@@ -22,7 +22,7 @@ _NAMED_CLUES = 5
 def conflict_error(system: ConstraintSystem, engine: str, deadline: float) -> InconsistentBoardError:
     """The error for a board with no layout: the clues of a component, or the mine total.
 
-    ``deadline`` (:func:`time.monotonic`) bounds the search for a minimal set of clues in
+    ``deadline`` (``time.monotonic()``) bounds the search for a minimal set of clues in
     conflict; past it the error names every clue, or the smallest set found so far.
     """
     from analyzer.models.cpsat import shrink_conflict
