@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -97,33 +97,15 @@ def _table(cells: Sequence[int], holds: object, size: int) -> tuple[frozenset[in
 
 
 def _locals(spec: object, position_of: Sequence[int]) -> list[_Local] | None:
-    from analyzer.models.variants import clue_holds
+    from analyzer.models.variants import layout_checks
 
     size: int = spec.size  # type: ignore[attr-defined]
-    wanted: list[tuple[tuple[int, ...], object]] = []
-    for clue in spec.clues:  # type: ignore[attr-defined]
-        wanted.append((clue.scope(), lambda v, clue=clue: clue_holds(clue, v)))
-    for rule in spec.rules:  # type: ignore[attr-defined]
-        for cells, low, high in rule.sums:
-            wanted.append(
-                (
-                    tuple(cells),
-                    lambda v, cells=cells, low=low, high=high: low <= sum(v[i] for i in cells) <= high,
-                )
-            )
-        for cell, cells, low, high in rule.implied:
-            wanted.append(
-                (
-                    (cell, *cells),
-                    lambda v, cell=cell, cells=cells, low=low, high=high: (
-                        not v[cell] or low <= sum(v[i] for i in cells) <= high
-                    ),
-                )
-            )
-        for pattern in rule.forbidden:
-            wanted.append(
-                (tuple(i for i, _ in pattern), lambda v, p=pattern: not all(v[i] == b for i, b in p))
-            )
+    # The rules' local parts: their whole-board parts (C, O and S's connections, S's path) are the
+    # frontier's, and B's equal sums are refused before this.
+    local_rules = [replace(rule, connected=(), path=()) for rule in spec.rules]  # type: ignore[attr-defined]
+    wanted = layout_checks(spec.clues, local_rules)  # type: ignore[attr-defined]
+    if wanted is None:
+        return None
     found = []
     for scope, holds in wanted:
         if len(scope) > MAX_SCOPE:
