@@ -33,8 +33,9 @@ def in_region(rules: str, dr: int, dc: int) -> bool:
 def shows(rules: str, mines: set[Cell], cell: Cell, width: int, height: int) -> set[int]:
     """Every number the clue at ``cell`` may show on this layout."""
     coloured = uncoloured = 0
-    for r in range(height):
-        for c in range(width):
+    # No rule's region reaches past two rows or columns from its clue.
+    for r in range(max(0, cell[0] - 2), min(height, cell[0] + 3)):
+        for c in range(max(0, cell[1] - 2), min(width, cell[1] + 3)):
             if (r, c) in mines and in_region(rules, r - cell[0], c - cell[1]):
                 if (r + c) % 2 == 1:  # the game's checkerboard: the top-left cell is not coloured
                     coloured += 1
@@ -73,7 +74,6 @@ KNIGHT = [(a, b) for a in (-2, -1, 1, 2) for b in (-2, -1, 1, 2) if abs(a) != ab
 
 
 def board_rule_holds(letter: str, mines: set[Cell], width: int, height: int) -> bool:
-    cells = {(r, c) for r in range(height) for c in range(width)}
     if letter == "Q":
         return all(
             {(r, c), (r + 1, c), (r, c + 1), (r + 1, c + 1)} & mines
@@ -89,7 +89,7 @@ def board_rule_holds(letter: str, mines: set[Cell], width: int, height: int) -> 
                     return False
         return True
     if letter == "O":
-        safe = cells - mines
+        safe = {(r, c) for r in range(height) for c in range(width)} - mines
         if safe and not _connected(safe, ORTH, {min(safe)}):
             return False
         border = {(r, c) for r, c in mines if r in (0, height - 1) or c in (0, width - 1)}
@@ -217,11 +217,16 @@ def layouts(
         def meets(placed: set[Cell]) -> bool:
             return all(grid[c] in shows(clue_rules, placed, c, width, height) for c in use)
 
+    if total:  # only the layouts of the mine total: the hidden cells' mines number the total less the flags
+        chosen: Iterable[tuple[Cell, ...]] = itertools.combinations(hidden, max(mines - len(flags), 0)) if mines >= len(flags) else ()
+    else:
+        chosen = (
+            tuple(c for c, b in zip(hidden, bits, strict=True) if b)
+            for bits in itertools.product((0, 1), repeat=len(hidden))
+        )
     found = []
-    for bits in itertools.product((0, 1), repeat=len(hidden)):
-        placed = flags | {c for c, b in zip(hidden, bits, strict=True) if b}
-        if total and len(placed) != mines:
-            continue
+    for mined in chosen:
+        placed = flags | set(mined)
         if meets(placed) and all(board_rule_holds(letter, placed, width, height) for letter in board_rules):
             found.append(placed)
     return found
