@@ -24,11 +24,14 @@ demo: $(STAMP)
 
 # The tests on every core (pytest-xdist: one worker a core, each with one headless browser; the
 # JupyterLab tests on one worker, so that one JupyterLab starts: --dist loadgroup).
+# Python's bytecode cache stays on for the tests even where the environment turns it off
+# (PYTHONDONTWRITEBYTECODE): each worker would otherwise rewrite every test module's asserts anew,
+# about 10 s of collection a worker.
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n auto --dist loadgroup
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n auto --dist loadgroup
 
 test-all: $(STAMP)
-	$(BIN)/python -m pytest -q -n auto --dist loadgroup -m "slow or not slow"
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n auto --dist loadgroup -m "slow or not slow"
 
 lint: $(STAMP)
 	$(BIN)/ruff check analyzer tests
