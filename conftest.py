@@ -86,7 +86,8 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Skip, with the reason, a test (or a doctest) whose optional package is not installed; keep
     the JupyterLab tests on one of pytest-xdist's workers (with ``--dist loadgroup``, as ``make
-    test`` runs), so that one JupyterLab starts, not one a worker (the ``lab`` fixture)."""
+    test`` runs), so that one JupyterLab starts, not one a worker (the ``lab`` fixture), and first,
+    so that its worker does not finish alone after the others."""
     grouping = config.pluginmanager.hasplugin("xdist")
     for item in items:
         if grouping and "lab" in getattr(item, "fixturenames", ()):
@@ -99,6 +100,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if missing:
             extra = EXTRAS.get(missing[0], missing[0])
             item.add_marker(pytest.mark.skip(reason=f"needs {missing[0]} (pip install -e '.[{extra}]')"))
+    if grouping:  # the one worker's long JupyterLab run first, the short tests fill in beside it
+        items.sort(key=lambda item: "lab" not in getattr(item, "fixturenames", ()))
 
 
 # Here, not in tests/conftest.py: a second conftest module would shadow this one for
