@@ -224,6 +224,7 @@ OPEN = """async (path) => {
     }
     const panel = await app.commands.execute('docmanager:open', {path});
     await panel.context.ready;
+    await panel.context.sessionContext.ready;  // its kernel known to the server, to shut down at the end
     app.shell.activateById(panel.id);
 }"""
 """Open a notebook in the loaded JupyterLab, as a double click in its file browser does."""
@@ -508,6 +509,7 @@ def test_a_board_drawn_before_a_kernel_restart_says_its_kernel_is_gone(lab: Lab)
         assert "re-run its cell" in tab.evaluate(GONE)
 
 
+@pytest.mark.slow  # a check of the tests' own hand-over, not of the widget: a second load of the app
 def test_a_test_that_fails_in_the_shared_tab_leaves_the_next_one_a_fresh_tab(lab: Lab) -> None:
     """The tab the JupyterLab tests share: a test that ends cleanly hands it on as it is; one that
     fails with a dialog open and the Dark theme on takes it away (the next test loads a fresh one,
