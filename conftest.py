@@ -108,8 +108,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 # tests/test_docs.py's `from conftest import OPTIONAL_MODULES`.
 @pytest.fixture(scope="session")
 def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
-    """The process's one JupyterLab (tests/test_interactive_jupyterlab.py's ``Lab``), started by the
-    first test that asks for a notebook's address and shared by the JupyterLab tests after it."""
+    """The process's one JupyterLab and the one browser tab that has it loaded
+    (tests/test_interactive_jupyterlab.py's ``Lab``), started by the first test that opens a
+    notebook in it and shared by the JupyterLab tests after it."""
     from test_interactive_jupyterlab import Lab
 
     shared = Lab(tmp_path_factory.mktemp("jupyterlab"))

@@ -18,6 +18,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -110,29 +111,139 @@ def jupyter(app: str, folder: Path, notebook: str = "board.ipynb") -> Iterator[s
 
 
 class Lab:
-    """One JupyterLab server for the test process (a pytest-xdist worker): starting one is the
-    expensive part of these tests, so they share it, each with notebooks of its own in its folder."""
+    """One JupyterLab server for the test process (a pytest-xdist worker), and one browser tab with
+    JupyterLab loaded in it: starting the server and loading the app are the expensive parts of
+    these tests, so they share them, each test with notebooks (and so kernels) of its own.
+
+    :meth:`notebook` opens a test's notebook in the shared tab and, when the test ends, shuts its
+    kernel down and closes it unsaved; a test that fails (or a notebook that does not close
+    cleanly) takes the tab with it, and the next test loads a fresh one.
+    """
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self._server: Any = None
         self._url = ""
+        self._tab: Any = None
+        self._page: ExitStack | None = None
+        self.loads = 0
+        """How many times the shared tab was loaded (once, unless a test failed)."""
 
-    def url(self, notebook: str) -> str:
-        """The address of ``notebook`` (a file the test wrote in :attr:`folder`), the server started once.
-
-        Each notebook opens in a workspace of its own, so no test's page reopens another's tabs.
-        """
+    def _address(self, path: str) -> str:
+        """The address of ``path`` in the lab (``lab/...``), with its token; the server started once."""
         if self._server is None:
             self._server = jupyter("jupyterlab", self.folder, "NOTEBOOK")
             self._url = self._server.__enter__()
-        stem = Path(notebook).stem
-        return self._url.replace("lab/tree/NOTEBOOK", f"lab/workspaces/{stem}/tree/{notebook}")
+        return self._url.replace("lab/tree/NOTEBOOK", path)
+
+    @contextmanager
+    def notebook(self, name: str) -> Iterator[Any]:
+        """The shared tab with ``name`` (a notebook the test wrote in :attr:`folder`) open and current,
+        its kernel started; at the end its kernel is shut down and it is closed without saving."""
+        tab = self._shared_tab()
+        try:
+            tab.evaluate(OPEN, name)
+            yield tab
+        except BaseException:
+            self._discard_tab()
+            raise
+        else:
+            self._close_notebooks(tab)
+        finally:
+            self._shut_down_kernels()
+
+    def _shared_tab(self) -> Any:
+        if self._tab is not None:
+            return self._tab
+        self.loads += 1  # a workspace never used before, so that no tab reopens
+        url = self._address(f"lab/workspaces/tab-{self.loads}")
+        self._page = ExitStack()
+        try:
+            tab = self._page.enter_context(page(1300, 1000))
+            tab.set_default_timeout(90_000)
+            tab.goto(url)
+            tab.wait_for_function("() => window.jupyterapp !== undefined")
+            tab.evaluate("async () => { await window.jupyterapp.restored; }")
+        except BaseException:
+            self._discard_tab()
+            raise
+        self._tab = tab
+        return tab
+
+    def _close_notebooks(self, tab: Any) -> None:
+        """Shut down every kernel, close every notebook unsaved, forget the test's permissions; a tab
+        that is not back to the bare app (a dialog, a widget or a document left) is discarded."""
+        try:
+            left = tab.evaluate(CLOSE_ALL)
+            tab.context.clear_permissions()
+            tab.mouse.move(1, 1)
+        except Exception as error:
+            left = f"the tab did not close its notebooks: {error}"
+        if left:
+            self._discard_tab()
+
+    def _shut_down_kernels(self) -> None:
+        """Whatever a test left running on the server (a failed test's kernel), through its REST API
+        (a kernel still starting refuses to go: asked again until it does)."""
+        deadline = time.monotonic() + 60
+        while left := [
+            (kind, each["id"]) for kind in ("sessions", "kernels") for each in self._api("GET", kind)
+        ]:
+            if time.monotonic() > deadline:
+                pytest.fail(f"kernels left running on the shared JupyterLab: {left}")
+            for kind, key in left:
+                try:
+                    self._api("DELETE", f"{kind}/{key}")
+                except urllib.error.HTTPError:  # gone with its session meanwhile, or still starting
+                    time.sleep(0.2)
+
+    def _api(self, method: str, path: str) -> Any:
+        base, token = self._url.split("/lab/", 1)[0], self._url.rsplit("token=", 1)[1]
+        request = urllib.request.Request(f"{base}/api/{path}?token={token}", method=method)
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            body = answer.read()
+        return json.loads(body) if body else None
+
+    def _discard_tab(self) -> None:
+        self._tab = None
+        if self._page is not None:
+            page, self._page = self._page, None
+            page.close()
 
     def close(self) -> None:
+        self._discard_tab()
         if self._server is not None:
             self._server.__exit__(None, None, None)
             self._server = None
+
+
+OPEN = """async (path) => {
+    const app = window.jupyterapp;
+    if (document.body.dataset.jpThemeName !== 'JupyterLab Light') {  // a test that changed it failed
+        await app.commands.execute('apputils:change-theme', {theme: 'JupyterLab Light'});
+    }
+    const panel = await app.commands.execute('docmanager:open', {path});
+    await panel.context.ready;
+    await panel.context.sessionContext.ready;  // its kernel known to the server, to shut down at the end
+    app.shell.activateById(panel.id);
+}"""
+"""Open a notebook in the loaded JupyterLab, as a double click in its file browser does."""
+
+CLOSE_ALL = """async () => {
+    const app = window.jupyterapp;
+    for (const widget of [...app.shell.widgets('main')]) {
+        if (!widget.context) continue;  // the launcher
+        if (widget.sessionContext) await widget.sessionContext.shutdown();
+        widget.context.model.dirty = false;  // closed unsaved, without asking
+        widget.close();
+    }
+    const deadline = Date.now() + 10000;
+    const left = () => [...app.shell.widgets('main')].filter(w => w.context).length
+        + document.querySelectorAll('.jp-Dialog, .lm-Menu, .mz-root').length;
+    while (left() && Date.now() < deadline) await new Promise(done => setTimeout(done, 50));
+    return left();
+}"""
+"""Shut down each open notebook's kernel and close it unsaved; what is left open (0: nothing)."""
 
 
 def _notebook(path: Path) -> None:
@@ -182,15 +293,15 @@ def test_widgets_draw_answer_and_keep_keys_and_right_clicks_from_the_notebook(
 ) -> None:
     """Both widgets draw the library's answer; keys and right clicks over them leave the notebook alone."""
     with ExitStack() as stack:
-        if app == "jupyterlab":  # the process's JupyterLab; Notebook 7 a server of its own
+        if app == "jupyterlab":  # the process's JupyterLab and its tab; Notebook 7 a server of its own
             _notebook(lab.folder / "widgets.ipynb")
-            url = lab.url("widgets.ipynb")
+            tab = stack.enter_context(lab.notebook("widgets.ipynb"))
         else:
             _notebook(tmp_path / "board.ipynb")
             url = stack.enter_context(jupyter(app, tmp_path))
-        tab = stack.enter_context(page(1300, 1000))
-        tab.set_default_timeout(90_000)
-        tab.goto(url)
+            tab = stack.enter_context(page(1300, 1000))
+            tab.set_default_timeout(90_000)
+            tab.goto(url)
         run_all_cells(tab, widgets=2)
         idle(tab, which=0)
         idle(tab, which=1)
@@ -328,9 +439,7 @@ def test_keys_and_right_clicks_over_any_part_of_the_widget_stay_in_it_and_work_o
     again at once, without a click."""
     name = "keys.ipynb"
     _replay_notebook(lab.folder / name)
-    with page(1300, 1000) as tab:
-        tab.set_default_timeout(90_000)
-        tab.goto(lab.url(name))
+    with lab.notebook(name) as tab:
         run_all_cells(tab, widgets=1)
         idle(tab)
         tab.evaluate("() => document.querySelector('.mz-root').dataset.seen = 'the same board'")
@@ -374,7 +483,6 @@ def test_keys_and_right_clicks_over_any_part_of_the_widget_stay_in_it_and_work_o
                 "() => getComputedStyle(document.querySelector('.mz-root')).backgroundColor"
             )
             assert background == ("rgb(30, 30, 30)" if name == "dark" else "rgb(255, 255, 255)"), theme
-        tab.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.shutdown()")
 
 
 GONE = """() => {
@@ -387,9 +495,7 @@ def test_a_board_drawn_before_a_kernel_restart_says_its_kernel_is_gone(lab: Lab)
     """After a restart the old view stays on the page; a click on it says to re-run the cell."""
     name = "restart.ipynb"
     _notebook(lab.folder / name)
-    with page(1300, 1000) as tab:
-        tab.set_default_timeout(90_000)
-        tab.goto(lab.url(name))
+    with lab.notebook(name) as tab:
         run_all_cells(tab, widgets=2)
         idle(tab)
         click(tab, (0, 0), "right")  # answered: nothing to say
@@ -401,4 +507,29 @@ def test_a_board_drawn_before_a_kernel_restart_says_its_kernel_is_gone(lab: Lab)
         tab.mouse.click(box["cx"], box["cy"])
         tab.wait_for_function(GONE, timeout=8_000)
         assert "re-run its cell" in tab.evaluate(GONE)
-        tab.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.shutdown()")
+
+
+@pytest.mark.slow  # a check of the tests' own hand-over, not of the widget: a second load of the app
+def test_a_test_that_fails_in_the_shared_tab_leaves_the_next_one_a_fresh_tab(lab: Lab) -> None:
+    """The tab the JupyterLab tests share: a test that ends cleanly hands it on as it is; one that
+    fails with a dialog open and the Dark theme on takes it away (the next test loads a fresh one,
+    in the Light theme), and no kernel of either is left running on the server."""
+    (lab.folder / "shared.txt").write_text("a document with no kernel\n")
+    _notebook(lab.folder / "failing.ipynb")
+    with lab.notebook("shared.txt") as tab:
+        first, loads = tab, lab.loads
+    with pytest.raises(RuntimeError, match="on purpose"), lab.notebook("failing.ipynb") as tab:
+        assert tab is first and lab.loads == loads  # the same tab, not loaded again
+        tab.evaluate(
+            "() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})"
+        )
+        tab.wait_for_function("() => document.body.dataset.jpThemeName === 'JupyterLab Dark'")
+        tab.evaluate("() => { window.jupyterapp.commands.execute('help:about'); }")
+        tab.wait_for_selector(".jp-Dialog")
+        raise RuntimeError("on purpose, with a dialog open, the Dark theme on and a kernel running")
+    assert lab._api("GET", "kernels") == []
+    with lab.notebook("shared.txt") as tab:
+        assert tab is not first and lab.loads == loads + 1
+        assert tab.evaluate("() => document.querySelectorAll('.jp-Dialog').length") == 0
+        assert tab.evaluate("() => document.body.dataset.jpThemeName") == "JupyterLab Light"
+        assert tab.evaluate("() => window.jupyterapp.shell.currentWidget.context.path") == "shared.txt"

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import page
 from test_interactive_browser import assert_probabilities_match, idle, shown
 from test_interactive_jupyterlab import Lab, run_all_cells
 
@@ -43,9 +42,7 @@ def _notebook(path: Path) -> None:
 
 def test_a_screenshot_dropped_onto_the_widget_becomes_its_board(lab: Lab) -> None:
     _notebook(lab.folder / "picture.ipynb")
-    with page(1300, 1000) as tab:
-        tab.set_default_timeout(90_000)
-        tab.goto(lab.url("picture.ipynb"))
+    with lab.notebook("picture.ipynb") as tab:
         run_all_cells(tab, widgets=1)
         idle(tab)
         tab.evaluate(DROP, ["hint.jpg", list(UNSURE.read_bytes())])

@@ -9,7 +9,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-from browser import page
 from test_interactive_browser import assert_probabilities_match, idle
 from test_interactive_jupyterlab import CELLS, Lab, run_all_cells
 
@@ -58,10 +57,8 @@ def test_paste_drop_undo_and_save_in_the_widget_leave_the_notebook_alone(lab: La
     name = "workflow.ipynb"
     tmp_path = lab.folder
     _notebook(tmp_path / name)
-    with page(1300, 1000) as tab:
-        tab.set_default_timeout(90_000)
+    with lab.notebook(name) as tab:
         tab.context.grant_permissions(["clipboard-read", "clipboard-write"])
-        tab.goto(lab.url(name))
         run_all_cells(tab, widgets=1)
         idle(tab)
         tab.evaluate("() => window.jupyterapp.commands.execute('notebook:enter-command-mode')")
