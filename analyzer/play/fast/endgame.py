@@ -200,22 +200,14 @@ def layouts(state: np.ndarray, nbr: np.ndarray, mines: int, limit: int) -> np.nd
 
 @njit(cache=True)
 def _shown(
-    cell: int,
-    a: int,
-    low: np.uint64,
-    high: np.uint64,
-    board: np.ndarray,
-    nbr: np.ndarray,
-    numbers: np.ndarray,
-    bit: np.ndarray,
-    seen: np.ndarray,
-    flood: np.ndarray,
+    cell: int, a: int, low: np.uint64, high: np.uint64, search: _Search, seen: np.ndarray, flood: np.ndarray
 ) -> int:  # pragma: no cover - compiled
     """The cells layout ``a`` shows on revealing ``cell`` (through its zeros), into ``flood``; how many.
 
     The cells revealed by the search already (``low``/``high``, bit ``bit[i]``)
     are left out; ``seen`` comes clear and is left marked at the cells shown.
     """
+    board, nbr, _, numbers, bit, _, _, _, _ = search
     n = board.shape[0]
     deg = nbr.shape[1]
     size = 1
@@ -264,19 +256,14 @@ def _alike(
 
 @njit(cache=True)
 def _reveals(
-    live: np.ndarray,
-    low: np.uint64,
-    high: np.uint64,
-    mined_by: np.ndarray,
-    bit: np.ndarray,
-    open_cells: np.ndarray,
-    shortcut: bool,
+    live: np.ndarray, low: np.uint64, high: np.uint64, search: _Search, shortcut: bool
 ) -> tuple[np.ndarray, np.ndarray, int]:  # pragma: no cover - compiled
     """The reveals to try in a position: the cells, how many layouts of ``live`` mine each, how many.
 
     The cells not revealed yet, by (mined, cell); with ``shortcut``, the first
     cell no layout mines alone when there is one.
     """
+    _, _, mined_by, _, bit, open_cells, _, _, _ = search
     m = open_cells.shape[0]
     mined = np.empty(m, np.int64)
     candidates = np.empty(m, np.int64)
@@ -304,11 +291,7 @@ def _reveals(
 
 @njit(cache=True)
 def _best(
-    live: np.ndarray,
-    low: np.uint64,
-    high: np.uint64,
-    search: _Search,
-    root: bool,
+    live: np.ndarray, low: np.uint64, high: np.uint64, search: _Search, root: bool
 ) -> tuple[int, int]:  # pragma: no cover - compiled
     """The layouts of ``live`` won by best play, and its first reveal; (-1, -1) past the search's nodes.
 
@@ -318,10 +301,10 @@ def _best(
     mines is taken without branching; at the root every cell is tried and the
     first tried stands even when it wins no layout.
     """
-    board, nbr, mined_by, numbers, bit, open_cells, memo, nodes, max_nodes = search
+    board, _, mined_by, numbers, bit, _, memo, nodes, max_nodes = search
     n = board.shape[0]
     words = live.shape[0]
-    candidates, mined, c = _reveals(live, low, high, mined_by, bit, open_cells, not root)
+    candidates, mined, c = _reveals(live, low, high, search, not root)
     count = _size(live)
     seen = np.zeros(n, np.bool_)
     flood = np.empty(n, np.int64)
@@ -337,7 +320,7 @@ def _best(
         value = 0
         a = _lowest(rest)
         while a >= 0:  # the layouts left split by what revealing `cell` shows
-            size = _shown(cell, a, low, high, board, nbr, numbers, bit, seen, flood)
+            size = _shown(cell, a, low, high, search, seen, flood)
             group = _alike(rest, a, flood, size, mined_by, numbers)
             for w in range(words):
                 rest[w] &= ~group[w]
