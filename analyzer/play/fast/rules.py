@@ -19,7 +19,7 @@ import numpy as np
 
 from analyzer.jit import njit
 from analyzer.play.fast.layout import _open, numbers_shown
-from analyzer.play.fast.probabilities import FLAG, HIDDEN, SAFE, _closure
+from analyzer.play.fast.probabilities import FLAG, HIDDEN, SAFE, _closure, _unknown_around
 
 __all__ = ["RULE_PLAYERS", "play_rules"]
 
@@ -34,20 +34,11 @@ def _subset_rule(state: np.ndarray, nbr: np.ndarray) -> bool:  # pragma: no cove
     deg = nbr.shape[1]
     fired = False
     ua = np.empty(deg, np.int64)
+    ub = np.empty(deg, np.int64)
     for a in range(n):
-        va = state[a]
-        if va < 0:
+        if state[a] < 0:
             continue
-        na = va
-        la = 0
-        for k in range(deg):
-            j = nbr[a, k]
-            if j < n:
-                if state[j] == HIDDEN:
-                    ua[la] = j
-                    la += 1
-                elif state[j] == FLAG:
-                    na -= 1
+        la, na = _unknown_around(state, nbr, a, ua)
         if la == 0:
             continue
         # partners: numbers next to one of a's unknown cells
@@ -56,20 +47,13 @@ def _subset_rule(state: np.ndarray, nbr: np.ndarray) -> bool:  # pragma: no cove
                 b = nbr[ua[t], k2]
                 if b >= n or b == a or state[b] < 0:
                     continue
-                nb = state[b]
-                lb = 0
+                lb, nb = _unknown_around(state, nbr, b, ub)
                 inside = 0
-                for k in range(deg):
-                    j = nbr[b, k]
-                    if j < n:
-                        if state[j] == HIDDEN:
-                            lb += 1
-                            for s in range(la):
-                                if ua[s] == j:
-                                    inside += 1
-                                    break
-                        elif state[j] == FLAG:
-                            nb -= 1
+                for r in range(lb):
+                    for s in range(la):
+                        if ua[s] == ub[r]:
+                            inside += 1
+                            break
                 if lb <= la or inside < la:
                     continue
                 extra = nb - na
