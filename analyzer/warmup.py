@@ -145,13 +145,12 @@ def _patterns() -> None:
     no_patterns()
     cands = np.flatnonzero(known == HIDDEN)[:3]
     pseudo, more = np.empty(n, np.int64), np.empty(n, np.int64)
-    found = pseudo_fifty_fifties(known, nbr, mines, prob, log_total, nodes, patterns, pseudo)
-    extra = pseudo_fifty_fifties(
-        known, nbr, mines, prob, log_total, nodes, chain_patterns(known, nbr, prob), more
-    )
+    solved = (known, nbr, mines, prob, log_total, nodes)
+    found = pseudo_fifty_fifties(solved, patterns, pseudo)
+    extra = pseudo_fifty_fifties(solved, chain_patterns(known, nbr, prob), more)
     _union(pseudo, max(found, 0), more, max(extra, 0))
     influence = np.zeros(n)
-    fifty_influence(known, nbr, mines, prob, log_total, nodes, patterns, cands, len(cands), influence)
+    fifty_influence(solved, patterns, cands, len(cands), influence)
 
 
 def _end_game() -> None:

@@ -103,6 +103,7 @@ def expert_guess(
     third = score == 2
     blend = score == 3
     living = score == 4
+    solved = (known, nbr, mines, prob, log_total, max_nodes)  # the patterns' kernels' view of the position
     if endgame_limit > 0 and log_total <= math.log(endgame_limit + 0.5):
         cell = endgame_move(state, nbr, mines, endgame_limit, endgame_nodes)
         if cell >= 0:
@@ -115,12 +116,10 @@ def expert_guess(
             return cell
     if pseudo_first and patterns[0].shape[0] > 0:
         pseudo = np.empty(n, np.int64)
-        found = pseudo_fifty_fifties(known, nbr, mines, prob, log_total, max_nodes, patterns, pseudo)
+        found = pseudo_fifty_fifties(solved, patterns, pseudo)
         if found >= 0 and chains:
             more = np.empty(n, np.int64)
-            extra = pseudo_fifty_fifties(
-                known, nbr, mines, prob, log_total, max_nodes, chain_patterns(known, nbr, prob), more
-            )
+            extra = pseudo_fifty_fifties(solved, chain_patterns(known, nbr, prob), more)
             found = -1 if extra < 0 else _union(pseudo, found, more, extra)
         if found < 0:
             return -1
@@ -158,9 +157,7 @@ def expert_guess(
     if scored < 0:
         return -1
     influence = np.zeros(n if longterm > 0.0 else 0)  # read only with longterm
-    if longterm > 0.0 and (
-        fifty_influence(known, nbr, mines, prob, log_total, max_nodes, patterns, cands, count, influence) < 0
-    ):
+    if longterm > 0.0 and fifty_influence(solved, patterns, cands, count, influence) < 0:
         return -1
     alive = False  # some candidate is living (only asked when dead ones wait)
     if wait_dead:

@@ -21,6 +21,11 @@ from analyzer.play.fast.probabilities import FLAG, HIDDEN, SAFE, probabilities
 
 __all__ = ["fifty_fifty_patterns", "no_patterns", "pseudo_fifty_fifties", "chain_patterns", "fifty_influence"]
 
+Solved = tuple[np.ndarray, np.ndarray, int, np.ndarray, float, int]
+"""A position and its solution, as the kernels here take it: ``(known, nbr, mines, prob, log_total,
+max_nodes)``, ``known`` the position after the single-number rules, ``prob`` its probabilities,
+``log_total`` the natural log of its number of layouts, ``max_nodes`` the solves' budget."""
+
 
 @njit(cache=True)
 def _neighbours(nbr: np.ndarray, a: int, b: int) -> bool:  # pragma: no cover - compiled
@@ -151,20 +156,12 @@ _PSEUDO_TOL = 1e-9
 
 @njit(cache=True)
 def _pattern_share(
-    known: np.ndarray,
-    nbr: np.ndarray,
-    mines: int,
-    log_total: float,
-    max_nodes: int,
-    side: np.ndarray,
-    k: int,
-    missing: np.ndarray,
-    m: int,
-    trial: np.ndarray,
+    solved: Solved, side: np.ndarray, k: int, missing: np.ndarray, m: int, trial: np.ndarray
 ) -> float:  # pragma: no cover - compiled
-    """The share of the layouts of ``known`` (``log_total`` the log of their number) with
-    ``missing[:m]`` and ``side[:k]`` mines and ``side[k:2k]`` safe: 0.0 when none fits, -1.0 when
-    the position was too hard to enumerate. ``trial`` is scratch space of ``known``'s size."""
+    """The share of the layouts of ``known`` (:data:`Solved`) with ``missing[:m]`` and ``side[:k]``
+    mines and ``side[k:2k]`` safe: 0.0 when none fits, -1.0 when the position was too hard to
+    enumerate. ``trial`` is scratch space of ``known``'s size."""
+    known, nbr, mines, _, log_total, max_nodes = solved
     trial[:] = known
     for t in range(m):
         trial[missing[t]] = FLAG
@@ -204,25 +201,55 @@ def _union(cells: np.ndarray, count: int, more: np.ndarray, extra: int) -> int: 
 
 
 @njit(cache=True)
-def pseudo_fifty_fifties(
-    known: np.ndarray,
-    nbr: np.ndarray,
-    mines: int,
-    prob: np.ndarray,
-    log_total: float,
-    max_nodes: int,
+def _unknown_ends(
+    solved: Solved,
     patterns: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
-    out: np.ndarray,
+    q: int,
+    most: int,
+    relative: float,
+    missing: np.ndarray,
+) -> int:  # pragma: no cover - compiled
+    """The unknown end cells (neither flagged nor certain mines) of pattern ``q``, into ``missing``; how many.
+
+    -1 when the pattern cannot form or is passed over: a side cell is not in
+    doubt (hidden, probability strictly between 0 and 1), an end cell is no
+    mine (revealed, safe, or of probability 0), more than ``most`` end cells
+    are unknown, or one is less likely than ``relative`` times every side cell.
+    """
+    known, _, _, prob, _, _ = solved
+    sides, sizes, ends, end_counts = patterns
+    lowest = 1.0
+    for t in range(2 * sizes[q]):
+        c = sides[q, t]
+        if known[c] != HIDDEN or not 0.0 < prob[c] < 1.0:
+            return -1
+        lowest = min(lowest, prob[c])
+    m = 0
+    for e in range(end_counts[q]):
+        j = ends[q, e]
+        if known[j] >= 0 or known[j] == SAFE or (known[j] == HIDDEN and prob[j] == 0.0):
+            return -1
+        if known[j] != FLAG and prob[j] < 1.0:
+            if m == most or prob[j] < lowest * relative:
+                return -1
+            missing[m] = j
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def pseudo_fifty_fifties(
+    solved: Solved, patterns: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], out: np.ndarray
 ) -> int:  # pragma: no cover - compiled
     """The pseudo-50/50 cells of the position (:func:`analyzer.play.forced.pseudo_fifty_fifties`), ascending.
 
-    ``known`` is the position after the single-number rules, ``prob`` its
-    probabilities, ``log_total`` the natural log of its layouts, ``patterns``
-    :func:`fifty_fifty_patterns` of ``nbr``. Each pattern looked at is
+    ``solved`` is the position and its solution (:data:`Solved`), ``patterns``
+    :func:`fifty_fifty_patterns` of its ``nbr``. Each pattern looked at is
     counted by solving the position with its end cells and first side flagged
     and its second side marked safe. Writes the cells to ``out`` and returns
     their number, or -1 when a position was too hard to enumerate.
     """
+    known, _, _, prob, _, _ = solved
     sides, sizes, ends, end_counts = patterns
     n = known.shape[0]
     found = np.zeros(n, np.bool_)
@@ -230,35 +257,14 @@ def pseudo_fifty_fifties(
     missing = np.empty(ends.shape[1], np.int64)
     for q in range(sides.shape[0]):
         k = sizes[q]
-        usable = True
-        lowest = 1.0
-        for t in range(2 * k):
-            c = sides[q, t]
-            if known[c] != HIDDEN or not 0.0 < prob[c] < 1.0:
-                usable = False
-                break
-            lowest = min(lowest, prob[c])
-        m = np.int64(0)
-        for e in range(end_counts[q]):
-            if not usable:
-                break
-            j = ends[q, e]
-            if known[j] >= 0 or known[j] == SAFE:
-                usable = False  # a revealed end cell is no mine: this pattern cannot form
-            elif known[j] != FLAG and prob[j] < 1.0:
-                if m == k or prob[j] < lowest * (1.0 - _PSEUDO_TOL):
-                    usable = False  # too many unknown end cells, or one less likely than every cell here
-                else:
-                    missing[m] = j
-                    m += 1
-        if not usable:
+        # at most k unknown end cells, none less likely than every side cell
+        m = _unknown_ends(solved, patterns, q, k, 1.0 - _PSEUDO_TOL, missing)
+        if m < 0:
             continue
-        share = _pattern_share(known, nbr, mines, log_total, max_nodes, sides[q], k, missing, m, trial)
+        share = _pattern_share(solved, sides[q], k, missing, m, trial)
         if share < 0.0:
             return -1
-        if share == 0.0:
-            continue
-        for t in range(2 * k):
+        for t in range(2 * k):  # (a share of 0 is no side cell's probability: they are in doubt)
             c = sides[q, t]
             if abs(share - prob[c]) <= _PSEUDO_TOL * prob[c]:
                 found[c] = True
@@ -369,18 +375,14 @@ _LONGTERM_MISSING = 3
 
 @njit(cache=True)
 def fifty_influence(
-    known: np.ndarray,
-    nbr: np.ndarray,
-    mines: int,
-    prob: np.ndarray,
-    log_total: float,
-    max_nodes: int,
+    solved: Solved,
     patterns: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     cands: np.ndarray,
     count: int,
     influence: np.ndarray,
 ) -> int:  # pragma: no cover - compiled
-    """The chance that a 50/50 forms around each of ``cands[:count]``, into ``influence``.
+    """The chance that a 50/50 forms around each of ``cands[:count]`` in ``solved`` (:data:`Solved`),
+    into ``influence``.
 
     A pattern (:func:`fifty_fifty_patterns`) may form where its side cells are
     in doubt (hidden, probability strictly between 0 and 1), none of its end
@@ -393,6 +395,7 @@ def fifty_influence(
     the 50/50 forming), at most its probability and its safety. Returns 1, or
     -1 when a position was too hard to enumerate.
     """
+    known, _, _, prob, _, _ = solved
     sides, sizes, ends, end_counts = patterns
     n = known.shape[0]
     wanted = np.zeros(n, np.bool_)
@@ -403,33 +406,16 @@ def fifty_influence(
     missing = np.empty(ends.shape[1], np.int64)
     for q in range(sides.shape[0]):
         k = sizes[q]
-        usable = True
+        m = _unknown_ends(solved, patterns, q, _LONGTERM_MISSING, 0.0, missing)
+        if m < 0:
+            continue
         touches = False
         for t in range(2 * k):
-            c = sides[q, t]
-            if known[c] != HIDDEN or not 0.0 < prob[c] < 1.0:
-                usable = False
-                break
-            touches = touches or wanted[c]
-        m = np.int64(0)
-        for e in range(end_counts[q]):
-            if not usable:
-                break
-            j = ends[q, e]
-            if known[j] >= 0 or known[j] == SAFE or (known[j] == HIDDEN and prob[j] == 0.0):
-                usable = False  # an end cell that is no mine: this pattern cannot form
-            elif known[j] != FLAG and prob[j] < 1.0:
-                if m == _LONGTERM_MISSING:
-                    usable = False
-                else:
-                    missing[m] = j
-                    m += 1
-        if not usable:
-            continue
+            touches = touches or wanted[sides[q, t]]
         stops = m == 1 and wanted[missing[0]]
         if not (touches or stops):
             continue
-        share = _pattern_share(known, nbr, mines, log_total, max_nodes, sides[q], k, missing, m, trial)
+        share = _pattern_share(solved, sides[q], k, missing, m, trial)
         if share < 0.0:
             return -1
         if share == 0.0:
