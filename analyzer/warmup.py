@@ -115,12 +115,15 @@ def _outlooks() -> None:
     import numpy as np
 
     from analyzer.play.fast.expert import EXPERT_MARGIN
-    from analyzer.play.fast.outlooks import _living_least_likely, _tertiary
+    from analyzer.play.fast.outlooks import _living_least_likely, _outlooks, _tertiary
     from analyzer.play.fast.probabilities import DEFAULT_MAX_NODES
 
     state, known, nbr, mines, prob, _ = _position()
     cells = np.flatnonzero(known < 0).astype(np.int64)
-    _living_least_likely(state, known, nbr, mines, prob, cells, 2, DEFAULT_MAX_NODES)
+    _, _, _, entropy, _ = _outlooks(
+        state, known, nbr, mines, cells, 2, DEFAULT_MAX_NODES, False, False, False
+    )
+    _living_least_likely(prob, cells, 2, entropy)
     _tertiary(known, nbr, mines, int(cells[0]), EXPERT_MARGIN, 2, DEFAULT_MAX_NODES)
 
 
@@ -178,14 +181,11 @@ def _expert_guess() -> None:
 
 def _pseq() -> None:
     # play/fast/pseq.py: the pseq player's filters, on the outlooks (compiled once they are cached).
-    import numpy as np
-
     from analyzer.play.fast.probabilities import DEFAULT_MAX_NODES
     from analyzer.play.fast.pseq import pseq_candidates
 
     state, known, nbr, mines, prob, _ = _position()
-    out = np.empty(state.shape[0], np.int64)
-    pseq_candidates(state, known, nbr, mines, prob, DEFAULT_MAX_NODES, out)
+    pseq_candidates(state, known, nbr, mines, prob, DEFAULT_MAX_NODES)
 
 
 def _layouts() -> None:

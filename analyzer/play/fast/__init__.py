@@ -314,8 +314,7 @@ def first_choice(
     prob = np.full(n, mines / n)
     nbr = neighbours_of(topology, width, height)
     if player == "pseq":
-        out = np.empty(n, dtype=np.int64)
-        kept = pseq_candidates(state, state.copy(), nbr, mines, prob, DEFAULT_MAX_NODES, out)
+        kept, out = pseq_candidates(state, state.copy(), nbr, mines, prob, DEFAULT_MAX_NODES)
         return int(out[0]) if kept > 0 else 0
     if player == "expert":
         log_total = math.lgamma(n + 1) - math.lgamma(mines + 1) - math.lgamma(n - mines + 1)

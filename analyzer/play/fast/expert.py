@@ -21,6 +21,7 @@ from analyzer.play.fast.candidates import _guess_candidates, _split_candidates
 from analyzer.play.fast.endgame import endgame_move, isolated_move
 from analyzer.play.fast.outlooks import _living_least_likely, _outlooks, _tertiary
 from analyzer.play.fast.patterns import _union, chain_patterns, fifty_influence, pseudo_fifty_fifties
+from analyzer.play.fast.probabilities import _NO
 
 __all__ = [
     "EXPERT_MARGIN",
@@ -124,8 +125,13 @@ def expert_guess(
         if found < 0:
             return -1
         if found > 0:
-            cell = _living_least_likely(state, known, nbr, mines, prob, pseudo, found, max_nodes)
-            if cell != -2:
+            read, _, _, entropy, _ = _outlooks(
+                state, known, nbr, mines, pseudo, found, max_nodes, _NO, _NO, _NO
+            )
+            if read < 0:
+                return -1
+            cell = _living_least_likely(prob, pseudo, found, entropy)
+            if cell >= 0:
                 return cell
     if offedge > 0:
         cands = _split_candidates(state, nbr, prob, margin, candidates, offedge)
@@ -134,25 +140,8 @@ def expert_guess(
     count = cands.shape[0]
     if count == 1:
         return cands[0]
-    some = np.empty(n)
-    expected = np.empty(n)
-    entropy = np.empty(n)
-    second = np.empty(n)
-    scored = _outlooks(
-        state,
-        known,
-        nbr,
-        mines,
-        cands,
-        count,
-        max_nodes,
-        some,
-        expected,
-        entropy,
-        second,
-        secondary,
-        blend,
-        living,
+    scored, some, _, entropy, second = _outlooks(
+        state, known, nbr, mines, cands, count, max_nodes, secondary, blend, living
     )
     if scored < 0:
         return -1
