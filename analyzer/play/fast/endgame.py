@@ -291,17 +291,19 @@ def _reveals(
 
 @njit(cache=True)
 def _best(
-    live: np.ndarray, low: np.uint64, high: np.uint64, search: _Search, root: bool
+    live: np.ndarray, low: np.uint64, high: np.uint64, search: _Search
 ) -> tuple[int, int]:  # pragma: no cover - compiled
     """The layouts of ``live`` won by best play, and its first reveal; (-1, -1) past the search's nodes.
 
     ``low``/``high`` mark the cells revealed by the search so far (bit ``bit[i]``);
     ``search`` is what every position shares: (board, nbr, mined_by, numbers,
-    bit, open_cells, memo, nodes, max_nodes). Below the ``root`` a cell no layout
-    mines is taken without branching; at the root every cell is tried and the
-    first tried stands even when it wins no layout.
+    bit, open_cells, memo, nodes, max_nodes). Below the root (where the search
+    has revealed nothing: every position below has its reveal's bit) a cell no
+    layout mines is taken without branching; at the root every cell is tried
+    and the first tried stands even when it wins no layout.
     """
     board, _, mined_by, numbers, bit, _, memo, nodes, max_nodes = search
+    root = low == 0 and high == 0
     n = board.shape[0]
     words = live.shape[0]
     candidates, mined, c = _reveals(live, low, high, search, not root)
@@ -348,7 +350,7 @@ def _best(
             nodes[0] += 1
             if nodes[0] > max_nodes:
                 return -1, -1
-            won = _best(group, new_low, new_high, search, False)[0]
+            won = _best(group, new_low, new_high, search)[0]
             if won < 0:
                 return -1, -1
             memo[key] = won
@@ -422,7 +424,7 @@ def endgame_move(state: np.ndarray, nbr: np.ndarray, mines: int, limit: int, max
     open_cells = open_cells[:m].copy()
     memo = Dict.empty(key_type=_KEY, value_type=types.int64)
     search = (state, nbr, mined_by, numbers, bit, open_cells, memo, np.zeros(1, np.int64), max_nodes)
-    return _best(everything, _ZERO, _ZERO, search, True)[1]
+    return _best(everything, _ZERO, _ZERO, search)[1]
 
 
 @njit(cache=True)

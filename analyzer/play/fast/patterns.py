@@ -369,7 +369,7 @@ def chain_patterns(
     return sides[:q], sizes[:q], ends[:q], counts[:q]
 
 
-_LONGTERM_MISSING = 3
+_LONGTERM_MISSING = np.int64(3)  # numpy's int: a kernel's argument typed int64, not the literal 3 (see _NO)
 """At most this many end cells of a 50/50 that may form can still be unknown (neither flagged nor certain)."""
 
 
