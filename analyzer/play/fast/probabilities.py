@@ -313,46 +313,39 @@ def probabilities(
 
 
 @njit(cache=True)
-def _unknown_around(state: np.ndarray, nbr: np.ndarray, i: int, out: np.ndarray) -> tuple[int, int]:
-    """The hidden cells around number ``i``, into ``out``: how many, and the mines left among them
-    (the number less the flags around it)."""  # pragma: no cover - compiled
-    n = state.shape[0]
-    hidden = 0
-    left = np.int64(state[i])
-    for k in range(nbr.shape[1]):
-        j = nbr[i, k]
-        if j < n:
-            if state[j] == HIDDEN:
-                out[hidden] = j
-                hidden += 1
-            elif state[j] == FLAG:
-                left -= 1
-    return hidden, int(left)
-
-
-@njit(cache=True)
 def _closure(state: np.ndarray, nbr: np.ndarray) -> bool:  # pragma: no cover - compiled
     """The single-number rules to a fixpoint, in place: proved mines become FLAG, proved safe cells SAFE.
 
     Returns False when a number cannot be satisfied.
     """
     n = state.shape[0]
-    around = np.empty(nbr.shape[1], np.int64)
+    deg = nbr.shape[1]
     changed = True
     while changed:
         changed = False
         for i in range(n):
-            if state[i] < 0:
+            v = state[i]
+            if v < 0:
                 continue
-            h, left = _unknown_around(state, nbr, i, around)
-            if left < 0 or left > h:
+            h = 0
+            f = 0
+            for k in range(deg):
+                j = nbr[i, k]
+                if j < n:
+                    if state[j] == HIDDEN:
+                        h += 1
+                    elif state[j] == FLAG:
+                        f += 1
+            if f > v or v - f > h:
                 return False
             if h == 0:
                 continue
-            mark = SAFE if left == 0 else FLAG if left == h else 0
+            mark = SAFE if f == v else FLAG if v - f == h else 0
             if mark:
-                for t in range(h):
-                    state[around[t]] = mark
+                for k in range(deg):
+                    j = nbr[i, k]
+                    if j < n and state[j] == HIDDEN:
+                        state[j] = mark
                 changed = True
     return True
 

@@ -19,12 +19,30 @@ import numpy as np
 
 from analyzer.jit import njit
 from analyzer.play.fast.layout import _open, numbers_shown
-from analyzer.play.fast.probabilities import FLAG, HIDDEN, SAFE, _closure, _unknown_around
+from analyzer.play.fast.probabilities import FLAG, HIDDEN, SAFE, _closure
 
 __all__ = ["RULE_PLAYERS", "play_rules"]
 
 RULE_PLAYERS = {"random": 0, "local": 1, "subset": 2}
 """The players of this module and their codes in :func:`play_rules`."""
+
+
+@njit(cache=True)
+def _unknown_around(state: np.ndarray, nbr: np.ndarray, i: int, out: np.ndarray) -> tuple[int, int]:
+    """The hidden cells around number ``i``, into ``out``: how many, and the mines left among them
+    (the number less the flags around it)."""  # pragma: no cover - compiled
+    n = state.shape[0]
+    hidden = 0
+    left = np.int64(state[i])
+    for k in range(nbr.shape[1]):
+        j = nbr[i, k]
+        if j < n:
+            if state[j] == HIDDEN:
+                out[hidden] = j
+                hidden += 1
+            elif state[j] == FLAG:
+                left -= 1
+    return hidden, int(left)
 
 
 @njit(cache=True)
