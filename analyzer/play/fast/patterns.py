@@ -201,43 +201,6 @@ def _union(cells: np.ndarray, count: int, more: np.ndarray, extra: int) -> int: 
 
 
 @njit(cache=True)
-def _unknown_ends(
-    solved: Solved,
-    patterns: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
-    q: int,
-    most: int,
-    relative: float,
-    missing: np.ndarray,
-) -> int:  # pragma: no cover - compiled
-    """The unknown end cells (neither flagged nor certain mines) of pattern ``q``, into ``missing``; how many.
-
-    -1 when the pattern cannot form or is passed over: a side cell is not in
-    doubt (hidden, probability strictly between 0 and 1), an end cell is no
-    mine (revealed, safe, or of probability 0), more than ``most`` end cells
-    are unknown, or one is less likely than ``relative`` times every side cell.
-    """
-    known, _, _, prob, _, _ = solved
-    sides, sizes, ends, end_counts = patterns
-    lowest = 1.0
-    for t in range(2 * sizes[q]):
-        c = sides[q, t]
-        if known[c] != HIDDEN or not 0.0 < prob[c] < 1.0:
-            return -1
-        lowest = min(lowest, prob[c])
-    m = 0
-    for e in range(end_counts[q]):
-        j = ends[q, e]
-        if known[j] >= 0 or known[j] == SAFE or (known[j] == HIDDEN and prob[j] == 0.0):
-            return -1
-        if known[j] != FLAG and prob[j] < 1.0:
-            if m == most or prob[j] < lowest * relative:
-                return -1
-            missing[m] = j
-            m += 1
-    return m
-
-
-@njit(cache=True)
 def pseudo_fifty_fifties(
     solved: Solved, patterns: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], out: np.ndarray
 ) -> int:  # pragma: no cover - compiled
@@ -257,14 +220,35 @@ def pseudo_fifty_fifties(
     missing = np.empty(ends.shape[1], np.int64)
     for q in range(sides.shape[0]):
         k = sizes[q]
-        # at most k unknown end cells, none less likely than every side cell
-        m = _unknown_ends(solved, patterns, q, k, 1.0 - _PSEUDO_TOL, missing)
-        if m < 0:
+        usable = True
+        lowest = 1.0
+        for t in range(2 * k):
+            c = sides[q, t]
+            if known[c] != HIDDEN or not 0.0 < prob[c] < 1.0:
+                usable = False
+                break
+            lowest = min(lowest, prob[c])
+        m = np.int64(0)
+        for e in range(end_counts[q]):
+            if not usable:
+                break
+            j = ends[q, e]
+            if known[j] >= 0 or known[j] == SAFE:
+                usable = False  # a revealed end cell is no mine: this pattern cannot form
+            elif known[j] != FLAG and prob[j] < 1.0:
+                if m == k or prob[j] < lowest * (1.0 - _PSEUDO_TOL):
+                    usable = False  # too many unknown end cells, or one less likely than every cell here
+                else:
+                    missing[m] = j
+                    m += 1
+        if not usable:
             continue
         share = _pattern_share(solved, sides[q], k, missing, m, trial)
         if share < 0.0:
             return -1
-        for t in range(2 * k):  # (a share of 0 is no side cell's probability: they are in doubt)
+        if share == 0.0:
+            continue
+        for t in range(2 * k):
             c = sides[q, t]
             if abs(share - prob[c]) <= _PSEUDO_TOL * prob[c]:
                 found[c] = True
@@ -369,7 +353,7 @@ def chain_patterns(
     return sides[:q], sizes[:q], ends[:q], counts[:q]
 
 
-_LONGTERM_MISSING = np.int64(3)  # numpy's int: a kernel's argument typed int64, not the literal 3 (see _NO)
+_LONGTERM_MISSING = 3
 """At most this many end cells of a 50/50 that may form can still be unknown (neither flagged nor certain)."""
 
 
@@ -406,12 +390,29 @@ def fifty_influence(
     missing = np.empty(ends.shape[1], np.int64)
     for q in range(sides.shape[0]):
         k = sizes[q]
-        m = _unknown_ends(solved, patterns, q, _LONGTERM_MISSING, 0.0, missing)
-        if m < 0:
-            continue
+        usable = True
         touches = False
         for t in range(2 * k):
-            touches = touches or wanted[sides[q, t]]
+            c = sides[q, t]
+            if known[c] != HIDDEN or not 0.0 < prob[c] < 1.0:
+                usable = False
+                break
+            touches = touches or wanted[c]
+        m = np.int64(0)
+        for e in range(end_counts[q]):
+            if not usable:
+                break
+            j = ends[q, e]
+            if known[j] >= 0 or known[j] == SAFE or (known[j] == HIDDEN and prob[j] == 0.0):
+                usable = False  # an end cell that is no mine: this pattern cannot form
+            elif known[j] != FLAG and prob[j] < 1.0:
+                if m == _LONGTERM_MISSING:
+                    usable = False
+                else:
+                    missing[m] = j
+                    m += 1
+        if not usable:
+            continue
         stops = m == 1 and wanted[missing[0]]
         if not (touches or stops):
             continue
