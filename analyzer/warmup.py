@@ -115,12 +115,15 @@ def _outlooks() -> None:
     import numpy as np
 
     from analyzer.play.fast.expert import EXPERT_MARGIN
-    from analyzer.play.fast.outlooks import _living_least_likely, _tertiary
+    from analyzer.play.fast.outlooks import _living_least_likely, _outlooks, _tertiary
     from analyzer.play.fast.probabilities import DEFAULT_MAX_NODES
 
     state, known, nbr, mines, prob, _ = _position()
     cells = np.flatnonzero(known < 0).astype(np.int64)
-    _living_least_likely(state, known, nbr, mines, prob, cells, 2, DEFAULT_MAX_NODES)
+    _, _, _, entropy, _ = _outlooks(
+        state, known, nbr, mines, cells, 2, DEFAULT_MAX_NODES, False, False, False
+    )
+    _living_least_likely(prob, cells, 2, entropy)
     _tertiary(known, nbr, mines, int(cells[0]), EXPERT_MARGIN, 2, DEFAULT_MAX_NODES)
 
 
@@ -145,13 +148,12 @@ def _patterns() -> None:
     no_patterns()
     cands = np.flatnonzero(known == HIDDEN)[:3]
     pseudo, more = np.empty(n, np.int64), np.empty(n, np.int64)
-    found = pseudo_fifty_fifties(known, nbr, mines, prob, log_total, nodes, patterns, pseudo)
-    extra = pseudo_fifty_fifties(
-        known, nbr, mines, prob, log_total, nodes, chain_patterns(known, nbr, prob), more
-    )
+    solved = (known, nbr, mines, prob, log_total, nodes)
+    found = pseudo_fifty_fifties(solved, patterns, pseudo)
+    extra = pseudo_fifty_fifties(solved, chain_patterns(known, nbr, prob), more)
     _union(pseudo, max(found, 0), more, max(extra, 0))
     influence = np.zeros(n)
-    fifty_influence(known, nbr, mines, prob, log_total, nodes, patterns, cands, len(cands), influence)
+    fifty_influence(solved, patterns, cands, len(cands), influence)
 
 
 def _end_game() -> None:
@@ -179,14 +181,11 @@ def _expert_guess() -> None:
 
 def _pseq() -> None:
     # play/fast/pseq.py: the pseq player's filters, on the outlooks (compiled once they are cached).
-    import numpy as np
-
     from analyzer.play.fast.probabilities import DEFAULT_MAX_NODES
     from analyzer.play.fast.pseq import pseq_candidates
 
     state, known, nbr, mines, prob, _ = _position()
-    out = np.empty(state.shape[0], np.int64)
-    pseq_candidates(state, known, nbr, mines, prob, DEFAULT_MAX_NODES, out)
+    pseq_candidates(state, known, nbr, mines, prob, DEFAULT_MAX_NODES)
 
 
 def _layouts() -> None:

@@ -301,9 +301,9 @@ def test_pseq_outlook_equals_the_exact_engine(position) -> None:
     _closure(known, nbr)
     cells = [i for i, p in enumerate(exact.cell_probabilities) if p is not None and p not in (0, 1)]
     # all the candidates at once, read from the position's counts where that applies
-    read = [np.full(len(state), np.nan) for _ in range(4)]
     candidates = np.array(cells, dtype=np.int64)
-    assert _outlooks(state, known, nbr, board.mines, candidates, len(cells), 10**7, *read, False) >= 0
+    status, *read = _outlooks(state, known, nbr, board.mines, candidates, len(cells), 10**7, False)
+    assert status >= 0
     for i in cells:
         p = exact.cell_probabilities[i]
         assert p is not None
@@ -378,11 +378,11 @@ def test_outlooks_read_from_the_counts_equal_a_solve_per_number(preset: str, gam
             safe = [i for i in range(n) if state[i] == -1 and (known[i] == SAFE or prob[i] == 0.0)]
             if not safe:
                 cells = np.array([i for i in range(n) if known[i] == -1 and 0 < prob[i] < 1], dtype=np.int64)
-                read = [np.full(n, np.nan) for _ in range(4)]
-                solved = [np.full(n, np.nan) for _ in range(4)]
                 args = (state, known, nbr, mines, cells, len(cells), DEFAULT_MAX_NODES)
-                read_total += _outlooks(*args, *read, False)
-                assert _outlooks(*args, *solved, True) == 0
+                status, *read = _outlooks(*args, False)
+                read_total += status
+                status, *solved = _outlooks(*args, True)
+                assert status == 0
                 for figure in range(3):
                     assert np.allclose(read[figure][cells], solved[figure][cells], rtol=0, atol=1e-9)
                 compared += len(cells)

@@ -126,21 +126,13 @@ def _compiled_pseudo(board: Board, *, chains: bool = False) -> list[int]:
     nbr, known, prob, info = _compiled_position(board)
     out = np.empty(len(known), dtype=np.int64)
     patterns = fast.patterns.fifty_fifty_patterns(nbr)
-    count = fast.patterns.pseudo_fifty_fifties(
-        known, nbr, board.mines, prob, info[0], DEFAULT_MAX_NODES, patterns, out
-    )
+    solved = (known, nbr, board.mines, prob, info[0], DEFAULT_MAX_NODES)
+    count = fast.patterns.pseudo_fifty_fifties(solved, patterns, out)
     assert count >= 0
     if chains:
         more = np.empty(len(known), dtype=np.int64)
         extra = fast.patterns.pseudo_fifty_fifties(
-            known,
-            nbr,
-            board.mines,
-            prob,
-            info[0],
-            DEFAULT_MAX_NODES,
-            fast.patterns.chain_patterns(known, nbr, prob),
-            more,
+            solved, fast.patterns.chain_patterns(known, nbr, prob), more
         )
         assert extra >= 0
         count = fast.patterns._union(out, count, more, extra)
@@ -197,9 +189,8 @@ def _compiled_influence(board: Board, cells: list[int]) -> dict[int, float]:
     out = np.full(len(known), -1.0)
     cands = np.array(cells, dtype=np.int64)
     patterns = fast.patterns.fifty_fifty_patterns(nbr)
-    status = fast.patterns.fifty_influence(
-        known, nbr, board.mines, prob, info[0], DEFAULT_MAX_NODES, patterns, cands, len(cells), out
-    )
+    solved = (known, nbr, board.mines, prob, info[0], DEFAULT_MAX_NODES)
+    status = fast.patterns.fifty_influence(solved, patterns, cands, len(cells), out)
     assert status == 1
     return {i: float(out[i]) for i in cells}
 

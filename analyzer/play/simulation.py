@@ -538,15 +538,23 @@ def simulate(
     setup = _make_setup(width, height, mines, chosen, first_click, first_cell, seed, topology)
     use_fast = not exact and has_fast_form(chosen)
     batch_size = _batch_size(batch_size, games, workers, use_fast)
-    path = None if results_path is None else Path(results_path)
-    if path is not None:
-        checked_results_path(path)
-    done, todo = plan(games, [] if path is None else read_results(path, setup), batch_size)
+    path, done, todo = _resumed(setup, games, batch_size, results_path)
     if backend == "dask":
         batches = run_dask(_run_batch, setup, chosen, todo, workers, address, use_fast) if todo else iter(())
     else:
         batches = run_local(_run_batch, setup, chosen, todo, workers, use_fast)
     return _gathered(setup, games, done, batches, path, progress)
+
+
+def _resumed(
+    setup: Setup, games: int, batch_size: int, results_path: str | os.PathLike[str] | None
+) -> tuple[Path | None, list[dict[str, Any]], list[range]]:
+    """The results file, checked (``None``: none), the batches of ``setup`` already in it, and those left."""
+    if results_path is None:
+        return None, *plan(games, [], batch_size)
+    path = Path(results_path)
+    checked_results_path(path)
+    return path, *plan(games, read_results(path, setup), batch_size)
 
 
 def _gathered(

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import math
+from typing import Any
 
 import numpy as np
 
@@ -213,17 +214,11 @@ def uses_patterns(params: np.ndarray | tuple[float, ...]) -> bool:
     return params[6] != 0.0 or params[11] != 0.0
 
 
-def _expert_guess(
-    state: np.ndarray,
-    known: np.ndarray,
-    nbr: np.ndarray,
-    mines: int,
-    prob: np.ndarray,
-    log_total: float,
-    params: tuple[float, ...],
-    patterns: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
-) -> int:
-    """:func:`~analyzer.play.fast.expert.expert_guess` with an ``expert`` player's options.
+def _expert_options(
+    params: tuple[float, ...], patterns: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+) -> tuple[Any, ...]:
+    """The arguments of :func:`~analyzer.play.fast.expert.expert_guess` after the position (``state``
+    to ``log_total``) for an ``expert`` player's options.
 
     ``params``: the options as :func:`expert_params` gives them, in a tuple.
     """
@@ -241,30 +236,22 @@ def _expert_guess(
         alike,
         longterm,
     ) = params
-    return int(
-        expert_guess(
-            state,
-            known,
-            nbr,
-            mines,
-            prob,
-            log_total,
-            margin,
-            int(candidates),
-            int(layouts),
-            int(nodes),
-            DEFAULT_MAX_NODES,
-            int(score),
-            wait_dead != 0.0,
-            patterns,
-            isolated != 0.0,
-            int(offedge),
-            progress,
-            alike != 0.0,
-            longterm,
-            pseudo != 0.0,
-            pseudo == 2.0,
-        )
+    return (
+        margin,
+        int(candidates),
+        int(layouts),
+        int(nodes),
+        DEFAULT_MAX_NODES,
+        int(score),
+        wait_dead != 0.0,
+        patterns,
+        isolated != 0.0,
+        int(offedge),
+        progress,
+        alike != 0.0,
+        longterm,
+        pseudo != 0.0,
+        pseudo == 2.0,
     )
 
 
@@ -301,7 +288,11 @@ def guess_in(
         patterns = no_patterns()
     elif patterns is None:
         patterns = _board_patterns(nbr)
-    return _expert_guess(state, known, nbr, mines, prob, info[0], tuple(options.tolist()), patterns)
+    return int(
+        expert_guess(
+            state, known, nbr, mines, prob, info[0], *_expert_options(tuple(options.tolist()), patterns)
+        )
+    )
 
 
 @functools.lru_cache(maxsize=256)
@@ -323,8 +314,7 @@ def first_choice(
     prob = np.full(n, mines / n)
     nbr = neighbours_of(topology, width, height)
     if player == "pseq":
-        out = np.empty(n, dtype=np.int64)
-        kept = pseq_candidates(state, state.copy(), nbr, mines, prob, DEFAULT_MAX_NODES, out)
+        kept, out = pseq_candidates(state, state.copy(), nbr, mines, prob, DEFAULT_MAX_NODES)
         return int(out[0]) if kept > 0 else 0
     if player == "expert":
         log_total = math.lgamma(n + 1) - math.lgamma(mines + 1) - math.lgamma(n - mines + 1)
@@ -332,7 +322,9 @@ def first_choice(
         patterns = no_patterns()
         if uses_patterns(params):
             patterns = fifty_fifty_patterns(topology, width, height)
-        return _expert_guess(state, state.copy(), nbr, mines, prob, log_total, params, patterns)
+        return int(
+            expert_guess(state, state.copy(), nbr, mines, prob, log_total, *_expert_options(params, patterns))
+        )
     return int(lowest_probability_cell(state, nbr, prob))
 
 

@@ -39,7 +39,7 @@ def lowest_probability_cell(state: np.ndarray, nbr: np.ndarray, prob: np.ndarray
     """  # pragma: no cover - compiled
     pool = state == HIDDEN
     first = np.empty(1 if pool.any() else 0, np.int64)
-    _take_in_guess_order(state, nbr, prob, pool, first, 0, first.shape[0])
+    _take_in_guess_order(state, nbr, prob, pool, first, first.shape[0])
     return first[0] if first.shape[0] > 0 else -1
 
 
@@ -89,7 +89,7 @@ def _guess_candidates(
                 else:
                     first[far[i]] = True
     cands = np.empty(min(candidates, left), np.int64)
-    _take_in_guess_order(state, nbr, prob, within, cands, 0, cands.shape[0])
+    _take_in_guess_order(state, nbr, prob, within, cands, cands.shape[0])
     return cands
 
 
@@ -129,21 +129,15 @@ def _far_cells(state: np.ndarray, nbr: np.ndarray) -> np.ndarray:  # pragma: no 
 
 @njit(cache=True)
 def _take_in_guess_order(
-    state: np.ndarray,
-    nbr: np.ndarray,
-    prob: np.ndarray,
-    pool: np.ndarray,
-    cands: np.ndarray,
-    start: int,
-    stop: int,
+    state: np.ndarray, nbr: np.ndarray, prob: np.ndarray, pool: np.ndarray, cands: np.ndarray, take: int
 ) -> None:  # pragma: no cover - compiled
-    """Fill ``cands[start:stop]`` with the first cells of ``pool`` in the guess order, taking them out of it.
+    """Fill ``cands[:take]`` with the first cells of ``pool`` in the guess order, taking them out of it.
 
     The guess order: probability, ties within 1e-12 to fewest unrevealed
     neighbours, then index.
     """
     n = state.shape[0]
-    for count in range(start, stop):
+    for count in range(take):
         best = -1
         best_p = 2.0
         best_u = 99
@@ -190,22 +184,16 @@ def _split_candidates(
     limit = _margin_limit(state, prob, margin)
     edge = np.zeros(n, np.bool_)
     _mark_front(state, nbr, edge)
-    on = np.zeros(n, np.bool_)
+    on = np.zeros(n, np.bool_)  # the hidden cells within the margin: on the front, and off it
     off = np.zeros(n, np.bool_)
-    n_on = 0
-    n_off = 0
     for i in range(n):
         if state[i] == HIDDEN and prob[i] <= limit:
-            if edge[i]:
-                on[i] = True
-                n_on += 1
-            else:
-                off[i] = True
-                n_off += 1
-    take_on = min(candidates, n_on)
-    take_off = min(offedge, n_off)
+            on[i] = edge[i]
+            off[i] = not edge[i]
+    take_on = min(candidates, int(np.count_nonzero(on)))
+    take_off = min(offedge, int(np.count_nonzero(off)))
     cands = np.empty(take_on + take_off, np.int64)
-    _take_in_guess_order(state, nbr, prob, on, cands, 0, take_on)
+    _take_in_guess_order(state, nbr, prob, on, cands, take_on)
     count = take_on
     touching = np.zeros(n, np.int64)
     for i in range(n):

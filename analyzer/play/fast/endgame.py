@@ -39,6 +39,7 @@ MAX_LAYOUTS = 64 * WORDS - 1
 _KEY_SIZE = WORDS + 2  # a memo key: the set of layouts padded to WORDS words, then the revealed cells' two
 _KEY = types.UniTuple(types.uint64, _KEY_SIZE)
 _ONE = np.uint64(1)
+_Search = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, Dict, np.ndarray, int]
 _ZERO = np.uint64(0)
 
 
@@ -198,145 +199,166 @@ def layouts(state: np.ndarray, nbr: np.ndarray, mines: int, limit: int) -> np.nd
 
 
 @njit(cache=True)
-def _after(
-    cell: int,
-    live: np.ndarray,
-    low: np.uint64,
-    high: np.uint64,
-    board: np.ndarray,
-    nbr: np.ndarray,
-    mined_by: np.ndarray,
-    numbers: np.ndarray,
-    bit: np.ndarray,
-    open_cells: np.ndarray,
-    memo: Dict,
-    nodes: np.ndarray,
-    max_nodes: int,
+def _shown(
+    cell: int, a: int, low: np.uint64, high: np.uint64, search: _Search, seen: np.ndarray, flood: np.ndarray
 ) -> int:  # pragma: no cover - compiled
-    """Layouts of ``live`` won by best play after revealing ``cell``; -1 past ``max_nodes``.
+    """The cells layout ``a`` shows on revealing ``cell`` (through its zeros), into ``flood``; how many.
 
-    ``low``/``high`` mark the cells revealed by the search so far (bit ``bit[i]``).
+    The cells revealed by the search already (``low``/``high``, bit ``bit[i]``)
+    are left out; ``seen`` comes clear and is left marked at the cells shown.
     """
+    board, nbr, _, numbers, bit, _, _, _, _ = search
     n = board.shape[0]
     deg = nbr.shape[1]
-    words = live.shape[0]
-    rest = np.empty(words, np.uint64)
+    size = 1
+    flood[0] = cell
+    seen[cell] = True
+    head = 0
+    while head < size:
+        i = flood[head]
+        head += 1
+        if numbers[a, i] == 0:
+            for k in range(deg):
+                j = nbr[i, k]
+                if j < n and board[j] == HIDDEN and not seen[j]:
+                    bj = bit[j]
+                    if bj >= 0 and (((low if bj < 64 else high) >> np.uint64(bj % 64)) & _ONE):
+                        continue  # revealed already by the search
+                    seen[j] = True
+                    flood[size] = j
+                    size += 1
+    return size
+
+
+@njit(cache=True)
+def _alike(
+    rest: np.ndarray, a: int, flood: np.ndarray, size: int, mined_by: np.ndarray, numbers: np.ndarray
+) -> np.ndarray:  # pragma: no cover - compiled
+    """The layouts of ``rest`` that show the cells ``flood[:size]`` as layout ``a`` does (none a mine)."""
+    words = rest.shape[0]
+    group = np.zeros(words, np.uint64)
     for w in range(words):
-        rest[w] = live[w] & ~mined_by[cell, w]
+        others = rest[w]
+        while others:
+            b = _lowest_bit(others)
+            others &= ~(_ONE << np.uint64(b))
+            other = 64 * w + b
+            same = True
+            for t in range(size):
+                i = flood[t]
+                if _has(mined_by[i], other) or numbers[other, i] != numbers[a, i]:
+                    same = False
+                    break
+            if same:
+                group[w] |= _ONE << np.uint64(b)
+    return group
+
+
+@njit(cache=True)
+def _reveals(
+    live: np.ndarray, low: np.uint64, high: np.uint64, search: _Search, shortcut: bool
+) -> tuple[np.ndarray, np.ndarray, int]:  # pragma: no cover - compiled
+    """The reveals to try in a position: the cells, how many layouts of ``live`` mine each, how many.
+
+    The cells not revealed yet, by (mined, cell); with ``shortcut``, the first
+    cell no layout mines alone when there is one.
+    """
+    _, _, mined_by, _, bit, open_cells, _, _, _ = search
+    m = open_cells.shape[0]
+    mined = np.empty(m, np.int64)
+    candidates = np.empty(m, np.int64)
+    c = np.int64(0)
+    safe = np.int64(-1)
+    for t in range(m):
+        i = open_cells[t]
+        bi = bit[i]
+        if ((low if bi < 64 else high) >> np.uint64(bi % 64)) & _ONE:
+            continue
+        k = _size_of_both(mined_by[i], live)
+        if k == 0 and safe < 0:
+            safe = i
+        mined[c] = k
+        candidates[c] = i
+        c += 1
+    if shortcut and safe >= 0:  # the only reveal tried: no layout mines it
+        candidates[0] = safe
+        mined[0] = 0
+        c = np.int64(1)
+    else:
+        _sort_by_mined(candidates, mined, c)
+    return candidates, mined, int(c)
+
+
+@njit(cache=True)
+def _best(
+    live: np.ndarray, low: np.uint64, high: np.uint64, search: _Search
+) -> tuple[int, int]:  # pragma: no cover - compiled
+    """The layouts of ``live`` won by best play, and its first reveal; (-1, -1) past the search's nodes.
+
+    ``low``/``high`` mark the cells revealed by the search so far (bit ``bit[i]``);
+    ``search`` is what every position shares: (board, nbr, mined_by, numbers,
+    bit, open_cells, memo, nodes, max_nodes). Below the root (where the search
+    has revealed nothing: every position below has its reveal's bit) a cell no
+    layout mines is taken without branching; at the root every cell is tried
+    and the first tried stands even when it wins no layout.
+    """
+    board, _, mined_by, numbers, bit, _, memo, nodes, max_nodes = search
+    root = low == 0 and high == 0
+    n = board.shape[0]
+    words = live.shape[0]
+    candidates, mined, c = _reveals(live, low, high, search, not root)
+    count = _size(live)
     seen = np.zeros(n, np.bool_)
     flood = np.empty(n, np.int64)
-    total = 0
-    a = _lowest(rest)
-    while a >= 0:
-        # the cells layout `a` shows, from `cell` through its zeros
-        size = 1
-        flood[0] = cell
-        seen[cell] = True
-        head = 0
-        while head < size:
-            i = flood[head]
-            head += 1
-            if numbers[a, i] == 0:
-                for k in range(deg):
-                    j = nbr[i, k]
-                    if j < n and board[j] == HIDDEN and not seen[j]:
-                        bj = bit[j]
-                        if bj >= 0 and (((low if bj < 64 else high) >> np.uint64(bj % 64)) & _ONE):
-                            continue  # revealed already by the search
-                        seen[j] = True
-                        flood[size] = j
-                        size += 1
-        group = np.zeros(words, np.uint64)
+    rest = np.empty(words, np.uint64)
+    best = -1 if root else 0
+    best_cell = -1
+    for t in range(c):
+        if count - mined[t] <= best:
+            break
+        cell = candidates[t]
         for w in range(words):
-            others = rest[w]
-            while others:
-                b = _lowest_bit(others)
-                others &= ~(_ONE << np.uint64(b))
-                other = 64 * w + b
-                same = True
-                for t in range(size):
-                    i = flood[t]
-                    if _has(mined_by[i], other) or numbers[other, i] != numbers[a, i]:
-                        same = False
-                        break
-                if same:
-                    group[w] |= _ONE << np.uint64(b)
-        for w in range(words):
-            rest[w] &= ~group[w]
+            rest[w] = live[w] & ~mined_by[cell, w]
+        value = 0
         a = _lowest(rest)
-        new_low = low
-        new_high = high
-        for t in range(size):
-            i = flood[t]
-            seen[i] = False
-            if bit[i] < 64:
-                new_low |= _ONE << np.uint64(bit[i])
-            else:
-                new_high |= _ONE << np.uint64(bit[i] - 64)
-        count = _size(group)
-        if count == 1:
-            total += 1
-            continue
-        padded = np.zeros(_KEY_SIZE, np.uint64)
-        padded[:words] = group
-        padded[WORDS] = new_low
-        padded[WORDS + 1] = new_high
-        key = to_fixed_tuple(padded, _KEY_SIZE)  # type: ignore[call-arg,var-annotated]
-        if key in memo:
-            total += memo[key]
-            continue
-        nodes[0] += 1
-        if nodes[0] > max_nodes:
-            return -1
-        # the value of the position: a certainly safe cell without branching, else the best reveal
-        m = open_cells.shape[0]
-        mined = np.empty(m, np.int64)
-        candidates = np.empty(m, np.int64)
-        c = np.int64(0)
-        safe = np.int64(-1)
-        for t in range(m):
-            i = open_cells[t]
-            bi = bit[i]
-            if ((new_low if bi < 64 else new_high) >> np.uint64(bi % 64)) & _ONE:
+        while a >= 0:  # the layouts left split by what revealing `cell` shows
+            size = _shown(cell, a, low, high, search, seen, flood)
+            group = _alike(rest, a, flood, size, mined_by, numbers)
+            for w in range(words):
+                rest[w] &= ~group[w]
+            a = _lowest(rest)
+            new_low = low
+            new_high = high
+            for u in range(size):
+                i = flood[u]
+                seen[i] = False
+                if bit[i] < 64:
+                    new_low |= _ONE << np.uint64(bit[i])
+                else:
+                    new_high |= _ONE << np.uint64(bit[i] - 64)
+            if _size(group) == 1:
+                value += 1
                 continue
-            k = _size_of_both(mined_by[i], group)
-            if k == 0 and safe < 0:
-                safe = i
-            mined[c] = k
-            candidates[c] = i
-            c += 1
-        if safe >= 0:  # the only reveal tried: no layout mines it (count > 1 here, so it is searched)
-            candidates[0] = safe
-            mined[0] = 0
-            c = np.int64(1)
-        else:
-            _sort_by_mined(candidates, mined, c)
-        best = 0
-        for t in range(c):
-            if count - mined[t] <= best:
-                break
-            value = _after(
-                candidates[t],
-                group,
-                new_low,
-                new_high,
-                board,
-                nbr,
-                mined_by,
-                numbers,
-                bit,
-                open_cells,
-                memo,
-                nodes,
-                max_nodes,
-            )
-            if value < 0:
-                return -1
-            if value > best:
-                best = value
-        memo[key] = best
-        total += best
-    return total
+            padded = np.zeros(_KEY_SIZE, np.uint64)
+            padded[:words] = group
+            padded[WORDS] = new_low
+            padded[WORDS + 1] = new_high
+            key = to_fixed_tuple(padded, _KEY_SIZE)  # type: ignore[call-arg,var-annotated]
+            if key in memo:
+                value += memo[key]
+                continue
+            nodes[0] += 1
+            if nodes[0] > max_nodes:
+                return -1, -1
+            won = _best(group, new_low, new_high, search)[0]
+            if won < 0:
+                return -1, -1
+            memo[key] = won
+            value += won
+        if value > best:
+            best = value
+            best_cell = cell
+    return best, best_cell
 
 
 @njit(cache=True)
@@ -401,38 +423,8 @@ def endgame_move(state: np.ndarray, nbr: np.ndarray, mines: int, limit: int, max
             m += 1
     open_cells = open_cells[:m].copy()
     memo = Dict.empty(key_type=_KEY, value_type=types.int64)
-    nodes = np.zeros(1, np.int64)
-    mined = np.empty(m, np.int64)
-    order = open_cells.copy()
-    for t in range(m):
-        mined[t] = _size(mined_by[order[t]])
-    _sort_by_mined(order, mined, m)
-    best_cell = -1
-    best = -1
-    for t in range(m):
-        if total - mined[t] <= best:
-            break
-        value = _after(
-            order[t],
-            everything,
-            _ZERO,
-            _ZERO,
-            state,
-            nbr,
-            mined_by,
-            numbers,
-            bit,
-            open_cells,
-            memo,
-            nodes,
-            max_nodes,
-        )
-        if value < 0:
-            return -1
-        if value > best:
-            best_cell = order[t]
-            best = value
-    return best_cell
+    search = (state, nbr, mined_by, numbers, bit, open_cells, memo, np.zeros(1, np.int64), max_nodes)
+    return _best(everything, _ZERO, _ZERO, search)[1]
 
 
 @njit(cache=True)

@@ -21,6 +21,7 @@ from analyzer.play.fast.candidates import _guess_candidates, _split_candidates
 from analyzer.play.fast.endgame import endgame_move, isolated_move
 from analyzer.play.fast.outlooks import _living_least_likely, _outlooks, _tertiary
 from analyzer.play.fast.patterns import _union, chain_patterns, fifty_influence, pseudo_fifty_fifties
+from analyzer.play.fast.probabilities import _NO
 
 __all__ = [
     "EXPERT_MARGIN",
@@ -103,6 +104,7 @@ def expert_guess(
     third = score == 2
     blend = score == 3
     living = score == 4
+    solved = (known, nbr, mines, prob, log_total, max_nodes)  # the patterns' kernels' view of the position
     if endgame_limit > 0 and log_total <= math.log(endgame_limit + 0.5):
         cell = endgame_move(state, nbr, mines, endgame_limit, endgame_nodes)
         if cell >= 0:
@@ -115,18 +117,21 @@ def expert_guess(
             return cell
     if pseudo_first and patterns[0].shape[0] > 0:
         pseudo = np.empty(n, np.int64)
-        found = pseudo_fifty_fifties(known, nbr, mines, prob, log_total, max_nodes, patterns, pseudo)
+        found = pseudo_fifty_fifties(solved, patterns, pseudo)
         if found >= 0 and chains:
             more = np.empty(n, np.int64)
-            extra = pseudo_fifty_fifties(
-                known, nbr, mines, prob, log_total, max_nodes, chain_patterns(known, nbr, prob), more
-            )
+            extra = pseudo_fifty_fifties(solved, chain_patterns(known, nbr, prob), more)
             found = -1 if extra < 0 else _union(pseudo, found, more, extra)
         if found < 0:
             return -1
         if found > 0:
-            cell = _living_least_likely(state, known, nbr, mines, prob, pseudo, found, max_nodes)
-            if cell != -2:
+            read, _, _, entropy, _ = _outlooks(
+                state, known, nbr, mines, pseudo, found, max_nodes, _NO, _NO, _NO
+            )
+            if read < 0:
+                return -1
+            cell = _living_least_likely(prob, pseudo, found, entropy)
+            if cell >= 0:
                 return cell
     if offedge > 0:
         cands = _split_candidates(state, nbr, prob, margin, candidates, offedge)
@@ -135,32 +140,13 @@ def expert_guess(
     count = cands.shape[0]
     if count == 1:
         return cands[0]
-    some = np.empty(n)
-    expected = np.empty(n)
-    entropy = np.empty(n)
-    second = np.empty(n)
-    scored = _outlooks(
-        state,
-        known,
-        nbr,
-        mines,
-        cands,
-        count,
-        max_nodes,
-        some,
-        expected,
-        entropy,
-        second,
-        secondary,
-        blend,
-        living,
+    scored, some, _, entropy, second = _outlooks(
+        state, known, nbr, mines, cands, count, max_nodes, secondary, blend, living
     )
     if scored < 0:
         return -1
     influence = np.zeros(n if longterm > 0.0 else 0)  # read only with longterm
-    if longterm > 0.0 and (
-        fifty_influence(known, nbr, mines, prob, log_total, max_nodes, patterns, cands, count, influence) < 0
-    ):
+    if longterm > 0.0 and fifty_influence(solved, patterns, cands, count, influence) < 0:
         return -1
     alive = False  # some candidate is living (only asked when dead ones wait)
     if wait_dead:

@@ -110,7 +110,6 @@ def play_policy(
     prob = np.empty(n)
     known = np.empty(n, np.int8)
     info = np.zeros(1)
-    cands = np.empty(n, np.int64)
     to_open = n - mines
     revealed = 0
     for i in range(n):
@@ -178,7 +177,7 @@ def play_policy(
             if cell < 0:
                 return -1, guesses, reveals, traced
         else:
-            kept = pseq_candidates(state, known, nbr, mines, prob, max_nodes, cands)
+            kept, cands = pseq_candidates(state, known, nbr, mines, prob, max_nodes)
             if kept < 0:
                 return -1, guesses, reveals, traced
             cell = cands[0]

@@ -8,8 +8,8 @@ each number the cell could show; :func:`_outlooks` reads most of them from the
 position's counts instead (:func:`_outlook_from_counts`), for every candidate
 at once. :func:`_tertiary` looks a click further (the ``expert`` player's
 tertiary score); :func:`_living_least_likely` takes the least likely cell among
-those that can show more than one number (the ``expert`` player's pick among
-pseudo-50/50 cells). The ``pseq`` player's filters are outlooks too
+those whose outlook shows more than one number (the ``expert`` player's pick
+among pseudo-50/50 cells). The ``pseq`` player's filters are outlooks too
 (:mod:`analyzer.play.fast.pseq`). Positions and codes are those of
 :mod:`analyzer.play.fast.probabilities`.
 """
@@ -457,25 +457,26 @@ def _outlooks(
     cands: np.ndarray,
     count: int,
     max_nodes: int,
-    some: np.ndarray,
-    expected: np.ndarray,
-    entropy: np.ndarray,
-    second: np.ndarray,
     with_second: bool,
     blend: bool = False,
     living: bool = False,
-) -> int:  # pragma: no cover - compiled
-    """:func:`_reveal_outlook` of each of the first ``count`` cells of ``cands``, into the four arrays.
+) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
+    """:func:`_reveal_outlook` of each of the first ``count`` cells of ``cands``: how many were read from
+    the counts, and the four figures by cell (some, expected, entropy, second; set at ``cands[:count]``).
 
     The first three figures are read from the position's counts
     (:func:`_outlook_from_counts`) where that applies; the secondary safety
     (``with_second``, else NaN) and the other cases solve the position once for
     each number the cell could show. Far cells (:func:`_far_cells`) with as
     many neighbours are alike, so their outlook is computed once per
-    neighbourhood size. Returns how many were read from the counts, or -1 when
-    a position was too hard to enumerate.
+    neighbourhood size. How many were read is -1 when a position was too hard
+    to enumerate.
     """
     n = state.shape[0]
+    some = np.empty(n)
+    expected = np.empty(n)
+    entropy = np.empty(n)
+    second = np.empty(n)
     deg = nbr.shape[1]
     far = _far_cells(state, nbr)  # far cells of one neighbourhood size are alike: solved once
     # The position's counts, once for every candidate. The secondary safety solves each
@@ -541,12 +542,12 @@ def _outlooks(
         if done:
             read += 1
         elif not _reveal_outlook(known, nbr, mines, c, max_nodes, outlook, blend, living):
-            return -1
+            return -1, some, expected, entropy, second
         some[c], expected[c], entropy[c], second[c] = outlook[0], outlook[1], outlook[2], outlook[3]
         if pure:
             cached[size, 0] = 1.0
             cached[size, 1], cached[size, 2], cached[size, 3], cached[size, 4] = outlook
-    return read
+    return read, some, expected, entropy, second
 
 
 @njit(cache=True)
@@ -626,32 +627,13 @@ def _tertiary(
 
 @njit(cache=True)
 def _living_least_likely(
-    state: np.ndarray,
-    known: np.ndarray,
-    nbr: np.ndarray,
-    mines: int,
-    prob: np.ndarray,
-    cells: np.ndarray,
-    count: int,
-    max_nodes: int,
+    prob: np.ndarray, cells: np.ndarray, count: int, entropy: np.ndarray
 ) -> int:  # pragma: no cover - compiled
-    """The living cell of ``cells[:count]`` least likely to be a mine (ties to the first); -2 when none lives.
+    """The living cell of ``cells[:count]`` least likely to be a mine (ties to the first); -1 when none lives.
 
-    Living: it could show more than one number. -1 when a position was too hard.
+    Living: it could show more than one number (its ``entropy``, as :func:`_outlooks` gives it, above 0).
     """
-    n = state.shape[0]
-    some = np.empty(n)
-    expected = np.empty(n)
-    entropy = np.empty(n)
-    second = np.empty(n)
-    if (
-        _outlooks(
-            state, known, nbr, mines, cells, count, max_nodes, some, expected, entropy, second, _NO, _NO, _NO
-        )
-        < 0
-    ):
-        return -1
-    best = -2
+    best = -1
     best_p = 2.0
     for t in range(count):
         c = cells[t]

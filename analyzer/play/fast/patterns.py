@@ -21,6 +21,11 @@ from analyzer.play.fast.probabilities import FLAG, HIDDEN, SAFE, probabilities
 
 __all__ = ["fifty_fifty_patterns", "no_patterns", "pseudo_fifty_fifties", "chain_patterns", "fifty_influence"]
 
+Solved = tuple[np.ndarray, np.ndarray, int, np.ndarray, float, int]
+"""A position and its solution, as the kernels here take it: ``(known, nbr, mines, prob, log_total,
+max_nodes)``, ``known`` the position after the single-number rules, ``prob`` its probabilities,
+``log_total`` the natural log of its number of layouts, ``max_nodes`` the solves' budget."""
+
 
 @njit(cache=True)
 def _neighbours(nbr: np.ndarray, a: int, b: int) -> bool:  # pragma: no cover - compiled
@@ -151,20 +156,12 @@ _PSEUDO_TOL = 1e-9
 
 @njit(cache=True)
 def _pattern_share(
-    known: np.ndarray,
-    nbr: np.ndarray,
-    mines: int,
-    log_total: float,
-    max_nodes: int,
-    side: np.ndarray,
-    k: int,
-    missing: np.ndarray,
-    m: int,
-    trial: np.ndarray,
+    solved: Solved, side: np.ndarray, k: int, missing: np.ndarray, m: int, trial: np.ndarray
 ) -> float:  # pragma: no cover - compiled
-    """The share of the layouts of ``known`` (``log_total`` the log of their number) with
-    ``missing[:m]`` and ``side[:k]`` mines and ``side[k:2k]`` safe: 0.0 when none fits, -1.0 when
-    the position was too hard to enumerate. ``trial`` is scratch space of ``known``'s size."""
+    """The share of the layouts of ``known`` (:data:`Solved`) with ``missing[:m]`` and ``side[:k]``
+    mines and ``side[k:2k]`` safe: 0.0 when none fits, -1.0 when the position was too hard to
+    enumerate. ``trial`` is scratch space of ``known``'s size."""
+    known, nbr, mines, _, log_total, max_nodes = solved
     trial[:] = known
     for t in range(m):
         trial[missing[t]] = FLAG
@@ -205,24 +202,17 @@ def _union(cells: np.ndarray, count: int, more: np.ndarray, extra: int) -> int: 
 
 @njit(cache=True)
 def pseudo_fifty_fifties(
-    known: np.ndarray,
-    nbr: np.ndarray,
-    mines: int,
-    prob: np.ndarray,
-    log_total: float,
-    max_nodes: int,
-    patterns: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
-    out: np.ndarray,
+    solved: Solved, patterns: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], out: np.ndarray
 ) -> int:  # pragma: no cover - compiled
     """The pseudo-50/50 cells of the position (:func:`analyzer.play.forced.pseudo_fifty_fifties`), ascending.
 
-    ``known`` is the position after the single-number rules, ``prob`` its
-    probabilities, ``log_total`` the natural log of its layouts, ``patterns``
-    :func:`fifty_fifty_patterns` of ``nbr``. Each pattern looked at is
+    ``solved`` is the position and its solution (:data:`Solved`), ``patterns``
+    :func:`fifty_fifty_patterns` of its ``nbr``. Each pattern looked at is
     counted by solving the position with its end cells and first side flagged
     and its second side marked safe. Writes the cells to ``out`` and returns
     their number, or -1 when a position was too hard to enumerate.
     """
+    known, _, _, prob, _, _ = solved
     sides, sizes, ends, end_counts = patterns
     n = known.shape[0]
     found = np.zeros(n, np.bool_)
@@ -253,7 +243,7 @@ def pseudo_fifty_fifties(
                     m += 1
         if not usable:
             continue
-        share = _pattern_share(known, nbr, mines, log_total, max_nodes, sides[q], k, missing, m, trial)
+        share = _pattern_share(solved, sides[q], k, missing, m, trial)
         if share < 0.0:
             return -1
         if share == 0.0:
@@ -369,18 +359,14 @@ _LONGTERM_MISSING = 3
 
 @njit(cache=True)
 def fifty_influence(
-    known: np.ndarray,
-    nbr: np.ndarray,
-    mines: int,
-    prob: np.ndarray,
-    log_total: float,
-    max_nodes: int,
+    solved: Solved,
     patterns: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     cands: np.ndarray,
     count: int,
     influence: np.ndarray,
 ) -> int:  # pragma: no cover - compiled
-    """The chance that a 50/50 forms around each of ``cands[:count]``, into ``influence``.
+    """The chance that a 50/50 forms around each of ``cands[:count]`` in ``solved`` (:data:`Solved`),
+    into ``influence``.
 
     A pattern (:func:`fifty_fifty_patterns`) may form where its side cells are
     in doubt (hidden, probability strictly between 0 and 1), none of its end
@@ -393,6 +379,7 @@ def fifty_influence(
     the 50/50 forming), at most its probability and its safety. Returns 1, or
     -1 when a position was too hard to enumerate.
     """
+    known, _, _, prob, _, _ = solved
     sides, sizes, ends, end_counts = patterns
     n = known.shape[0]
     wanted = np.zeros(n, np.bool_)
@@ -429,7 +416,7 @@ def fifty_influence(
         stops = m == 1 and wanted[missing[0]]
         if not (touches or stops):
             continue
-        share = _pattern_share(known, nbr, mines, log_total, max_nodes, sides[q], k, missing, m, trial)
+        share = _pattern_share(solved, sides[q], k, missing, m, trial)
         if share < 0.0:
             return -1
         if share == 0.0:

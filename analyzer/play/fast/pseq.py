@@ -38,47 +38,36 @@ def _keep_best(cands: np.ndarray, count: int, score: np.ndarray) -> int:  # prag
 
 @njit(cache=True)
 def pseq_candidates(
-    state: np.ndarray,
-    known: np.ndarray,
-    nbr: np.ndarray,
-    mines: int,
-    prob: np.ndarray,
-    max_nodes: int,
-    out: np.ndarray,
-) -> int:
-    """PSEQ's guess: the cells left after its filters P, S, E, Q, written to ``out``; their count.
+    state: np.ndarray, known: np.ndarray, nbr: np.ndarray, mines: int, prob: np.ndarray, max_nodes: int
+) -> tuple[int, np.ndarray]:
+    """PSEQ's guess: how many cells are left after its filters P, S, E, Q, and an array that starts with them.
 
     P keeps the lowest mine probability; S the highest (1 - p) x P(the number
     shown proves another cell safe); E the highest (1 - p) x E[cells proved
     safe]; Q the highest entropy of the number shown. Each keeps scores within a
     relative 1e-8 of the best. The caller draws among the survivors uniformly.
-    Returns -1 when a position was too hard to enumerate.
+    The count is -1 when a position was too hard to enumerate.
     """  # pragma: no cover - compiled
     n = state.shape[0]
+    out = np.empty(n, np.int64)
     count = np.int64(0)
     for i in range(n):
         if state[i] == HIDDEN and known[i] == HIDDEN and 0.0 < prob[i] < 1.0:
             out[count] = i
             count += 1
     if count <= 1:
-        return int(count)  # int64 from the start (see _NO)
+        return int(count), out  # int64 from the start (see _NO)
     score = np.empty(n)
     for t in range(count):
         score[out[t]] = -prob[out[t]]
     count = _keep_best(out, count, score)
     if count <= 1:
-        return count
-    some = np.empty(n)
-    expected = np.empty(n)
-    entropy = np.empty(n)
-    second = np.empty(n)
-    if (
-        _outlooks(
-            state, known, nbr, mines, out, count, max_nodes, some, expected, entropy, second, _NO, _NO, _NO
-        )
-        < 0
-    ):
-        return -1
+        return count, out
+    read, some, expected, entropy, _ = _outlooks(
+        state, known, nbr, mines, out, count, max_nodes, _NO, _NO, _NO
+    )
+    if read < 0:
+        return -1, out
     for t in range(count):
         score[out[t]] = (1.0 - prob[out[t]]) * some[out[t]]
     count = _keep_best(out, count, score)
@@ -90,4 +79,4 @@ def pseq_candidates(
         for t in range(count):
             score[out[t]] = entropy[out[t]]
         count = _keep_best(out, count, score)
-    return count
+    return count, out

@@ -28,26 +28,35 @@ RULE_PLAYERS = {"random": 0, "local": 1, "subset": 2}
 
 
 @njit(cache=True)
+def _unknown_around(state: np.ndarray, nbr: np.ndarray, i: int, out: np.ndarray) -> tuple[int, int]:
+    """The hidden cells around number ``i``, into ``out``: how many, and the mines left among them
+    (the number less the flags around it)."""  # pragma: no cover - compiled
+    n = state.shape[0]
+    hidden = 0
+    left = np.int64(state[i])
+    for k in range(nbr.shape[1]):
+        j = nbr[i, k]
+        if j < n:
+            if state[j] == HIDDEN:
+                out[hidden] = j
+                hidden += 1
+            elif state[j] == FLAG:
+                left -= 1
+    return hidden, int(left)
+
+
+@njit(cache=True)
 def _subset_rule(state: np.ndarray, nbr: np.ndarray) -> bool:  # pragma: no cover - compiled
     """One pass of the subset rule over every pair of numbers, in place; whether it fired."""
     n = state.shape[0]
     deg = nbr.shape[1]
     fired = False
     ua = np.empty(deg, np.int64)
+    ub = np.empty(deg, np.int64)
     for a in range(n):
-        va = state[a]
-        if va < 0:
+        if state[a] < 0:
             continue
-        na = va
-        la = 0
-        for k in range(deg):
-            j = nbr[a, k]
-            if j < n:
-                if state[j] == HIDDEN:
-                    ua[la] = j
-                    la += 1
-                elif state[j] == FLAG:
-                    na -= 1
+        la, na = _unknown_around(state, nbr, a, ua)
         if la == 0:
             continue
         # partners: numbers next to one of a's unknown cells
@@ -56,20 +65,13 @@ def _subset_rule(state: np.ndarray, nbr: np.ndarray) -> bool:  # pragma: no cove
                 b = nbr[ua[t], k2]
                 if b >= n or b == a or state[b] < 0:
                     continue
-                nb = state[b]
-                lb = 0
+                lb, nb = _unknown_around(state, nbr, b, ub)
                 inside = 0
-                for k in range(deg):
-                    j = nbr[b, k]
-                    if j < n:
-                        if state[j] == HIDDEN:
-                            lb += 1
-                            for s in range(la):
-                                if ua[s] == j:
-                                    inside += 1
-                                    break
-                        elif state[j] == FLAG:
-                            nb -= 1
+                for r in range(lb):
+                    for s in range(la):
+                        if ua[s] == ub[r]:
+                            inside += 1
+                            break
                 if lb <= la or inside < la:
                     continue
                 extra = nb - na

@@ -63,8 +63,7 @@ def pseq_move(board: Board, draw: int | None) -> tuple[list[int], list[int]]:
     safe = [i for i in range(n) if state[i] == HIDDEN and known[i] == HIDDEN and prob[i] == 0.0]
     if safe:
         return safe, []
-    out = np.empty(n, dtype=np.int64)
-    kept = pseq_candidates(state, known, nbr, board.mines, prob, DEFAULT_MAX_NODES, out)
+    kept, out = pseq_candidates(state, known, nbr, board.mines, prob, DEFAULT_MAX_NODES)
     if kept < 0:
         raise SolverTimeoutError("the position is too hard for the compiled engine")
     return [], out[:kept].tolist()
