@@ -217,8 +217,9 @@ def layouts(
         def meets(placed: set[Cell]) -> bool:
             return all(grid[c] in shows(clue_rules, placed, c, width, height) for c in use)
 
-    if total:  # only the layouts of the mine total: the hidden cells' mines number the total less the flags
-        chosen: Iterable[tuple[Cell, ...]] = itertools.combinations(hidden, max(mines - len(flags), 0)) if mines >= len(flags) else ()
+    if total:  # only the layouts of the mine total: the hidden cells hold the total less the flags
+        left = mines - len(flags)
+        chosen: Iterable[tuple[Cell, ...]] = itertools.combinations(hidden, left) if left >= 0 else ()
     else:
         chosen = (
             tuple(c for c, b in zip(hidden, bits, strict=True) if b)
