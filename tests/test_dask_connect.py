@@ -8,6 +8,7 @@ import socketserver
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 
 import pytest
@@ -83,4 +84,6 @@ def test_a_real_scheduler_passes_the_probe() -> None:
         async with Scheduler(host="127.0.0.1", port=0, dashboard_address=None) as scheduler:
             return await asyncio.to_thread(probe_dask_scheduler, scheduler.address, 5)
 
-    assert asyncio.run(check()) is None
+    # In a thread of its own: a worker whose browser tests ran first has Playwright's loop running here.
+    with ThreadPoolExecutor(1) as thread:
+        assert thread.submit(asyncio.run, check()).result() is None
