@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 from itertools import combinations
+from math import comb
 
 import networkx as nx
 import numpy as np
@@ -264,6 +265,15 @@ def _wall_chain(rng: random.Random, pairs: int, offset: int, more: int, height: 
     return Board.from_text(f"{width}x{height}x{len(layout)}\n" + "\n".join(rows) + "\n")
 
 
+BRUTE_FORCE_LAYOUTS = 200_000
+"""The most layouts a wall-chain board may ask the brute force of this module to try (C(unknown,
+mines left)): a wide board with many hidden cells below its chain could ask for millions."""
+
+
+def _brute_forceable(board: Board) -> bool:
+    return comb(len(board.hidden_cells()), _mines_left(board, True)) <= BRUTE_FORCE_LAYOUTS
+
+
 _WALL_CHAINS = st.builds(
     _wall_chain,
     st.randoms(use_true_random=False),
@@ -271,7 +281,7 @@ _WALL_CHAINS = st.builds(
     st.integers(0, 1),
     st.integers(0, 2),
     st.integers(2, 5),
-)
+).filter(_brute_forceable)
 _BOARDS = st.one_of(positions(max_side=6, flags=True).map(lambda position: position.board), _WALL_CHAINS)
 
 
