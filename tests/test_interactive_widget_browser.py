@@ -50,14 +50,16 @@ board.render({model, el: document.getElementById("host")});
 
 
 @contextmanager
-def hosted(source: str = BOARD, data: dict[str, Any] | None = None, scheme: str = "light") -> Iterator[Any]:
-    """A page with the board of ``source`` (or ``data``: view, codes, probabilities) on the test's
-    model, drawn, the system's colour scheme ``scheme``."""
+def hosted(
+    source: str = BOARD, data: dict[str, Any] | None = None, scheme: str = "light", host: str = HOST
+) -> Iterator[Any]:
+    """A page (``host``) with the board of ``source`` (or ``data``: view, codes, probabilities) on
+    the test's model, drawn, the system's colour scheme ``scheme``."""
     if data is None:
         session = Session(source)
         codes, probabilities = session.arrays()
         data = {"view": session.view(), "codes": codes.tolist(), "probabilities": probabilities.tolist()}
-    document = HOST.replace("CSS", static_text("board.css")).replace(
+    document = host.replace("CSS", static_text("board.css")).replace(
         '<script type="module">',
         f'<script type="application/json" id="data">{json.dumps(data, allow_nan=True)}</script>'
         '<script type="module">',
@@ -406,3 +408,32 @@ def test_keys_over_any_part_stay_in_the_widget_and_the_focus_leaves_with_the_poi
         tab.click(".mz-mines")
         tab.mouse.move(900, 850)
         assert tab.evaluate("() => document.activeElement.classList.contains('mz-mines')")
+
+
+# ---- what a widget hangs outside its own elements comes off when anywidget removes the view
+COUNTED = """
+window.held = {};
+const count = (owner, add, remove, name) => {
+    const adding = owner[add], removing = owner[remove];
+    const step = (by) => {  // the board's own calls (Playwright's injected script adds some too)
+        if (new Error().stack.includes("/board.js")) window.held[name] = (window.held[name] || 0) + by;
+    };
+    owner[add] = function (...args) { step(1); return adding.apply(this, args); };
+    owner[remove] = function (...args) { step(-1); return removing.apply(this, args); };
+};
+count(window, "addEventListener", "removeEventListener", "window listeners");
+count(MediaQueryList.prototype, "addEventListener", "removeEventListener", "colour scheme listeners");
+count(MutationObserver.prototype, "observe", "disconnect", "mutation observers");
+count(ResizeObserver.prototype, "observe", "disconnect", "resize observers");
+window.cleanup = board.render("""
+
+
+def test_the_clean_up_anywidget_calls_takes_off_what_the_board_hung_on_the_page() -> None:
+    with hosted(host=HOST.replace("board.render(", COUNTED)) as tab:
+        held = tab.evaluate("() => ({...window.held})")
+        # A re-run cell's board would otherwise leave these behind on the notebook's page.
+        assert all(held.get(name) == 1 for name in ("window listeners", "mutation observers")), held
+        assert tab.evaluate("() => typeof window.cleanup") == "function"
+        tab.evaluate("() => window.cleanup()")
+        left = tab.evaluate("() => window.held")
+        assert all(number == 0 for number in left.values()), left

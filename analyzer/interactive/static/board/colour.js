@@ -72,7 +72,8 @@ function themeOf() {
   return window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
 }
 
-// Keeps root.dataset.theme (board.css's dark rules) and the canvas in step with the host's theme.
+// Keeps root.dataset.theme (board.css's dark rules) and the canvas in step with the host's theme;
+// returns what stops watching (the observer on the page's body and the colour scheme's listener).
 export function watchTheme(root, redraw) {
   const apply = () => {
     const theme = themeOf();
@@ -81,13 +82,14 @@ export function watchTheme(root, redraw) {
     redraw();
   };
   root.dataset.theme = themeOf();
-  if (typeof MutationObserver !== "undefined" && document.body) {
-    new MutationObserver(apply).observe(document.body, { attributes: true, attributeFilter: ["data-jp-theme-light", "class"] });
-  }
-  if (window.matchMedia) {
-    const query = window.matchMedia("(prefers-color-scheme: dark)");
-    if (query.addEventListener) query.addEventListener("change", apply);
-  }
+  const body = typeof MutationObserver !== "undefined" && document.body ? new MutationObserver(apply) : null;
+  if (body) body.observe(document.body, { attributes: true, attributeFilter: ["data-jp-theme-light", "class"] });
+  const query = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
+  if (query && query.addEventListener) query.addEventListener("change", apply);
+  return () => {
+    if (body) body.disconnect();
+    if (query && query.removeEventListener) query.removeEventListener("change", apply);
+  };
 }
 
 // percent_text of analyzer.render: whole percent, never 0 or 100 for a cell that is neither.

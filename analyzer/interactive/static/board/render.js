@@ -21,7 +21,7 @@ function render({ model, el }) {
   root.setAttribute("data-lm-suppress-shortcuts", "true");
   el.replaceChildren(root);
   guardNotebook(root, !model.get("acknowledges")); // only a kernel's widget acknowledges (watchKernel)
-  watchTheme(root, () => draw.schedule());
+  const unwatchTheme = watchTheme(root, () => draw.schedule());
   const goneLine = element("div", "mz-gone"); // the kernel behind this board is gone (watchKernel)
   goneLine.hidden = true;
   const kernelWatch = watchKernel(model, (text) => {
@@ -199,9 +199,17 @@ function render({ model, el }) {
   model.on("change:codes", update);
   model.on("change:probabilities", update);
   model.on("change:busy", drawBusy);
-  if (typeof ResizeObserver !== "undefined") new ResizeObserver(draw.schedule).observe(scroll);
+  const resized = typeof ResizeObserver !== "undefined" ? new ResizeObserver(draw.schedule) : null;
+  if (resized) resized.observe(scroll);
   update();
   drawBusy();
+  // The clean-up anywidget calls when the view goes (a cell re-run or cleared): what was hung
+  // outside the board's own elements comes off, so that a long-lived notebook does not gather them.
+  return () => {
+    analyst.dispose();
+    unwatchTheme();
+    if (resized) resized.disconnect();
+  };
 }
 
 export default { render };

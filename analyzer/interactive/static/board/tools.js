@@ -94,12 +94,14 @@ export function analystTools({ root, send, cellAt, view, codeAt, canvas, scroll,
     painting.seen.add(cell.join(","));
     painting.cells.push(cell);
   });
-  window.addEventListener("mouseup", () => {
+  // On the window, so that a drag ended off the board still paints; taken off by dispose().
+  const endPainting = () => {
     if (painting && painting.cells.length) {
       act({ type: "paint", cells: painting.cells, value: "like", like: painting.first });
     }
     painting = null;
-  });
+  };
+  window.addEventListener("mouseup", endPainting);
 
   // The wheel in edit mode: over a number it steps the number (Alt over a hidden cell makes one).
   scroll.addEventListener(
@@ -195,5 +197,6 @@ export function analystTools({ root, send, cellAt, view, codeAt, canvas, scroll,
     if (!acted) showNote("");
   }
 
-  return { tools, status: [marksLine, winLine], update, hasActed: () => acted };
+  const dispose = () => window.removeEventListener("mouseup", endPainting);
+  return { tools, status: [marksLine, winLine], update, hasActed: () => acted, dispose };
 }
