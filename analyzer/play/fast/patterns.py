@@ -158,7 +158,7 @@ _PSEUDO_TOL = 1e-9
 def _pattern_share(
     solved: Solved, side: np.ndarray, k: int, missing: np.ndarray, m: int, trial: np.ndarray
 ) -> float:  # pragma: no cover - compiled
-    """The share of the layouts of ``known`` (:data:`Solved`) with ``missing[:m]`` and ``side[:k]``
+    """The share of the layouts of ``known`` (``Solved``) with ``missing[:m]`` and ``side[:k]``
     mines and ``side[k:2k]`` safe: 0.0 when none fits, -1.0 when the position was too hard to
     enumerate. ``trial`` is scratch space of ``known``'s size."""
     known, nbr, mines, _, log_total, max_nodes = solved
@@ -206,7 +206,7 @@ def pseudo_fifty_fifties(
 ) -> int:  # pragma: no cover - compiled
     """The pseudo-50/50 cells of the position (:func:`analyzer.play.forced.pseudo_fifty_fifties`), ascending.
 
-    ``solved`` is the position and its solution (:data:`Solved`), ``patterns``
+    ``solved`` is the position and its solution (``Solved``), ``patterns``
     :func:`fifty_fifty_patterns` of its ``nbr``. Each pattern looked at is
     counted by solving the position with its end cells and first side flagged
     and its second side marked safe. Writes the cells to ``out`` and returns
@@ -365,7 +365,7 @@ def fifty_influence(
     count: int,
     influence: np.ndarray,
 ) -> int:  # pragma: no cover - compiled
-    """The chance that a 50/50 forms around each of ``cands[:count]`` in ``solved`` (:data:`Solved`),
+    """The chance that a 50/50 forms around each of ``cands[:count]`` in ``solved`` (``Solved``),
     into ``influence``.
 
     A pattern (:func:`fifty_fifty_patterns`) may form where its side cells are
