@@ -111,6 +111,9 @@ _POLICY = (
     " connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 )
 _WILDCARD = ("", "0.0.0.0", "::")
+_POLL = 0.05
+"""Seconds between the background server's checks for :meth:`WebServer.close` (socketserver's
+0.5 s default made every close wait up to half a second)."""
 
 
 class WebServer:
@@ -169,7 +172,9 @@ class WebServer:
         return f"{self.origin}/?token={quote(self.token)}"
 
     def start(self) -> WebServer:
-        self._thread = threading.Thread(target=self.httpd.serve_forever, name="analyzer-web", daemon=True)
+        self._thread = threading.Thread(
+            target=self.httpd.serve_forever, args=(_POLL,), name="analyzer-web", daemon=True
+        )
         self._thread.start()
         return self
 
