@@ -22,16 +22,19 @@ setup: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/analyzer solve analyzer/examples/cs70_figure2_4x4_6.mine
 
-# The tests on every core (pytest-xdist: one worker a core, each with one headless browser; the
-# JupyterLab tests on one worker, so that one JupyterLab starts: --dist loadgroup).
+# The tests on every core (pytest-xdist: a worker a core and one more, to fill the browser tests'
+# waits, each with one headless browser; the JupyterLab tests on one worker, so that one
+# JupyterLab starts: --dist loadgroup; see conftest.py).
 # Python's bytecode cache stays on for the tests even where the environment turns it off
 # (PYTHONDONTWRITEBYTECODE): each worker would otherwise rewrite every test module's asserts anew,
 # about 10 s of collection a worker.
 test: $(STAMP)
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n auto --dist loadgroup
 
+# Everything: the slow tests too, and every property test's full count of examples (the default
+# run draws half: tests/strategies.py's `examples`).
 test-all: $(STAMP)
-	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n auto --dist loadgroup -m "slow or not slow"
+	PYTHONDONTWRITEBYTECODE= ANALYZER_TEST_ALL=1 $(BIN)/python -m pytest -q -n auto --dist loadgroup -m "slow or not slow"
 
 lint: $(STAMP)
 	$(BIN)/ruff check analyzer tests

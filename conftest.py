@@ -8,6 +8,7 @@ which and why.
 from __future__ import annotations
 
 import importlib.util
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -41,7 +42,19 @@ def pytest_configure(config: pytest.Config) -> None:
     # With the notebooks extra the notebooks run too.
     if importlib.util.find_spec("nbmake") is not None and hasattr(config.option, "nbmake"):
         config.option.nbmake = True
+    _property_test_examples()
     _compile_kernels_before_the_workers(config)
+
+
+def _property_test_examples() -> None:
+    """Hypothesis draws half its default 100 examples for a property test that names no count,
+    unless ``ANALYZER_TEST_ALL=1`` (``make test-all``): as ``tests/strategies.py``'s ``examples``
+    halves the counts the tests name."""
+    from hypothesis import settings
+
+    settings.register_profile("analyzer-default-run", max_examples=50)
+    if os.environ.get("ANALYZER_TEST_ALL") != "1":
+        settings.load_profile("analyzer-default-run")
 
 
 def _compile_kernels_before_the_workers(config: pytest.Config) -> None:
@@ -66,6 +79,14 @@ def _compile_kernels_before_the_workers(config: pytest.Config) -> None:
         print(f"conftest: kernels compiled in {seconds:.0f} s")
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto`` (``make test``): a worker a core, and one more. The browser and JupyterLab tests
+    wait on their pages for about a fifth of their time; a third worker on two cores fills those
+    waits (the default run: 453 s with two workers, 437 s with three)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return cores + 1
+
+
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
     try:
         relative = collection_path.resolve().relative_to(_ROOT).as_posix()
@@ -83,11 +104,15 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.write_line(f"not collected: {line}")
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own, which reads the groups to schedule by
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Skip, with the reason, a test (or a doctest) whose optional package is not installed; keep
     the JupyterLab tests on one of pytest-xdist's workers (with ``--dist loadgroup``, as ``make
     test`` runs), so that one JupyterLab starts, not one a worker (the ``lab`` fixture), and first,
-    so that its worker does not finish alone after the others."""
+    so that its worker does not finish alone after the others.
+
+    This runs first: pytest-xdist's worker tags each test with its group in the same hook, and a
+    group mark added after that is not seen (both workers started a JupyterLab)."""
     grouping = config.pluginmanager.hasplugin("xdist")
     for item in items:
         if grouping and "lab" in getattr(item, "fixturenames", ()):

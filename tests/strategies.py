@@ -16,6 +16,7 @@ neighbours) and asks :meth:`analyzer.Board.neighbours` how cells touch.
 
 from __future__ import annotations
 
+import os
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -28,6 +29,8 @@ from analyzer.play.game import Game
 from analyzer.solver.decomposition import ComponentProblem
 
 __all__ = [
+    "ALL_EXAMPLES",
+    "examples",
     "MAX_UNKNOWN",
     "ALL_TOPOLOGIES",
     "graphs",
@@ -38,6 +41,17 @@ __all__ = [
     "mine_texts",
     "numbered_boards",
 ]
+
+ALL_EXAMPLES = os.environ.get("ANALYZER_TEST_ALL") == "1"
+"""Whether this run draws every property test's full count of examples: ``make test-all`` sets
+``ANALYZER_TEST_ALL=1``; ``make test`` (and CI) draws half of each count, at least 10, to keep
+the default run short (conftest.py gives the tests that name no count the same half: 50)."""
+
+
+def examples(count: int) -> int:
+    """``max_examples`` for a property test whose full count is ``count`` (see :data:`ALL_EXAMPLES`)."""
+    return count if ALL_EXAMPLES else max(10, count // 2)
+
 
 MAX_UNKNOWN = 18
 """Unknown cells (hidden, and flagged ones too) of the boards these strategies draw."""

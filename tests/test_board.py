@@ -9,7 +9,7 @@ import re
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from strategies import game_boards, mine_texts, numbered_boards
+from strategies import examples, game_boards, mine_texts, numbered_boards
 
 from analyzer import FLAG, HIDDEN, Board, BoardParseError
 from analyzer.board.topology import TOPOLOGIES
@@ -253,7 +253,7 @@ def test_unparsable_header_numbers_are_parse_errors(text):
     assert info.value.line == 1
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(mine_texts())
 @example("²x1x0\n0\n")
 def test_from_text_returns_a_board_or_raises_a_parse_error(text):

@@ -8,14 +8,14 @@ from itertools import combinations
 import pytest
 from bruteforce import brute_force
 from hypothesis import given, settings
-from strategies import game_boards, numbered_boards
+from strategies import examples, game_boards, numbered_boards
 
 from analyzer import Board, InconsistentBoardError, SolverTimeoutError, certain_cells, solve
 from analyzer.cli import main
 from analyzer.play.positions import clue_lattice, mid_game
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(game_boards(max_side=6), game_boards(max_side=6, wrong_flags=True))
 def test_certain_cells_are_those_of_the_brute_force(board: Board, distrusted: Board) -> None:
     for b, trust in ((board, True), (distrusted, False)):
@@ -39,7 +39,7 @@ def _layouts(board: Board) -> list[frozenset]:
     return found
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(game_boards(max_side=5, max_unknown=12))
 def test_mine_ranges_are_those_of_the_layouts(board: Board) -> None:
     layouts = _layouts(board)
@@ -49,7 +49,7 @@ def test_mine_ranges_are_those_of_the_layouts(board: Board) -> None:
         assert component.mine_range == (min(held), max(held))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(numbered_boards())
 def test_boards_without_layouts_are_refused(board: Board) -> None:
     try:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import problems
+from strategies import examples, problems
 
 from analyzer.errors import SolverTimeoutError
 from analyzer.limits import Deadline
@@ -33,7 +33,7 @@ def _solutions(problem: ComponentProblem) -> list[tuple[int, ...]]:
     ]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.lists(problems(), min_size=1, max_size=3), st.integers(0, 6), st.data())
 def test_combination_equals_enumerating_every_joint_layout(
     parts: list[ComponentProblem], background: int, data: st.DataObject
@@ -114,7 +114,7 @@ def _single_or_not() -> st.SearchStrategy[list[int]]:
     return st.one_of(single, st.lists(st.integers(0, 5), min_size=1, max_size=5))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(_single_or_not(), min_size=0, max_size=10), st.integers(0, 6), st.integers(0, 20))
 def test_join_equals_the_products_of_all_but_one(
     polys: list[list[int]], background: int, mines_left: int
@@ -141,7 +141,7 @@ def test_join_equals_the_products_of_all_but_one(
         assert vector == expected
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.lists(problems(), min_size=4, max_size=6), st.integers(0, 3), st.data())
 def test_combination_of_many_components_equals_enumeration(
     parts: list[ComponentProblem], background: int, data: st.DataObject
@@ -175,7 +175,7 @@ def _spanned(zeros: int, middle: list[int]) -> list[int]:
     return [0] * zeros + middle
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     st.lists(st.integers(0, 2**200), min_size=1, max_size=90),
     st.lists(st.integers(0, 2**70), min_size=1, max_size=90),
@@ -194,7 +194,7 @@ def test_convolve_of_the_largest_coefficients_overflows_no_slot(
     assert convolve(a, b) == poly_mul(a, b, limit=n + m)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     st.lists(
         st.tuples(st.integers(0, 40), st.lists(st.integers(0, 2**90), min_size=1, max_size=40)),

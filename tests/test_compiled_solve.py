@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import examples
 
 from analyzer.board.board import Board
 from analyzer.board.topology import neighbour_array
@@ -52,7 +53,7 @@ def _same(fast, general) -> None:
     assert fast == general
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(board=game_boards(max_side=7, flags=True), trust=st.booleans())
 def test_compiled_equals_general_on_real_positions(board: Board, trust: bool) -> None:
     assert _compiled_path_takes(board, trust)  # small components: always compiled
@@ -60,13 +61,13 @@ def test_compiled_equals_general_on_real_positions(board: Board, trust: bool) ->
     assert count_layouts(board, trust_flags=trust) == _general(board, trust).total
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(board=game_boards(max_side=5, flags=True, topology="torus"))
 def test_compiled_equals_general_on_the_torus(board: Board) -> None:
     _same(solve(board), _general(board))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(board=numbered_boards())
 def test_compiled_agrees_with_brute_force_where_boards_often_fail(board: Board) -> None:
     """Random numbers and nudged positions: no layout gives the general path's named error."""
@@ -234,7 +235,7 @@ def test_the_board_wide_node_budget_hands_the_board_on() -> None:
     assert handed_on == solve(board)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(game_boards(max_side=7, max_unknown=40), st.booleans())
 def test_floats_straight_from_the_counts_are_the_fractions_rounded(board: Board, trust: bool) -> None:
     """to_numpy() before any Fraction is made equals float() of each exact Fraction, bit for bit."""
@@ -268,7 +269,7 @@ def _check_kernel_join(board: Board, trust: bool) -> None:
         assert (p is None and np.isnan(floats[r, c])) or floats[r, c] == float(p)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(board=game_boards(max_side=7, flags=True), trust=st.booleans())
 def test_the_kernels_join_is_the_python_join(board: Board, trust: bool) -> None:
     """Where every number fits 52 bits the kernel joins the counts itself: the same answer, fractions,

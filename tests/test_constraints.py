@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import game_boards, numbered_boards
+from strategies import examples, game_boards, numbered_boards
 
 from analyzer.board.board import FLAG, HIDDEN, Board
 from analyzer.errors import InconsistentBoardError
@@ -56,13 +56,13 @@ def _stage(board: Board, trust_flags: bool) -> tuple[object, ...]:
     )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(numbered_boards(), st.booleans())
 def test_constraints_match_their_definition(board: Board, trust_flags: bool) -> None:
     assert _stage(board, trust_flags) == _by_definition(board, trust_flags)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(game_boards(max_side=7, flags=True))
 def test_constraints_of_real_positions_match_their_definition(board: Board) -> None:
     for trust_flags in (True, False):

@@ -15,7 +15,7 @@ from math import comb
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import problems
+from strategies import examples, problems
 
 from analyzer.play.fast import fast_probabilities
 from analyzer.play.positions import mid_game
@@ -70,6 +70,8 @@ def _search(board: tuple, max_nodes: int, exact: bool, flags: tuple | None = Non
     none = np.zeros((0, 0), np.bool_)
     some_mine, some_safe = flags if flags is not None else (none, none)
     table, guard = (BINOMIALS, float(2**59)) if exact else (FLOAT_BINOMIALS, np.inf)
+    table = table.view()  # read-only, as the kernels pass their global table: numba's cached signature
+    table.flags.writeable = False
     nodes, solutions = search_component(
         group_id, sizes, of_off, of_eqs, eq_size, need, room, np.empty_like(need), max_nodes,
         table, guard, layouts, mines, some_mine, some_safe, np.zeros(0, np.int64),
@@ -100,7 +102,7 @@ def _brute_force(problem: ComponentProblem) -> tuple[list[int], list[list[int]],
     return layouts, mines, seen
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(problems(), st.integers(0, 5))
 def test_the_shared_search_counts_what_brute_force_counts_in_both_types(
     problem: ComponentProblem, padding: int

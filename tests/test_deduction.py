@@ -7,7 +7,7 @@ import itertools
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import game_boards, numbered_boards, problems
+from strategies import examples, game_boards, numbered_boards, problems
 
 import analyzer
 from analyzer.board.board import Board
@@ -17,7 +17,7 @@ from analyzer.solver.decomposition import ComponentProblem
 from analyzer.solver.deduction import _eliminate, deduce
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(problems())
 def test_elimination_fixes_only_values_every_solution_shares(problem: ComponentProblem) -> None:
     rows = [(set(groups), rhs) for groups, rhs in problem.equations]
@@ -92,7 +92,7 @@ def _rules_by_definition(system: ConstraintSystem) -> dict[int, int] | None:
     return value
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(numbered_boards(), st.booleans())
 def test_the_compiled_rules_reach_the_fixpoint_of_their_definition(board: Board, trust_flags: bool) -> None:
     # Whatever order the clues are tried in, the rules end where trying every clue and
@@ -110,7 +110,7 @@ def test_the_compiled_rules_reach_the_fixpoint_of_their_definition(board: Board,
     assert fixed == expected
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(game_boards(max_side=7, flags=True))
 def test_the_compiled_rules_on_real_positions(board: Board) -> None:
     system = build_constraints(board)

@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import examples, problems
 from strategies import numerators_at_random_weights as _numerators
-from strategies import problems
 
 import analyzer
 from analyzer.models.cpsat import count_cpsat
@@ -32,7 +32,7 @@ from analyzer.solver.decomposition import ComponentProblem, components
 from analyzer.solver.kernels.enumerate import MAX_COMPILED_CELLS, MAX_ENUMERATION_CELLS, component_order
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(problems(), st.integers(0, 1000))
 def test_every_engine_counts_alike(problem: ComponentProblem, seed: int) -> None:
     reference = count_enumerate(problem)
@@ -141,7 +141,7 @@ def test_cache_is_bounded_by_bytes() -> None:
     assert small.info()["size"] == 0  # larger than the whole bound: not kept
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(problems())
 def test_compiled_enumerator_counts_as_the_python_one(problem: ComponentProblem) -> None:
     assert count_enumerate_compiled(problem, max_nodes=10**9) == count_enumerate(problem)
@@ -242,7 +242,7 @@ def _arrays(problem: ComponentProblem) -> tuple[np.ndarray, np.ndarray]:
     return eq_off.astype(np.int64), eq_groups
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(problems())
 def test_compiled_search_order_is_the_python_one(problem: ComponentProblem) -> None:
     # The same order means the same nodes: the budget runs out at the same place.

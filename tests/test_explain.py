@@ -16,7 +16,7 @@ from itertools import combinations
 import pytest
 from bruteforce import brute_force, is_consistent
 from hypothesis import given, settings
-from strategies import game_boards
+from strategies import examples, game_boards
 
 from analyzer import Board, BoardParseError, InconsistentBoardError, InvalidCellError, explain, solve
 from analyzer.board.board import FLAG
@@ -62,7 +62,7 @@ def assert_smallest(board: Board, cell: Cell, explanation) -> None:  # noqa: ANN
             assert not _forces(board, cell, explanation.is_mine, subset, explanation.uses_total), subset
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(game_boards(max_side=5, max_unknown=14))
 def test_explanations_force_the_cell_and_are_minimal(board: Board) -> None:
     oracle = brute_force(board)
@@ -77,7 +77,7 @@ def test_explanations_force_the_cell_and_are_minimal(board: Board) -> None:
                 explain(board, cell)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(game_boards(max_side=4, max_unknown=10))
 def test_explanations_proven_smallest_are_smallest(board: Board) -> None:
     analysis = solve(board)

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import examples
 
 from analyzer.board.board import FLAG, HIDDEN, Board
 from analyzer.board.topology import neighbour_table
@@ -220,7 +221,7 @@ def test_square_patterns_are_pairs_and_blocks() -> None:
     assert diagonal[((6, 12), (7, 11))] == (0, 3, 15, 18)  # the 2x2 block at (1, 1): its corners' corners
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(positions(max_side=5, flags=True))
 def test_pseudo_fifty_fifties_are_what_their_definition_says(position) -> None:
     board = position.board
@@ -285,7 +286,7 @@ _WALL_CHAINS = st.builds(
 _BOARDS = st.one_of(positions(max_side=6, flags=True).map(lambda position: position.board), _WALL_CHAINS)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(_BOARDS)
 def test_chain_patterns_are_what_their_definition_says(board: Board) -> None:
     expected = _brute_chains(board, _brute_probability(board))
@@ -301,14 +302,14 @@ def _check_pseudo_with_chains(board: Board) -> None:
 
 # 60 boards by default (150 took 5 s of CPU with the kernels cached); 300 with -m slow. The fixed boards of
 # test_wall_chains_hold_chains_of_every_length and the chain tests below run by default too.
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(_BOARDS)
 def test_pseudo_fifty_fifties_with_chains_are_what_their_definition_says(board: Board) -> None:
     _check_pseudo_with_chains(board)
 
 
 @pytest.mark.slow
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(_BOARDS)
 def test_pseudo_fifty_fifties_with_chains_are_what_their_definition_says_on_more_boards(board: Board) -> None:
     _check_pseudo_with_chains(board)
@@ -391,7 +392,7 @@ def test_compiled_scan_finds_the_exact_ones_in_real_games() -> None:
     assert with_pseudo >= 3
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(positions(max_side=5, flags=True))
 def test_fifty_influence_is_what_its_definition_says(position) -> None:
     board = position.board

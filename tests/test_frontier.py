@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import examples, problems
 from strategies import numerators_at_random_weights as _numerators
-from strategies import problems
 
 from analyzer.play.positions import clue_lattice
 from analyzer.solver.constraints import build_constraints
@@ -17,7 +17,7 @@ from analyzer.solver.decomposition import ComponentProblem, components
 from analyzer.solver.kernels.frontier import frontier_component
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(problems(), st.integers(0, 1000))
 def test_frontier_counts_what_the_enumerator_counts(problem: ComponentProblem, seed: int) -> None:
     swept = count_frontier(problem)
@@ -41,7 +41,7 @@ def test_a_clue_lattice_is_counted_exactly() -> None:
 
 
 # ------------------------------------------------------------ the compiled programme
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(problems(), st.integers(0, 1000))
 def test_compiled_frontier_counts_what_the_enumerator_counts(problem: ComponentProblem, seed: int) -> None:
     swept = count_frontier_compiled(problem)
@@ -55,7 +55,7 @@ def test_compiled_frontier_counts_what_the_enumerator_counts(problem: ComponentP
     assert _numerators(swept, problem, seed) == _numerators(reference, problem, seed)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(problems())
 def test_compiled_frontier_interpreted_gives_the_compiled_arrays(problem: ComponentProblem) -> None:
     # Tiny boards run the kernels as Python (analyzer.jit.interpreted): the same code, the same answers.

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from hypothesis import given, settings
-from strategies import game_boards
+from strategies import examples, game_boards
 
 from analyzer import Board, Game, solve
 from analyzer.board.board import FLAG, HIDDEN
@@ -334,7 +334,7 @@ def _brute_numbers(board: Board) -> dict[int, set[int]]:
     return found
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(game_boards(max_side=5, max_unknown=10))
 def test_dead_cells_are_the_cells_in_doubt_that_can_show_one_number(board: Board) -> None:
     analysis = solve(board)
@@ -402,7 +402,7 @@ def _best_play(board: Board) -> Fraction:
     return Fraction(wins(frozenset(range(len(layouts)))), len(layouts))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(game_boards(max_side=5, max_unknown=8))
 def test_the_win_chance_is_best_plays_exact_chance(board: Board) -> None:
     session = Session(board)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from hypothesis import example, given, settings
-from strategies import Position, positions
+from strategies import Position, examples, positions
 
 from analyzer.board.board import Board
 from analyzer.play import fast
@@ -29,7 +29,7 @@ def _compiled(board: Board) -> tuple[list[list[int]], int]:
     return parts, int(fast.endgame.isolated_move(state, nbr, board.mines, prob, 255, 20_000))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(positions(max_side=5, max_unknown=12))
 # certainly safe cells next to the part's numbers (hypothesis found the Python form counting them as mines)
 @example(Position(Board.from_text("5x2x2\nH1HHH\nH1H2H\n"), frozenset({(0, 2), (0, 4)})))

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import examples
 
 from analyzer.board.topology import neighbour_table
 from analyzer.cli import main
@@ -37,7 +38,7 @@ def _by_definition(width: int, height: int, mines: set[int], topology: str = "sq
     return LayoutMetrics(n_open + len(lone), n_open, nx.number_connected_components(islands))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.integers(1, 8), st.integers(1, 8), st.sampled_from(["square", "torus"]), st.data())
 def test_metrics_follow_their_definitions(
     width: int, height: int, topology: str, data: st.DataObject

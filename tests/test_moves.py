@@ -8,7 +8,7 @@ import pytest
 from bruteforce import brute_force
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import game_boards
+from strategies import examples, game_boards
 
 from analyzer import HIDDEN, Board, InconsistentBoardError, explain, solve
 from analyzer.cli import main
@@ -31,7 +31,7 @@ def _expected_progress(board: Board, cell: tuple[int, int], analysis) -> Fractio
     return total
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(game_boards(max_side=5, max_unknown=12))
 def test_best_moves_rank_safe_cells_then_guesses(board: Board) -> None:
     analysis = solve(board)
@@ -85,7 +85,7 @@ def test_cli_best(tmp_path, capsys) -> None:  # noqa: ANN001
     assert '"best_moves": [{"cell": [0, 0], "mine_probability": "1/4"' in capsys.readouterr().out
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(game_boards(max_side=6, max_unknown=30), st.booleans())
 def test_scoring_one_guess_a_class_ranks_as_scoring_every_guess(board: Board, trust_flags: bool) -> None:
     """Alike cells (same group, groups around, flags) share a score: the ranking is the per-cell one."""

@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import examples
 
 from analyzer import GameError, PlayerError, SimulationError, make_player, simulate
 from analyzer.board.board import Board
@@ -550,7 +551,7 @@ def _random_by_orders(mines: int, singletons: int, regions: tuple[int, ...]) -> 
     singletons=st.integers(0, 2),
     regions=st.lists(st.integers(1, 2), max_size=2).map(lambda r: tuple(sorted(r))),
 )
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 def test_random_player_formula_equals_every_order(
     mines: int, singletons: int, regions: tuple[int, ...]
 ) -> None:

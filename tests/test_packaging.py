@@ -28,6 +28,8 @@ import pytest
 import analyzer
 from analyzer.cli import main
 
+pytestmark = pytest.mark.xdist_group("packaging")  # one wheel built and installed, not one a worker
+
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 PROJECT = PYPROJECT["project"]

@@ -15,7 +15,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
-from strategies import numbered_boards, positions
+from strategies import examples, numbered_boards, positions
 
 from analyzer import AnalyzerError, Board, Game, count_layouts, solve
 from analyzer.board.board import FLAG, HIDDEN
@@ -37,7 +37,7 @@ from analyzer.play.players import (
     reveal_outcomes,
 )
 
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _game_boards(width: int, height: int, mines: int, games: int, *, seed: int = 0):
@@ -390,7 +390,7 @@ def test_endgame_value_is_what_the_expert_wins() -> None:
     assert checked >= 3
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(numbered_boards())
 def test_the_players_feasibility_check_agrees_with_the_exact_count(board: Board) -> None:
     # The compiled check the rule-based players run before a move, against the exact count,

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import game_boards
+from strategies import examples, game_boards
 
 from analyzer import AnalyzerError, Board, ReplayError
 from analyzer.board.board import FLAG
@@ -276,7 +276,7 @@ def _by_numbers(board: Board, cells: list[tuple[int, int]]) -> int:
     return total
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(game_boards(max_side=5, max_unknown=12), st.data())
 def test_chord_odds_equal_the_former_method_and_brute_force(board: Board, data: st.DataObject) -> None:
     try:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import game_boards
+from strategies import examples, game_boards
 
 from analyzer import Board, ReplayError
 from analyzer.cli import main
@@ -140,7 +140,7 @@ def _layouts(board: Board) -> list[frozenset[tuple[int, int]]]:
     return found
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(game_boards(max_side=5, max_unknown=11), st.data())
 def test_a_chord_s_survival_is_the_brute_force_one(board: Board, data: st.DataObject) -> None:
     layouts = _layouts(board)
@@ -317,7 +317,7 @@ def test_cli_parquet_without_pyarrow_is_one_clear_line(
 
 
 # ------------------------------------------------------------------ our games as files, and back
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(
     width=st.integers(2, 5),
     height=st.integers(2, 4),

@@ -23,7 +23,7 @@ import pytest
 from bruteforce import brute_force, component_layouts, is_consistent
 from hypothesis import HealthCheck, event, given, settings, target
 from hypothesis import strategies as st
-from strategies import game_boards, numbered_boards, positions
+from strategies import examples, game_boards, numbered_boards, positions
 
 from analyzer import (
     Board,
@@ -42,9 +42,9 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "analyzer" / "examples"
 
 # Sized so that the default run of this file stays well under a minute; the
 # ``slow`` variants run the same checks on many more boards.
-FAST = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-QUICK = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-SLOW = settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+QUICK = settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SLOW = settings(max_examples=examples(1500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 F = Fraction
 
@@ -293,13 +293,13 @@ def test_engines_agree_on_every_count_many(board, trust_flags):
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(game_boards(topology="torus", min_side=2, max_side=5))
 def test_torus_probabilities_equal_brute_force(engine, board):
     check_against_brute_force(board, engine, True)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(positions(max_side=9, max_unknown=40, wrong_flags=True), st.sampled_from(ENGINES))
 def test_the_true_layout_is_possible(position, engine):
     """Larger boards than the brute force takes: the real mines are never impossible."""
@@ -313,7 +313,7 @@ def test_the_true_layout_is_possible(position, engine):
     assert sum(analysis.mine_count_distribution.values()) == 1
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions(min_side=5, max_side=10, max_unknown=60, wrong_flags=True), st.booleans())
 def test_engines_agree_on_larger_boards(position, trust_flags):
     """Past the brute force's reach, every engine (and "auto") still gives the same answer."""

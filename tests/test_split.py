@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import examples, problems
 from strategies import numerators_at_random_weights as _numerators
-from strategies import problems
 
 from analyzer.solver.counting import count_enumerate
 from analyzer.solver.counting.split import count_split, find_separator
 from analyzer.solver.decomposition import ComponentProblem
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(problems(), st.integers(0, 1000))
 def test_any_cut_gives_the_enumerated_counts(problem: ComponentProblem, seed: int) -> None:
     cut = find_separator(problem, min_piece=1)

@@ -17,7 +17,7 @@ import pytest
 from bruteforce import BruteForce, brute_force
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import ALL_TOPOLOGIES, board_shapes, positions
+from strategies import ALL_TOPOLOGIES, board_shapes, examples, positions
 from test_explain import assert_minimal_explanation
 
 from analyzer import (
@@ -289,7 +289,7 @@ def _boards_of(topology: str) -> st.SearchStrategy[Board]:
     return board_shapes(topology).flatmap(board_of)
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(st.sampled_from(ALL_TOPOLOGIES).flatmap(_boards_of))
 def test_every_board_reads_back_from_its_text_and_its_json(board):
     text = board.to_text()
@@ -413,7 +413,7 @@ def test_json_names_and_positions_round_trip():
 
 # ------------------------------------------------ the exact solve on every topology
 @pytest.mark.parametrize("topology", ALL_TOPOLOGIES)
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(data=st.data())
 def test_probabilities_and_certain_cells_equal_the_brute_force_on_every_topology(topology, data):
     position = data.draw(positions(topology=topology, max_side=5, max_unknown=14))
@@ -443,7 +443,7 @@ def test_a_zero_around_cells_already_known_safe_is_no_progress():
 
 
 @pytest.mark.parametrize("topology", ALL_TOPOLOGIES)
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=examples(12), deadline=None)
 @given(data=st.data())
 def test_number_chances_and_best_moves_equal_the_brute_force_on_every_topology(topology, data):
     board = data.draw(positions(topology=topology, max_side=4, max_unknown=10)).board
@@ -480,7 +480,7 @@ def test_number_chances_and_best_moves_equal_the_brute_force_on_every_topology(t
 
 # ------------------------------------------------------- the game on every topology
 @pytest.mark.parametrize("name", ALL_TOPOLOGIES)
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(data=st.data(), seed=st.integers(0, 2**32 - 1))
 def test_flood_fill_and_chords_follow_the_topology(name, data, seed):
     width, height, topology = data.draw(board_shapes(name))
@@ -670,7 +670,7 @@ def _same(fast, general) -> None:  # noqa: ANN001
 
 
 @pytest.mark.parametrize("topology", ALL_TOPOLOGIES)
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(data=st.data())
 def test_the_compiled_path_equals_the_general_one_on_every_topology(topology, data):
     """The numba kernels read the neighbour array's width (8) and its padding; the general path is Python."""

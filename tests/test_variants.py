@@ -9,6 +9,7 @@ import pytest
 import variant_oracle as oracle
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import examples
 
 from analyzer.board.board import Board, Cell
 from analyzer.errors import BoardParseError, InconsistentBoardError, InvalidCellError, RuleError
@@ -130,7 +131,7 @@ def test_every_rule_alone_and_in_pairs_matches_enumeration(rules: str, seed: int
     _check(rules, 4, 3 + seed, seed)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     rules=st.sampled_from(RULE_SETS),
     width=st.integers(2, 4),

@@ -26,6 +26,8 @@ from analyzer.verify import (
 )
 from analyzer.verify.mutations import MUTATIONS, RULE_MUTATIONS, with_rule
 
+pytestmark = pytest.mark.xdist_group("verify")  # the checks run once (``results``), not once a worker
+
 n, k, a, b, j = sp.symbols("n k a b j", integer=True, nonnegative=True)
 PROOFS = {"symbolic proof", "proof by documented steps"}
 METHODS = {

@@ -1,0 +1,59 @@
+"""The test run's own arrangements (conftest.py), checked as ``make test`` runs them: on
+pytest-xdist's workers with ``--dist loadgroup``."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+_TESTS = """
+import os
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture
+def lab() -> str:  # the JupyterLab tests' fixture, by name: what the conftest groups by
+    return os.environ["PYTEST_XDIST_WORKER"]
+
+
+@pytest.mark.parametrize("i", range(6))
+def test_in_the_lab(lab: str, i: int) -> None:
+    Path(f"lab-{i}").write_text(lab)
+
+
+@pytest.mark.parametrize("i", range(6))
+def test_elsewhere(i: int) -> None:
+    Path(f"other-{i}").write_text(os.environ["PYTEST_XDIST_WORKER"])
+"""
+
+
+@pytest.mark.needs("xdist")
+def test_the_jupyterlab_tests_share_one_worker(tmp_path: Path) -> None:
+    """Every test that takes the ``lab`` fixture runs on one worker (one JupyterLab starts, not one a
+    worker). Two things broke it, both caught here: the conftest's hook marking them after
+    pytest-xdist's had read the marks, and pytest 9.2, under which pytest-xdist 3.8's groups are
+    lost (pytest-dev/pytest-xdist#1386: hence ``pytest<9.2`` in the dev extra)."""
+    (tmp_path / "conftest.py").write_text(
+        (ROOT / "conftest.py").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    (tmp_path / "test_grouping.py").write_text(_TESTS, encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-n", "2", "--dist", "loadgroup"]
+        + ["-p", "no:cacheprovider", "-p", "no:nbmake", "-p", "no:hypothesispytest"],  # 6 s less start-up
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    labs = {(tmp_path / f"lab-{i}").read_text() for i in range(6)}
+    others = {(tmp_path / f"other-{i}").read_text() for i in range(6)}
+    assert len(labs) == 1, f"the lab tests ran on {sorted(labs)}"
+    assert others - labs, "the other worker ran nothing: the run was not shared out"
