@@ -79,6 +79,7 @@ def _compile_kernels_before_the_workers(config: pytest.Config) -> None:
         print(f"conftest: kernels compiled in {seconds:.0f} s")
 
 
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook: a run without it (-p no:xdist) must not fail
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """``-n auto`` (``make test``): a worker a core, and one more. The browser and JupyterLab tests
     wait on their pages for about a fifth of their time; a third worker on two cores fills those

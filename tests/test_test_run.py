@@ -34,16 +34,19 @@ def test_elsewhere(i: int) -> None:
 """
 
 
+def _project(folder: Path, tests: str) -> None:
+    """A project of ``tests`` (one module) under the repository's conftest.py."""
+    (folder / "conftest.py").write_text((ROOT / "conftest.py").read_text(encoding="utf-8"), encoding="utf-8")
+    (folder / "test_project.py").write_text(tests, encoding="utf-8")
+
+
 @pytest.mark.needs("xdist")
 def test_the_jupyterlab_tests_share_one_worker(tmp_path: Path) -> None:
     """Every test that takes the ``lab`` fixture runs on one worker (one JupyterLab starts, not one a
     worker). Two things broke it, both caught here: the conftest's hook marking them after
     pytest-xdist's had read the marks, and pytest 9.2, under which pytest-xdist 3.8's groups are
     lost (pytest-dev/pytest-xdist#1386: hence ``pytest<9.2`` in the dev extra)."""
-    (tmp_path / "conftest.py").write_text(
-        (ROOT / "conftest.py").read_text(encoding="utf-8"), encoding="utf-8"
-    )
-    (tmp_path / "test_grouping.py").write_text(_TESTS, encoding="utf-8")
+    _project(tmp_path, _TESTS)
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-n", "2", "--dist", "loadgroup"]
         + ["-p", "no:cacheprovider", "-p", "no:nbmake", "-p", "no:hypothesispytest"],  # 6 s less start-up
@@ -57,3 +60,19 @@ def test_the_jupyterlab_tests_share_one_worker(tmp_path: Path) -> None:
     others = {(tmp_path / f"other-{i}").read_text() for i in range(6)}
     assert len(labs) == 1, f"the lab tests ran on {sorted(labs)}"
     assert others - labs, "the other worker ran nothing: the run was not shared out"
+
+
+def test_the_conftest_runs_without_pytest_xdist(tmp_path: Path) -> None:
+    """``pytest -p no:xdist`` (one process, as a debugger wants it): the conftest's pytest-xdist hook
+    is optional, not an unknown hook that stops the run."""
+    _project(tmp_path, "def test_alone() -> None:\n    assert 1 + 1 == 2\n")
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:xdist"]
+        + ["-p", "no:cacheprovider", "-p", "no:nbmake", "-p", "no:hypothesispytest"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "1 passed" in run.stdout
