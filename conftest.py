@@ -35,6 +35,12 @@ OPTIONAL_DOCTESTS: dict[str, str] = {"analyzer/replays/": "ms_toollib"}
 """Folders whose docstring examples read replays through an optional package -> that package."""
 
 _ROOT = Path(__file__).resolve().parent
+
+ALL_EXAMPLES = os.environ.get("ANALYZER_TEST_ALL") == "1"
+"""Whether this run draws every property test's full count of examples: ``make test-all`` sets
+``ANALYZER_TEST_ALL=1``; ``make test`` (and CI) draws half of each count, at least 10, to keep
+the default run short (``tests/strategies.py``'s ``examples``; a test that names no count, 50 of
+Hypothesis's 100: :func:`_property_test_examples`)."""
 _LEFT_OUT: list[str] = []
 
 
@@ -48,12 +54,11 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def _property_test_examples() -> None:
     """Hypothesis draws half its default 100 examples for a property test that names no count,
-    unless ``ANALYZER_TEST_ALL=1`` (``make test-all``): as ``tests/strategies.py``'s ``examples``
-    halves the counts the tests name."""
+    unless :data:`ALL_EXAMPLES`."""
     from hypothesis import settings
 
     settings.register_profile("analyzer-default-run", max_examples=50)
-    if os.environ.get("ANALYZER_TEST_ALL") != "1":
+    if not ALL_EXAMPLES:
         settings.load_profile("analyzer-default-run")
 
 

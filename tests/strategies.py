@@ -16,7 +16,6 @@ neighbours) and asks :meth:`analyzer.Board.neighbours` how cells touch.
 
 from __future__ import annotations
 
-import os
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -27,9 +26,9 @@ from analyzer.board.board import FLAG, HIDDEN, Board
 from analyzer.board.topology import MAX_DEGREE, TOPOLOGIES, Graph
 from analyzer.play.game import Game
 from analyzer.solver.decomposition import ComponentProblem
+from conftest import ALL_EXAMPLES  # the repository's root conftest.py (as tests/test_docs.py imports it)
 
 __all__ = [
-    "ALL_EXAMPLES",
     "examples",
     "MAX_UNKNOWN",
     "ALL_TOPOLOGIES",
@@ -42,14 +41,10 @@ __all__ = [
     "numbered_boards",
 ]
 
-ALL_EXAMPLES = os.environ.get("ANALYZER_TEST_ALL") == "1"
-"""Whether this run draws every property test's full count of examples: ``make test-all`` sets
-``ANALYZER_TEST_ALL=1``; ``make test`` (and CI) draws half of each count, at least 10, to keep
-the default run short (conftest.py gives the tests that name no count the same half: 50)."""
-
 
 def examples(count: int) -> int:
-    """``max_examples`` for a property test whose full count is ``count`` (see :data:`ALL_EXAMPLES`)."""
+    """``max_examples`` for a property test whose full count is ``count``: all of it under
+    ``make test-all``, else half, at least 10 (conftest.py's ``ALL_EXAMPLES``)."""
     return count if ALL_EXAMPLES else max(10, count // 2)
 
 

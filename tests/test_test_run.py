@@ -34,10 +34,19 @@ def test_elsewhere(i: int) -> None:
 """
 
 
-def _project(folder: Path, tests: str) -> None:
-    """A project of ``tests`` (one module) under the repository's conftest.py."""
+def _run_project(folder: Path, tests: str, *options: str) -> subprocess.CompletedProcess[str]:
+    """pytest with ``options`` on a project of ``tests`` (one module) under the repository's
+    conftest.py (without the plugins the check does not need: 6 s less start-up)."""
     (folder / "conftest.py").write_text((ROOT / "conftest.py").read_text(encoding="utf-8"), encoding="utf-8")
     (folder / "test_project.py").write_text(tests, encoding="utf-8")
+    quiet = ["-p", "no:cacheprovider", "-p", "no:nbmake", "-p", "no:hypothesispytest"]
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", *options, *quiet],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 @pytest.mark.needs("xdist")
@@ -46,15 +55,7 @@ def test_the_jupyterlab_tests_share_one_worker(tmp_path: Path) -> None:
     worker). Two things broke it, both caught here: the conftest's hook marking them after
     pytest-xdist's had read the marks, and pytest 9.2, under which pytest-xdist 3.8's groups are
     lost (pytest-dev/pytest-xdist#1386: hence ``pytest<9.2`` in the dev extra)."""
-    _project(tmp_path, _TESTS)
-    run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-n", "2", "--dist", "loadgroup"]
-        + ["-p", "no:cacheprovider", "-p", "no:nbmake", "-p", "no:hypothesispytest"],  # 6 s less start-up
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    run = _run_project(tmp_path, _TESTS, "-n", "2", "--dist", "loadgroup")
     assert run.returncode == 0, run.stdout + run.stderr
     labs = {(tmp_path / f"lab-{i}").read_text() for i in range(6)}
     others = {(tmp_path / f"other-{i}").read_text() for i in range(6)}
@@ -65,14 +66,6 @@ def test_the_jupyterlab_tests_share_one_worker(tmp_path: Path) -> None:
 def test_the_conftest_runs_without_pytest_xdist(tmp_path: Path) -> None:
     """``pytest -p no:xdist`` (one process, as a debugger wants it): the conftest's pytest-xdist hook
     is optional, not an unknown hook that stops the run."""
-    _project(tmp_path, "def test_alone() -> None:\n    assert 1 + 1 == 2\n")
-    run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:xdist"]
-        + ["-p", "no:cacheprovider", "-p", "no:nbmake", "-p", "no:hypothesispytest"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    run = _run_project(tmp_path, "def test_alone() -> None:\n    assert 1 + 1 == 2\n", "-p", "no:xdist")
     assert run.returncode == 0, run.stdout + run.stderr
     assert "1 passed" in run.stdout

@@ -22,7 +22,7 @@ import numpy as np
 
 from analyzer.jit import njit
 from analyzer.play.fast.candidates import _far_cells, _guess_candidates
-from analyzer.play.fast.probabilities import FLAG, HIDDEN, _count_components, probabilities
+from analyzer.play.fast.probabilities import _NO, FLAG, HIDDEN, _count_components, probabilities
 from analyzer.solver.kernels.enumerate import FLOAT_BINOMIALS as _FLOAT_BINOMIALS
 from analyzer.solver.kernels.join import mul_counts as _mul
 from analyzer.solver.kernels.join import products_of_others as _products
@@ -583,7 +583,6 @@ def _tertiary(
     outlook = np.zeros(4)
     logs = np.full(deg + 1, -np.inf)
     value = np.ones(deg + 1)
-    no = deg < 0  # False as a variable: the global _NO here would compile _reveal_outlook for a literal
     for v in range(deg + 1):
         trial[:] = known
         trial[c] = v
@@ -599,10 +598,10 @@ def _tertiary(
                 guessable = True
         if not guessable:
             continue  # nothing is left to guess: 1
-        nexts = _guess_candidates(trial, nbr, prob, margin, candidates, no)
+        nexts = _guess_candidates(trial, nbr, prob, margin, candidates, _NO)
         if prob[nexts[0]] == 0.0:
             # a safe cell follows: its own outlook (the next click is safe; then the safest after it)
-            if not _reveal_outlook(trial, nbr, mines, nexts[0], max_nodes, outlook, no, no):
+            if not _reveal_outlook(trial, nbr, mines, nexts[0], max_nodes, outlook, _NO, _NO):
                 return -1.0
             value[v] = outlook[3]
             continue
@@ -611,7 +610,7 @@ def _tertiary(
             d = nexts[t]
             if 1.0 - prob[d] <= best + 1e-12:
                 break
-            if not _reveal_outlook(trial, nbr, mines, d, max_nodes, outlook, no, no):
+            if not _reveal_outlook(trial, nbr, mines, d, max_nodes, outlook, _NO, _NO):
                 return -1.0
             score = (1.0 - prob[d]) * outlook[3]
             if score > best + 1e-12:
