@@ -95,4 +95,3 @@ def short(value: object) -> str:
     """What the front end sent, cut to 60 characters for a message."""
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
-

@@ -403,4 +403,3 @@ def _looks_like_replay(text: str) -> bool:
 
 def _topology_text(topology: Topology) -> str:
     return "a graph" if isinstance(topology, Graph) else f"a {topology} board"
-

@@ -320,4 +320,3 @@ def share_text(p: Fraction) -> str:
     shift = digit_count(p.denominator) - digit_count(p.numerator) + 3
     lead = p.numerator * 10**shift // p.denominator
     return f"{lead / 10 ** (digit_count(lead) - 1):.2f}e-{shift - digit_count(lead) + 1}"
-

@@ -496,7 +496,7 @@ def find_candidates(analysis: Analysis | None, budgets: Budgets) -> dict[str, An
     lowest = 1 - max(g.safety for g in ranked)  # the safest cell leads the guess order
     # The expert's own candidates (within its margin: a prefix of the wider guess order) first.
     within = [g for g in ranked if 1 - g.safety <= lowest + expert.margin]
-    ranked = (within + [g for g in ranked if 1 - g.safety > lowest + expert.margin])[:budgets.candidate_rows]
+    ranked = (within + [g for g in ranked if 1 - g.safety > lowest + expert.margin])[: budgets.candidate_rows]
     rows = [
         {
             "cell": list(g.cell),
