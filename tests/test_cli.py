@@ -187,6 +187,19 @@ def test_closed_pipe_ends_quietly(tmp_path: Path) -> None:
     assert done.returncode == 141
 
 
+@pytest.mark.parametrize("module", ["analyzer", "analyzer.cli"])
+def test_python_dash_m_runs_the_command_line(module: str) -> None:
+    """``python -m analyzer`` and ``python -m analyzer.cli`` (the module ``analyzer`` names) both run it."""
+    done = subprocess.run(
+        [sys.executable, "-m", module, "solve", str(EXAMPLES / "cs70_4x3_4.mine"), "--json"],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["mines"] == 4
+
+
 @pytest.mark.parametrize(("given", "expected"), [("0", None), ("2.5", 2.5)])
 def test_time_limit_zero_is_off(given: str, expected: float | None, monkeypatch: pytest.MonkeyPatch) -> None:
     import analyzer.solver as solver
