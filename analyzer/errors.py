@@ -49,7 +49,8 @@ class InconsistentBoardError(AnalyzerError, ValueError):
     ``clues`` holds the (row, column) of the revealed numbers in conflict: a small
     set that is already unsatisfiable on its own. It is empty when the conflict is
     with the total mine count alone. ``minimal`` is false when the search for a
-    minimal set ran out of time: ``clues`` still conflict, but some may be spare.
+    minimal set was cut short (its effort spent, or the time limit reached): ``clues`` still
+    conflict, but some may be spare.
     """
 
     def __init__(self, message: str, *, clues: tuple[tuple[int, int], ...] = (), minimal: bool = True):

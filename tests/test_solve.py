@@ -55,7 +55,9 @@ def _time_for_conflicts(monkeypatch: pytest.MonkeyPatch) -> None:
     depend on how loaded the machine is (the budget's own behaviour is tested in test_hostile)."""
     import importlib
 
-    monkeypatch.setattr(importlib.import_module("analyzer.solver.solve"), "CONFLICT_SECONDS", 120.0)
+    solve_module = importlib.import_module("analyzer.solver.solve")
+    monkeypatch.setattr(solve_module, "CONFLICT_SECONDS", 120.0)
+    monkeypatch.setattr(solve_module, "CONFLICT_EFFORT", 1000.0)
 
 
 # ------------------------------------------------------------- the oracle

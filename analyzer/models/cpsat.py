@@ -19,6 +19,7 @@ from analyzer.solver.counting.types import Accumulator, ComponentCounts
 from analyzer.solver.decomposition import ComponentProblem
 
 __all__ = [
+    "Effort",
     "build_model",
     "count_cpsat",
     "is_feasible",
@@ -97,14 +98,71 @@ def count_cpsat(problem: ComponentProblem, *, deadline: float | None = None) -> 
     raise SolverTimeoutError("time limit reached while CP-SAT enumerated a component")
 
 
+class Effort:
+    """A budget of CP-SAT work for a run of solves, counted alike on every machine and under any load.
+
+    A solve is charged the constraints and assumptions CP-SAT takes in (each solve copies and
+    presolves the whole model: most of a small solve's time) and its search's deterministic time
+    (CP-SAT's own clock, independent of the machine's load), weighed at :data:`UNITS_PER_SECOND`.
+    A search stopped by effort rather than by the clock gives the same answer on a busy machine as
+    on a quiet one.
+
+    >>> effort = Effort(seconds=0.001)
+    >>> effort.units, effort.spent()
+    (12.0, False)
+    >>> effort.charge(constraints=10, assumptions=5, deterministic_time=0.0)
+    >>> effort.spent()
+    True
+    """
+
+    #: Units of work about a second of the conflict search takes on the shared 2-core machine
+    #: (measured on chains of 30 to 999 clues: 9,000 to 20,000 units a second).
+    UNITS_PER_SECOND = 12_000
+
+    __slots__ = ("units",)
+
+    def __init__(self, *, seconds: float):
+        self.units = seconds * self.UNITS_PER_SECOND
+
+    def spent(self) -> bool:
+        return self.units <= 0
+
+    def charge(self, *, constraints: int, assumptions: int, deterministic_time: float) -> None:
+        self.units -= constraints + assumptions + deterministic_time * self.UNITS_PER_SECOND
+
+
+def _charge(
+    effort: Effort | None, model: cp_model.CpModel, active: Sequence[int], solver: cp_model.CpSolver
+) -> None:
+    if effort is not None:
+        effort.charge(
+            constraints=len(model.proto.constraints),
+            assumptions=len(active),
+            deterministic_time=solver.response_proto.deterministic_time,
+        )
+
+
 def _status(
-    model: cp_model.CpModel, lits: Sequence[cp_model.IntVar], active: Sequence[int], deadline: float | None
+    model: cp_model.CpModel,
+    lits: Sequence[cp_model.IntVar],
+    active: Sequence[int],
+    deadline: float | None,
+    effort: Effort | None = None,
 ) -> tuple[bool, cp_model.CpSolver]:
-    """Whether the model holds with the equations ``active`` switched on (and the solver that said so)."""
+    """Whether the model holds with the equations ``active`` switched on (and the solver that said so).
+
+    With an ``effort``, the solve is charged to it, and none starts once it is spent (raising
+    :class:`~analyzer.errors.SolverTimeoutError`, as a deadline does).
+    """
+    if effort is not None and effort.spent():
+        raise SolverTimeoutError("the effort set for the search is spent")
     model.clear_assumptions()
     model.add_assumptions([lits[e] for e in active])
     solver = _solver(deadline)
+    if effort is not None:
+        solver.parameters.max_deterministic_time = effort.units / Effort.UNITS_PER_SECOND
     status = solver.solve(model)
+    _charge(effort, model, active, solver)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return True, solver
     if status == cp_model.INFEASIBLE:
@@ -146,10 +204,11 @@ def _shrunk(
     active: Sequence[int],
     solver: cp_model.CpSolver,
     deadline: float | None,
+    effort: Effort | None = None,
 ) -> list[int]:
     """The core of an infeasible solve over ``active``, checked (``active`` itself if it is not one)."""
     core = _core(solver, lits, active)
-    if len(core) < len(active) and (not core or _status(model, lits, core, deadline)[0]):
+    if len(core) < len(active) and (not core or _status(model, lits, core, deadline, effort)[0]):
         return list(active)
     return core or list(active)
 
@@ -192,42 +251,45 @@ def _shrink_core(
     *,
     first: Sequence[int] = (),
     deadline: float | None = None,
+    effort: Effort | None = None,
 ) -> tuple[tuple[int, ...] | None, bool]:
-    """:func:`minimal_core`, or past ``deadline`` the infeasible set shrunk so far and ``False``.
+    """:func:`minimal_core`, or past ``deadline`` (or ``effort`` spent) the infeasible set shrunk
+    so far and ``False``.
 
     Raises :class:`~analyzer.errors.SolverTimeoutError` only if the deadline
     passes before even the first solve says whether the model is feasible.
     """
     everything = list(range(len(lits)))
-    feasible, solver = _status(model, lits, everything, deadline)
+    feasible, solver = _status(model, lits, everything, deadline)  # whatever effort is left: it is the answer
+    _charge(effort, model, everything, solver)
     if feasible:
         return None, True
     kept: list[int] = []
     queue: list[int] = everything
     try:
-        core = _shrunk(model, lits, everything, solver, deadline)
+        core = _shrunk(model, lits, everything, solver, deadline, effort)
         queue = core
         if first:
             core = everything
         for e in first:
             # Without e, among all that is left (not only within CP-SAT's first core).
             trial = [k for k in core if k != e]
-            feasible, solver = _status(model, lits, trial, deadline)
+            feasible, solver = _status(model, lits, trial, deadline, effort)
             if feasible:  # e is in every infeasible subset of what is left
                 kept.append(e)
             else:
-                core = _shrunk(model, lits, trial, solver, deadline)
+                core = _shrunk(model, lits, trial, solver, deadline, effort)
         queue = [e for e in core if e not in kept]
         while queue:
             e = queue[0]
             trial = kept + queue[1:]
-            feasible, solver = _status(model, lits, trial, deadline)
+            feasible, solver = _status(model, lits, trial, deadline, effort)
             queue.pop(0)
             if feasible:
                 kept.append(e)
                 continue
             # Infeasible without e: keep only what the new core needs.
-            smaller = set(_shrunk(model, lits, trial, solver, deadline))
+            smaller = set(_shrunk(model, lits, trial, solver, deadline, effort))
             kept = [k for k in kept if k in smaller]
             queue = [k for k in queue if k in smaller]
     except SolverTimeoutError:
@@ -312,12 +374,13 @@ def shrink_conflict(
     *,
     extra: Sequence[tuple[tuple[int, ...], int]] = (),
     deadline: float | None = None,
+    effort: Effort | None = None,
 ) -> tuple[tuple[int, ...], bool]:
     """:func:`minimal_conflict` within a deadline: the set shrunk so far, and whether it is minimal.
 
-    Past ``deadline`` the answer is still a set of equations with no common
-    solution (all of them, if CP-SAT could not even say so in time), with
-    ``False``. ``((), True)`` when the problem is satisfiable.
+    Past ``deadline``, or with ``effort`` spent (the first solve always runs), the
+    answer is still a set of equations with no common solution (all of them, if CP-SAT
+    could not even say so in time), with ``False``. ``((), True)`` when the problem is satisfiable.
 
     >>> shrink_conflict(ComponentProblem((1, 1, 1), (((0, 1), 2), ((1, 2), 0), ((0,), 1))))
     ((0, 1), True)
@@ -326,7 +389,7 @@ def shrink_conflict(
     for groups, rhs in extra:
         model.add(sum(xs[g] for g in groups) == rhs)
     try:
-        core, is_minimal = _shrink_core(model, lits, deadline=deadline)
+        core, is_minimal = _shrink_core(model, lits, deadline=deadline, effort=effort)
     except SolverTimeoutError:
         return tuple(range(len(lits))), False
     return core or (), is_minimal

@@ -8,10 +8,15 @@ combination of the components can meet, with the clues in conflict with it.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from analyzer.errors import InconsistentBoardError, SolverTimeoutError
 from analyzer.solver.constraints import ConstraintSystem
 from analyzer.solver.counting import ComponentCounts, count_component
 from analyzer.solver.decomposition import Component, ComponentProblem, components
+
+if TYPE_CHECKING:
+    from analyzer.models.cpsat import Effort
 
 __all__ = ["conflict_error", "whole_problem"]
 
@@ -19,11 +24,14 @@ __all__ = ["conflict_error", "whole_problem"]
 _NAMED_CLUES = 5
 
 
-def conflict_error(system: ConstraintSystem, engine: str, deadline: float) -> InconsistentBoardError:
+def conflict_error(
+    system: ConstraintSystem, engine: str, deadline: float, effort: Effort | None = None
+) -> InconsistentBoardError:
     """The error for a board with no layout: the clues of a component, or the mine total.
 
-    ``deadline`` (``time.monotonic()``) bounds the search for a minimal set of clues in
-    conflict; past it the error names every clue, or the smallest set found so far.
+    ``deadline`` (``time.monotonic()``) and ``effort`` (CP-SAT work, the same under any load)
+    bound the search for a minimal set of clues in conflict; past either the error names every
+    clue, or the smallest set found so far.
     """
     from analyzer.models.cpsat import shrink_conflict
 
@@ -32,7 +40,7 @@ def conflict_error(system: ConstraintSystem, engine: str, deadline: float) -> In
         # Feasibility first (CP-SAT, no counting): a component in conflict with itself.
         for comp in comps:
             problem = comp.problem(system)
-            local, minimal = shrink_conflict(problem, deadline=deadline)
+            local, minimal = shrink_conflict(problem, deadline=deadline, effort=effort)
             if local:
                 return _component_conflict(system, comp, local, minimal)
         # Every component holds alone: the mine total is what fails; name the mine counts the clues allow.
@@ -45,7 +53,7 @@ def conflict_error(system: ConstraintSystem, engine: str, deadline: float) -> In
             clues=every,
             minimal=False,
         )
-    return _total_conflict(system, comps, counts, deadline)
+    return _total_conflict(system, comps, counts, deadline, effort)
 
 
 def _ranges(values: list[int]) -> str:
@@ -93,7 +101,7 @@ def _component_conflict(
                 f" but has only {n} hidden {neighbour}"
             )
         return InconsistentBoardError(message, clues=cells)
-    caveat = "" if minimal else f" (the search ran out of time: these {len(cells)} may not be a minimal set)"
+    caveat = "" if minimal else f" (the search was cut short: these {len(cells)} may not be a minimal set)"
     return InconsistentBoardError(
         f"no mine layout satisfies the clues {_describe(system, clue_indices)} together{caveat}",
         clues=cells,
@@ -106,6 +114,7 @@ def _total_conflict(
     comps: tuple[Component, ...],
     counts: list[ComponentCounts],
     deadline: float,
+    effort: Effort | None,
 ) -> InconsistentBoardError:
     from analyzer.models.cpsat import shrink_conflict
 
@@ -118,7 +127,10 @@ def _total_conflict(
     # minimal set of clues that cannot live with it.
     whole = whole_problem(system)
     conflict, minimal = shrink_conflict(
-        ComponentProblem(whole.sizes, whole.equations[:-1]), extra=whole.equations[-1:], deadline=deadline
+        ComponentProblem(whole.sizes, whole.equations[:-1]),
+        extra=whole.equations[-1:],
+        deadline=deadline,
+        effort=effort,
     )
     flagged = system.board.mines - system.mines_left
     left = f" ({system.mines_left} besides the flags)" if flagged else ""
@@ -128,8 +140,8 @@ def _total_conflict(
     )
     if conflict:
         message += f"; clues in conflict with the total: {_describe(system, conflict)}"
-        if not minimal:  # out of time: a set that conflicts, shrunk as far as the time allowed
-            message += f" (the search ran out of time: these {len(conflict)} may not be a minimal set)"
+        if not minimal:  # cut short: a set that conflicts, shrunk as far as the budget allowed
+            message += f" (the search was cut short: these {len(conflict)} may not be a minimal set)"
     return InconsistentBoardError(
         message, clues=tuple(system.clues[c].cell for c in conflict), minimal=minimal or not conflict
     )
