@@ -104,13 +104,13 @@ done
 [ -n "$PY" ] || fail venv "no Python >= 3.11 that user ${AS_USER:+nobody }can run: set SMOKE_PYTHON"
 # --without-pip: Debian's Python has no ensurepip; the build environment's pip installs into it.
 "$PY" -m venv --without-pip "$VENV" || fail venv "$PY -m venv failed"
-"$BUILD_PYTHON" -m pip --python "$VENV/bin/python" install -q "$WHEEL[replays,widget]" >"$TMP/pip.log" 2>&1 \
-  || fail venv "pip install $(basename "$WHEEL")[replays,widget] failed" "$TMP/pip.log"
+"$BUILD_PYTHON" -m pip --python "$VENV/bin/python" install -q "$WHEEL[replays,widget,images]" >"$TMP/pip.log" 2>&1 \
+  || fail venv "pip install $(basename "$WHEEL")[replays,widget,images] failed" "$TMP/pip.log"
 PACKAGES=$("$VENV/bin/python" -c 'import importlib.metadata as m; print(len(list(m.distributions())))') \
   || fail venv "the venv's Python does not run"
 SITE=$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
 chmod -R a-w "$VENV"
-ok venv "$("$PY" --version) at $PY, the wheel with [replays,widget]: $PACKAGES packages, then made read-only"
+ok venv "$("$PY" --version) at $PY, the wheel with [replays,widget,images]: $PACKAGES packages, then made read-only"
 
 STEP_START=$(date +%s.%N)
 VERSION=$(run python -c 'import importlib.metadata as m; print(m.version("minesweeper-analyzer"))') \
@@ -150,6 +150,18 @@ REPLAY=$(run python -c 'from analyzer.replays import example_path; print(example
 OUT=$(run analyzer replay "$REPLAY" 2>&1) || fail replay "analyzer replay $REPLAY failed: $OUT"
 grep -q "luck 20/73" <<<"$OUT" || fail replay "no 'luck 20/73' in: $OUT"
 ok replay "the bundled beginner_8x8_10.avf (ms-toollib): luck 20/73"
+
+STEP_START=$(date +%s.%N)
+# A real screenshot (minesweeper.online, from tests/pictures/real) read by the installed reader:
+# the analysis of the picture is the analysis of its hand transcription.
+SHOT="$ROOT/tests/pictures/real/online/beginner"
+cp "$SHOT.png" "$SHOT.mine" "$TMP/work/" && chown_user "$TMP/work/beginner.png" "$TMP/work/beginner.mine"
+FROM_PICTURE=$(run analyzer solve --json beginner.png 2>"$TMP/picture.err") \
+  || fail picture "analyzer solve beginner.png failed" "$TMP/picture.err"
+FROM_TEXT=$(run analyzer solve --json beginner.mine 2>&1) || fail picture "analyzer solve beginner.mine failed: $FROM_TEXT"
+[ "$FROM_PICTURE" = "$FROM_TEXT" ] || fail picture "the picture's analysis differs from its transcription's"
+grep -q "^read a 9x9 board (online" "$TMP/picture.err" || fail picture "no 'read a 9x9 board' line" "$TMP/picture.err"
+ok picture "a minesweeper.online screenshot (Pillow): read as its transcription, the same analysis"
 
 STEP_START=$(date +%s.%N)
 OUT=$(run analyzer simulate --preset beginner --player probabilistic --games 20 --first-cell 0,0 2>&1) \
