@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections.abc import Iterator
 from fractions import Fraction
 from functools import partial
 
@@ -491,6 +493,7 @@ def test_compiled_endgame_past_one_word_is_the_exact_search() -> None:
 
 
 _GUESS_POSITIONS: dict[tuple[int, int, int, int], list[tuple[Board, Analysis]]] = {}
+_GUESS_SOURCES: dict[tuple[int, int, int, int], Iterator[tuple[Board, Analysis]]] = {}
 
 
 def _guess_positions(
@@ -500,23 +503,30 @@ def _guess_positions(
 
     The first ``count`` of one seed's positions are the same for any ``count``: they are found
     once a process (about a second a test on 30 intermediate positions) and kept, boards and
-    analyses being immutable, for the many tests that read the same ones.
+    analyses being immutable, for the many tests that read the same ones. A test asking for more
+    than are kept resumes the same games where the last one stopped (not from the first game).
     """
-    found = _GUESS_POSITIONS.setdefault((width, height, mines, seed), [])
-    if len(found) >= count:
-        return found[:count]
-    found.clear()
+    key = (width, height, mines, seed)
+    found = _GUESS_POSITIONS.setdefault(key, [])
+    source = _GUESS_SOURCES.setdefault(key, _positions_needing_a_guess(width, height, mines, seed))
+    found.extend(itertools.islice(source, max(0, count - len(found))))
+    return found[:count]
+
+
+def _positions_needing_a_guess(
+    width: int, height: int, mines: int, seed: int
+) -> Iterator[tuple[Board, Analysis]]:
+    """Every position of :func:`_guess_positions`, in order, from the games of one seed."""
     rng = np.random.default_rng(seed)
     player = make_player("probabilistic")
-    while len(found) < count:
+    while True:
         game = Game.new(width, height, mines, first_click="opening", rng=rng)
-        while not game.is_finished and len(found) < count:
+        while not game.is_finished:
             analysis = solve(game.board)
             if not analysis.safe and analysis.total > 60 and any(v >= 0 for v in game.board.cells):
-                found.append((game.board, analysis))
+                yield game.board, analysis
             action = player.choose(game.board, rng)
             game.reveal(action.row, action.col)
-    return list(found)
 
 
 @pytest.mark.parametrize(
