@@ -31,6 +31,10 @@ from analyzer.play.optimal import OptimalSearch, optimal, symmetries
 from analyzer.play.players import Action, Player
 from analyzer.play.simulation import wilson_interval
 
+#: One xdist worker runs this module under ``pytest -n`` (``--dist loadgroup``): its tests share
+#: the searches of ``_search`` (each board's layouts and memo of values), built once a process.
+pytestmark = pytest.mark.xdist_group("optimal")
+
 RULES = ("none", "safe", "opening")
 
 
