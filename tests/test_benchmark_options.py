@@ -19,23 +19,38 @@ def test_games_per_preset_reads_any_of_the_three_presets() -> None:
 
 
 @pytest.mark.parametrize("bad", ["300", "beginner=x", "huge=3", "beginner=-1"])
-def test_a_bad_games_option_is_a_usage_error(bad: str) -> None:
-    _fails_clearly(["race", "--games", bad], 2, "expected preset=games")
+def test_a_bad_games_option_is_a_usage_error(bad: str, capsys: pytest.CaptureFixture[str]) -> None:
+    _fails_clearly(capsys, ["race", "--games", bad], 2, "expected preset=games")
 
 
-def _fails_clearly(args: list[str], code: int, message: str, env: dict[str, str] | None = None) -> None:
-    """``python -m benchmarks.games ARGS`` exits ``code`` with ``message`` on its last line, no traceback."""
+def test_the_script_exits_with_mains_status_and_its_one_line() -> None:
+    # The other usage errors call main() in-process (the same status and message, without starting
+    # Python again): this one runs the script, for `python -m benchmarks.games` itself.
     done = subprocess.run(
-        [sys.executable, "-m", "benchmarks.games", *args],
+        [sys.executable, "-m", "benchmarks.games", "race", "--games", "300"],
         capture_output=True,
         text=True,
         cwd=ROOT,
         timeout=300,
-        env=env,
     )
-    assert done.returncode == code
+    assert done.returncode == 2
     assert "Traceback" not in done.stderr
-    assert message in done.stderr.strip().splitlines()[-1]
+    assert "expected preset=games" in done.stderr.strip().splitlines()[-1]
+
+
+def _fails_clearly(capsys: pytest.CaptureFixture[str], args: list[str], code: int, message: str) -> None:
+    """``main(ARGS)`` (``python -m benchmarks.games ARGS``) exits ``code`` with ``message`` on the
+    last line of stderr; an exception escaping it (a traceback) fails the test."""
+    from benchmarks.games import main
+
+    try:
+        status = main(args)
+    except SystemExit as exit:  # argparse's usage errors
+        status = exit.code
+    assert status == code
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert message in err.strip().splitlines()[-1]
 
 
 def test_paired_variants_are_read_with_their_options() -> None:
@@ -58,8 +73,10 @@ def test_paired_variants_are_read_with_their_options() -> None:
         ("greedy", "unknown player"),
     ],
 )
-def test_a_bad_paired_variant_is_a_usage_error(variant: str, message: str) -> None:
-    _fails_clearly(["paired", "--variants", "expert", variant, "--games", "2"], 2, message)
+def test_a_bad_paired_variant_is_a_usage_error(
+    variant: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _fails_clearly(capsys, ["paired", "--variants", "expert", variant, "--games", "2"], 2, message)
 
 
 def test_paired_variants_play_the_same_games() -> None:
@@ -150,17 +167,17 @@ def test_the_race_against_hill_pairs_the_games() -> None:
         ([], "HILL_CLASSES"),
     ],
 )
-def test_a_bad_race_hill_option_is_a_usage_error(extra: list[str], message: str) -> None:
-    import os
+def test_a_bad_race_hill_option_is_a_usage_error(
+    extra: list[str], message: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("HILL_CLASSES", raising=False)
+    _fails_clearly(capsys, ["race-hill", *extra], 2, message)
 
-    env = {k: v for k, v in os.environ.items() if k != "HILL_CLASSES"}
-    _fails_clearly(["race-hill", *extra], 2, message, env)
 
-
-def test_race_hill_without_the_solver_says_so(tmp_path: Path) -> None:
+def test_race_hill_without_the_solver_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # Classes that hold no driver (or no java at all): a one-line error, not a traceback.
     _fails_clearly(
-        ["race-hill", "--games", "2", "--hill-classes", str(tmp_path)], 1, "Hill's solver did not run"
+        capsys, ["race-hill", "--games", "2", "--hill-classes", str(tmp_path)], 1, "Hill's solver did not run"
     )
 
 
@@ -198,8 +215,10 @@ def test_summarize_pairs_players_on_the_batches_both_played(tmp_path: Path) -> N
     assert rows[0].split("|")[4].strip() == f"{100 * sum(shares) / 40:+.3f} ± {100 * half:.3f}"
 
 
-def test_paired_refuses_zero_games() -> None:
-    _fails_clearly(["paired", "--variants", "expert", "--games", "0"], 2, "--games must be at least 1")
+def test_paired_refuses_zero_games(capsys: pytest.CaptureFixture[str]) -> None:
+    _fails_clearly(
+        capsys, ["paired", "--variants", "expert", "--games", "0"], 2, "--games must be at least 1"
+    )
 
 
 def test_a_stray_line_from_hills_driver_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:

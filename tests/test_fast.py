@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections.abc import Iterator
 from fractions import Fraction
 from functools import partial
 
@@ -491,6 +493,10 @@ def test_compiled_endgame_past_one_word_is_the_exact_search() -> None:
 
 
 _GUESS_POSITIONS: dict[tuple[int, int, int, int], list[tuple[Board, Analysis]]] = {}
+#: The tests that read _guess_positions share one worker under ``pytest -n`` (``--dist loadgroup``),
+#: so that the positions are found once a run, not once a worker.
+GUESS_POSITIONS = pytest.mark.xdist_group("guess_positions")
+_GUESS_SOURCES: dict[tuple[int, int, int, int], Iterator[tuple[Board, Analysis]]] = {}
 
 
 def _guess_positions(
@@ -500,25 +506,33 @@ def _guess_positions(
 
     The first ``count`` of one seed's positions are the same for any ``count``: they are found
     once a process (about a second a test on 30 intermediate positions) and kept, boards and
-    analyses being immutable, for the many tests that read the same ones.
+    analyses being immutable, for the many tests that read the same ones. A test asking for more
+    than are kept resumes the same games where the last one stopped (not from the first game).
     """
-    found = _GUESS_POSITIONS.setdefault((width, height, mines, seed), [])
-    if len(found) >= count:
-        return found[:count]
-    found.clear()
+    key = (width, height, mines, seed)
+    found = _GUESS_POSITIONS.setdefault(key, [])
+    source = _GUESS_SOURCES.setdefault(key, _positions_needing_a_guess(width, height, mines, seed))
+    found.extend(itertools.islice(source, max(0, count - len(found))))
+    return found[:count]
+
+
+def _positions_needing_a_guess(
+    width: int, height: int, mines: int, seed: int
+) -> Iterator[tuple[Board, Analysis]]:
+    """Every position of :func:`_guess_positions`, in order, from the games of one seed."""
     rng = np.random.default_rng(seed)
     player = make_player("probabilistic")
-    while len(found) < count:
+    while True:
         game = Game.new(width, height, mines, first_click="opening", rng=rng)
-        while not game.is_finished and len(found) < count:
+        while not game.is_finished:
             analysis = solve(game.board)
             if not analysis.safe and analysis.total > 60 and any(v >= 0 for v in game.board.cells):
-                found.append((game.board, analysis))
+                yield game.board, analysis
             action = player.choose(game.board, rng)
             game.reveal(action.row, action.col)
-    return list(found)
 
 
+@GUESS_POSITIONS
 @pytest.mark.parametrize(
     ("score", "dead"),
     [
@@ -542,6 +556,7 @@ def test_expert_guess_is_the_exact_players_heuristic(preset: str, count: int, sc
 # 35-39 (none of the first 40 intermediate ones); off-front candidates, intermediate 14, 15, 26-29;
 # alike cells once, intermediate 38, 39; long-term safety, intermediate 8, 15; closed-off parts
 # first, intermediate 1.
+@GUESS_POSITIONS
 @pytest.mark.parametrize(
     ("preset", "start", "stop"),
     [
@@ -556,11 +571,13 @@ def test_guess_with_pseudo_fifty_fifties_first_is_the_exact_players(
     _compiled_guesses_agree(preset, stop, "secondary", "wait", "first", start=start)
 
 
+@GUESS_POSITIONS
 @pytest.mark.parametrize(("preset", "count"), [("beginner", 12), ("intermediate", 4)])
 def test_tertiary_guess_is_the_exact_players(preset: str, count: int) -> None:
     _compiled_guesses_agree(preset, count, "tertiary", "guess")
 
 
+@GUESS_POSITIONS
 def test_waiting_players_leave_dead_cells_for_later() -> None:
     # Where dead=wait changes the guess, the other's guess could show one number only and its own more.
     width, height, mines = PRESETS["intermediate"]
@@ -577,6 +594,7 @@ def test_waiting_players_leave_dead_cells_for_later() -> None:
     assert changed >= 1
 
 
+@GUESS_POSITIONS
 @pytest.mark.slow  # 60 expert positions; the compiled player meets this one by default
 def test_players_guess_pseudo_fifty_fifties_first() -> None:
     # Where a living pseudo-50/50 cell exists the player guesses the least likely one; elsewhere as before.
@@ -602,6 +620,7 @@ def test_players_guess_pseudo_fifty_fifties_first() -> None:
     assert changed >= 1
 
 
+@GUESS_POSITIONS
 @pytest.mark.parametrize(
     ("preset", "start", "stop"),
     [
@@ -614,11 +633,13 @@ def test_guess_with_off_front_candidates_is_the_exact_players(preset: str, start
     _compiled_guesses_agree(preset, stop, "secondary", "wait", "first", offedge=8, start=start)
 
 
+@GUESS_POSITIONS
 @pytest.mark.parametrize(("preset", "count"), [("beginner", 30), ("intermediate", 30)])
 def test_guess_with_progress_added_to_secondary_safety_is_the_exact_players(preset: str, count: int) -> None:
     _compiled_guesses_agree(preset, count, "secondary", "wait", progress=Fraction(1, 5))
 
 
+@GUESS_POSITIONS
 @pytest.mark.parametrize(
     ("preset", "start", "stop"),
     [
@@ -631,6 +652,7 @@ def test_guess_with_alike_cells_once_is_the_exact_players(preset: str, start: in
     _compiled_guesses_agree(preset, stop, "secondary", "wait", "first", alike="once", start=start)
 
 
+@GUESS_POSITIONS
 @pytest.mark.parametrize(
     ("preset", "start", "stop"),
     [
@@ -644,6 +666,7 @@ def test_guess_with_long_term_safety_is_the_exact_players(preset: str, start: in
     _compiled_guesses_agree(preset, stop, "secondary", "wait", alike="once", longterm=longterm, start=start)
 
 
+@GUESS_POSITIONS
 @pytest.mark.slow  # the compiled long-term guess meets the exact player by default
 def test_long_term_safety_moves_guesses_toward_fifty_fifties_that_may_form() -> None:
     # The scores are the secondary safeties times 1 + w I / (1 - p), I the exact 50/50 influence;
@@ -707,6 +730,7 @@ def _far_size(board: Board, near: set[int], i: int) -> int | None:
     return len(around)
 
 
+@GUESS_POSITIONS
 def test_far_cells_alike_count_once_among_the_candidates() -> None:
     # Far cells with as many neighbours score alike (the exact engine, cell by cell), so taking one
     # of each size leaves the best score as it was and lets the front's cells in.
@@ -739,6 +763,7 @@ def test_far_cells_alike_count_once_among_the_candidates() -> None:
     assert wider >= 3
 
 
+@GUESS_POSITIONS
 def test_off_front_candidates_are_taken_by_how_much_they_touch_the_front() -> None:
     # Where the cells off the front are the safest, the guess order weighs corners and top-row cells;
     # offedge weighs the front's cells and the off-front cells touching the most front cells.
@@ -773,6 +798,7 @@ def test_off_front_candidates_are_taken_by_how_much_they_touch_the_front() -> No
     assert checked >= 1
 
 
+@GUESS_POSITIONS
 @pytest.mark.parametrize(
     ("preset", "start", "stop"),
     [

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -212,18 +211,24 @@ def test_the_worth_of_a_move_onto_a_certain_mine_is_all_loss(tmp_path: Path) -> 
     assert f"theirs elsewhere in {len(one)};" in table
 
 
-def _fails_clearly(args: list[str], code: int, message: str) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "benchmarks.one_step", *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
-        env={k: v for k, v in os.environ.items() if k != "HILL_CLASSES"},
-    )
-    assert done.returncode == code
-    assert "Traceback" not in done.stderr
-    assert message in done.stderr.strip().splitlines()[-1]
+def _fails_clearly(capsys: pytest.CaptureFixture[str], args: list[str], code: int, message: str) -> None:
+    """``main(ARGS)`` (``python -m benchmarks.one_step ARGS``) exits ``code`` with ``message`` on the
+    last line of stderr; an exception escaping it (a traceback) fails the test."""
+    from benchmarks.one_step import main
+
+    try:
+        status = main(args)
+    except SystemExit as exit:  # argparse's usage errors
+        status = exit.code
+    assert status == code
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert message in err.strip().splitlines()[-1]
+
+
+@pytest.fixture
+def no_hill_classes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("HILL_CLASSES", raising=False)
 
 
 @pytest.mark.parametrize(
@@ -238,12 +243,34 @@ def _fails_clearly(args: list[str], code: int, message: str) -> None:
         (["--against", "expert:margin=abc"], 2, "margin"),
     ],
 )
-def test_a_bad_option_is_a_usage_error(extra: list[str], code: int, message: str) -> None:
-    _fails_clearly(["--games", "2", *extra], code, message)
+def test_a_bad_option_is_a_usage_error(
+    extra: list[str], code: int, message: str, capsys: pytest.CaptureFixture[str], no_hill_classes: None
+) -> None:
+    _fails_clearly(capsys, ["--games", "2", *extra], code, message)
 
 
-def test_without_the_solver_it_says_so(tmp_path: Path) -> None:
-    _fails_clearly(["--games", "2", "--preset", "beginner", "--hill-classes", str(tmp_path)], 1, "error")
+def test_the_script_exits_with_mains_status_and_its_one_line() -> None:
+    # The other usage errors call main() in-process (the same status and message, without starting
+    # Python again): this one runs the script, for `python -m benchmarks.one_step` itself.
+    args = ["--games", "2", "--layouts", "0", "--hill-classes", "x"]
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks.one_step", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    assert "--layouts must be at least 1" in done.stderr.strip().splitlines()[-1]
+
+
+def test_without_the_solver_it_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], no_hill_classes: None
+) -> None:
+    _fails_clearly(
+        capsys, ["--games", "2", "--preset", "beginner", "--hill-classes", str(tmp_path)], 1, "error"
+    )
 
 
 def test_a_variant_asked_in_our_positions_moves_as_it_plays() -> None:

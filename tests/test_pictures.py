@@ -49,6 +49,11 @@ def scored(picture: Path) -> Score:
     return score(picture)
 
 
+#: The tests that score the real pictures share one worker under ``pytest -n`` (``--dist
+#: loadgroup``), so that each picture is read once (``scored``), not once a worker.
+REAL_PICTURES = pytest.mark.xdist_group("real_pictures")
+
+
 def learned_from() -> set[str]:
     names = set()
     for meta in SKINS.glob("*/skin.json"):
@@ -56,6 +61,7 @@ def learned_from() -> set[str]:
     return names
 
 
+@REAL_PICTURES
 @pytest.mark.parametrize("picture", real_pictures(), ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_no_cell_of_a_real_picture_is_read_wrong(picture: Path) -> None:
     result = scored(picture)
@@ -63,6 +69,7 @@ def test_no_cell_of_a_real_picture_is_read_wrong(picture: Path) -> None:
     assert result.right + result.unsure == result.cells
 
 
+@REAL_PICTURES
 @pytest.mark.parametrize("client", sorted(FLOOR))
 def test_each_client_is_read(client: str) -> None:
     results = [scored(p) for p in real_pictures(client)]
@@ -71,6 +78,7 @@ def test_each_client_is_read(client: str) -> None:
     assert right >= FLOOR[client], [(r.picture, r.right, r.cells, r.error) for r in results]
 
 
+@REAL_PICTURES
 @pytest.mark.parametrize("client", sorted(HELD_OUT_FLOOR))
 def test_pictures_no_tile_came_from_are_read(client: str) -> None:
     learned = learned_from()
