@@ -80,8 +80,13 @@ def check_position(
 
 
 def _forces(position: Position, rules: str, runs, cell, is_mine, clues, board_rules, total) -> bool:
-    found = oracle.layouts(
-        position.cells,
+    """Whether the members force ``cell``: no layout meeting them has it the other way. The oracle
+    is asked for such layouts alone (the cell flagged, or shown without a clue) and stops at the
+    first: every layout meeting them, listed, has the cell so exactly when none of these exists."""
+    cells = list(position.cells)
+    cells[cell[0] * position.width + cell[1]] = oracle.NO_CLUE if is_mine else oracle.FLAG
+    other = oracle.each_layout(
+        tuple(cells),
         position.width,
         position.height,
         position.mines,
@@ -91,7 +96,7 @@ def _forces(position: Position, rules: str, runs, cell, is_mine, clues, board_ru
         total=total,
         runs=runs,
     )
-    return all((cell in m) == is_mine for m in found)
+    return next(other, None) is None
 
 
 def _assert_minimal(position: Position, rules: str, runs, e) -> None:

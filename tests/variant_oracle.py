@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from fractions import Fraction
 
 Cell = tuple[int, int]
@@ -196,6 +196,26 @@ def layouts(
 
     ``runs``: the Wall clues of several runs (the others read as one run of their value).
     """
+    return list(
+        each_layout(
+            cells, width, height, mines, rules, clues=clues, board_rules=board_rules, total=total, runs=runs
+        )
+    )
+
+
+def each_layout(
+    cells: tuple[int, ...],
+    width: int,
+    height: int,
+    mines: int,
+    rules: str,
+    *,
+    clues: Iterable[Cell] | None = None,
+    board_rules: Iterable[str] | None = None,
+    total: bool = True,
+    runs: dict[Cell, tuple[int, ...]] | None = None,
+) -> Iterator[set[Cell]]:
+    """:func:`layouts` one at a time, for a caller that stops at the first it needs."""
     clue_rules, all_board = split(rules)
     board_rules = all_board if board_rules is None else list(board_rules)
     grid = {divmod(i, width): v for i, v in enumerate(cells)}
@@ -220,17 +240,14 @@ def layouts(
     if total:  # only the layouts of the mine total: the hidden cells hold the total less the flags
         left = mines - len(flags)
         chosen: Iterable[tuple[Cell, ...]] = itertools.combinations(hidden, left) if left >= 0 else ()
-    else:
-        chosen = (
-            tuple(c for c, b in zip(hidden, bits, strict=True) if b)
-            for bits in itertools.product((0, 1), repeat=len(hidden))
+    else:  # every subset of the hidden cells, by size
+        chosen = itertools.chain.from_iterable(
+            itertools.combinations(hidden, k) for k in range(len(hidden) + 1)
         )
-    found = []
     for mined in chosen:
         placed = flags | set(mined)
         if meets(placed) and all(board_rule_holds(letter, placed, width, height) for letter in board_rules):
-            found.append(placed)
-    return found
+            yield placed
 
 
 def probabilities(found: list[set[Cell]], hidden: list[Cell]) -> dict[Cell, Fraction]:
