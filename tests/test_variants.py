@@ -40,15 +40,22 @@ def _check(rules: str, width: int, height: int, seed: int, *, explain: bool = Tr
 
 
 def check_position(
-    position: Position, rules: str, runs: dict[Cell, tuple[int, ...]] | None = None, *, explain: bool = True
+    position: Position,
+    rules: str,
+    runs: dict[Cell, tuple[int, ...]] | None = None,
+    *,
+    explain: bool = True,
+    found: list[set[Cell]] | None = None,
 ) -> None:
     """solve_variant's certain cells, probabilities and explanations against the oracle.
 
-    ``runs``: the Wall clues of several runs, as the oracle reads them (tests/test_variant_patterns.py).
+    ``runs``: the Wall clues of several runs, as the oracle reads them (tests/test_variant_patterns.py);
+    ``found``: the oracle's layouts of the position, where the caller has them already.
     """
     canonical = str(parse_rules(rules))
     width, height = position.width, position.height
-    found = oracle.layouts(position.cells, width, height, position.mines, canonical, runs=runs)
+    if found is None:
+        found = oracle.layouts(position.cells, width, height, position.mines, canonical, runs=runs)
     if not found:
         with pytest.raises(InconsistentBoardError, match="no mine layout meets"):
             solve_variant(position, rules)
@@ -538,7 +545,7 @@ def test_the_local_consequences_of_a_board_rule_keep_every_layout_of_it(letter: 
                 assert not any(all(bits[i] == v for i, v in pattern) for pattern in o.forbidden)
 
 
-EMPTY = "4x4x5\nHHHH\nHHHH\nHHHH\nHHHH\n"
+EMPTY = "4x4x4\nHHHH\nHHHH\nHHHH\nHHHH\n"
 SYMMETRIC = [
     EMPTY,
     "4x3x3\nHHHH\nHHHH\nHHHH\n",
@@ -567,8 +574,9 @@ def test_symmetries_keep_every_layout_and_the_certain_cells_match_enumeration(ru
         )
         layouts = {frozenset(m) for m in found}
         for p in spec.symmetries:
-            image = {frozenset(divmod(p[r * width + c], width) for r, c in m) for m in layouts}
+            to = {divmod(i, width): divmod(j, width) for i, j in enumerate(p)}
+            image = {frozenset(map(to.__getitem__, m)) for m in layouts}
             assert image == layouts, (rules, text, p)
         if text == EMPTY:
             assert len(spec.symmetries) == (3 if "H" in parse_rules(rules).board else 7)
-        check_position(position, rules, explain=False)
+        check_position(position, rules, explain=False, found=found)
