@@ -9,6 +9,7 @@ board rules and (optionally) its mine total.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections.abc import Iterable, Iterator
@@ -30,17 +31,28 @@ def in_region(rules: str, dr: int, dc: int) -> bool:
     return max(a, b) == 1
 
 
+@functools.cache
+def counted_cells(rules: str, cell: Cell, width: int, height: int) -> tuple[tuple[Cell, bool], ...]:
+    """The cells the clue at ``cell`` counts, each with whether it is coloured (the game's
+    checkerboard: the top-left cell is not)."""
+    # No rule's region reaches past two rows or columns from its clue.
+    return tuple(
+        ((r, c), (r + c) % 2 == 1)
+        for r in range(max(0, cell[0] - 2), min(height, cell[0] + 3))
+        for c in range(max(0, cell[1] - 2), min(width, cell[1] + 3))
+        if in_region(rules, r - cell[0], c - cell[1])
+    )
+
+
 def shows(rules: str, mines: set[Cell], cell: Cell, width: int, height: int) -> set[int]:
     """Every number the clue at ``cell`` may show on this layout."""
     coloured = uncoloured = 0
-    # No rule's region reaches past two rows or columns from its clue.
-    for r in range(max(0, cell[0] - 2), min(height, cell[0] + 3)):
-        for c in range(max(0, cell[1] - 2), min(width, cell[1] + 3)):
-            if (r, c) in mines and in_region(rules, r - cell[0], c - cell[1]):
-                if (r + c) % 2 == 1:  # the game's checkerboard: the top-left cell is not coloured
-                    coloured += 1
-                else:
-                    uncoloured += 1
+    for where, is_coloured in counted_cells(rules, cell, width, height):
+        if where in mines:
+            if is_coloured:
+                coloured += 1
+            else:
+                uncoloured += 1
     if "M" in rules and "N" in rules:  # the game's MN (the fan remake's 1M1N)
         true = abs(2 * coloured - uncoloured)
     elif "M" in rules:
