@@ -35,6 +35,12 @@ def _sets(sets: list[str]) -> list[object]:
     return [pytest.param(rules, marks=pytest.mark.slow) if rules in SLOW_SETS else rules for rules in sets]
 
 
+SLOW_5X5 = {"OB"}
+"""Sets whose 5x5 layout alone takes seconds (OB's: 2-3 s, a total spending its whole effort):
+in ``make test-all``; the 8x8 layout of OB is drawn by default
+(``test_eight_by_eight_layouts_have_the_game_total``, under a second)."""
+
+
 def _boards(sets: list[str]) -> list[object]:
     """``(rules, seed)``: seed 0 draws a 5x5 layout, seed 1 a 6x6 one; a pair's 6x6 one in
     ``make test-all`` (its 5x5 one, and 8x8 layouts of single rules, run by default)."""
@@ -42,7 +48,7 @@ def _boards(sets: list[str]) -> list[object]:
     for rules in sets:
         pair = len(rules.replace("'", "")) > 1
         for seed in (0, 1):
-            slow = rules in SLOW_SETS or (pair and seed == 1)
+            slow = rules in SLOW_SETS or (pair and seed == 1) or (rules in SLOW_5X5 and seed == 0)
             out.append(pytest.param(rules, seed, marks=[pytest.mark.slow] if slow else []))
     return out
 
