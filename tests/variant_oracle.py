@@ -135,12 +135,17 @@ def is_snake(mines: set[Cell]) -> bool:
 AROUND = [(-1, -1), (-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1)]
 
 
+@functools.cache
+def ring(cell: Cell, width: int, height: int) -> tuple[Cell | None, ...]:
+    """The 8 cells around ``cell`` in :data:`AROUND`'s order, None where off the board."""
+    return tuple(
+        (r, c) if 0 <= r < height and 0 <= c < width else None
+        for r, c in ((cell[0] + dr, cell[1] + dc) for dr, dc in AROUND)
+    )
+
+
 def ring_mines(mines: set[Cell], cell: Cell, width: int, height: int) -> list[bool]:
-    out = []
-    for dr, dc in AROUND:
-        r, c = cell[0] + dr, cell[1] + dc
-        out.append(0 <= r < height and 0 <= c < width and (r, c) in mines)
-    return out
+    return [where is not None and where in mines for where in ring(cell, width, height)]
 
 
 def wall(mines: set[Cell], cell: Cell, width: int, height: int) -> tuple[int, ...]:
