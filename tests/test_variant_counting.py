@@ -71,8 +71,19 @@ def test_every_layout_the_free_cells_claim_meets_the_position(rules: str) -> Non
     assert tried  # the bound found free cells on some of these positions
 
 
-@pytest.mark.parametrize("rules", LOCAL + PATTERNS)
-@pytest.mark.parametrize("limit", [2, 20])
+# Every rule set with a limit of 2 (most counts refused); with a limit of 20 each rule alone, the
+# pairs with -m slow (each of their rules is checked at 20 alone, and the pair at 2, by default).
+PAIRS = [
+    rules for rules in LOCAL + PATTERNS if len(parse_rules(rules).board) + len(parse_rules(rules).clue) > 1
+]
+LIMITS = [
+    *((rules, 2) for rules in LOCAL + PATTERNS),
+    *((rules, 20) for rules in LOCAL + PATTERNS if rules not in PAIRS),
+    *(pytest.param(rules, 20, marks=pytest.mark.slow) for rules in PAIRS),
+]
+
+
+@pytest.mark.parametrize(("rules", "limit"), LIMITS)
 def test_a_count_refused_at_once_is_refused_by_the_enumeration_too(
     rules: str, limit: int, monkeypatch
 ) -> None:
