@@ -483,7 +483,7 @@ def test_sample_records_are_the_games() -> None:
         assert all(v in (HIDDEN, answer.cells[i]) for i, v in enumerate(start.cells)), record
         assert oracle_accepts(answer, rules, set(answer.flagged_cells())), record
     assert kinds == {(rules, size): 10 if size < 7 else 6 for rules in "VQCTD" for size in (5, 6, 7, 8)}
-    assert SAMPLE_FAST <= {record.split()[0] for record in SAMPLE}  # the default run's level is one of them
+    assert SAMPLE_FAST.issubset(record.split()[0] for record in SAMPLE)  # the default run's level is one
 
 
 @pytest.mark.parametrize(
