@@ -271,6 +271,23 @@ def probabilities(found: list[set[Cell]], hidden: list[Cell]) -> dict[Cell, Frac
     return {c: Fraction(sum(c in m for m in found), len(found)) for c in hidden}
 
 
+@functools.cache
+def board_layout(board: str, width: int, height: int, seed: int, mines: int) -> frozenset[Cell] | None:
+    """The package's seeded layout of the board rules ``board`` (None if no layout meets them).
+
+    The clue rules play no part in a layout (:func:`analyzer.variants.generate.random_layout`;
+    tests/test_variant_generate.py checks it), so the positions drawn under rule sets with the
+    same board rules, size and seed share one draw, made once a process.
+    """
+    from analyzer.errors import InconsistentBoardError
+    from analyzer.variants.generate import random_layout
+
+    try:
+        return random_layout(board or "V", width, height, seed=seed, mines=mines)
+    except InconsistentBoardError:
+        return None
+
+
 def random_position(
     rules: str, width: int, height: int, seed: int, *, fill: float = 0.35, reveal: float = 0.5
 ) -> tuple[tuple[int, ...], int, set[Cell]]:
@@ -283,17 +300,13 @@ def random_position(
     has a clue raised by one, which may leave no layout, as does a board no layout of
     the board rules fits (the tests then expect the error that names the conflict).
     """
-    from analyzer.errors import InconsistentBoardError
-    from analyzer.variants.generate import random_layout
-
     rng = random.Random(seed)
     clue_rules, board = split(rules)
     cells_all = [(r, c) for r in range(height) for c in range(width)]
     wanted = sum(rng.random() < fill for _ in cells_all)
-    try:
-        mines = set(random_layout(rules, width, height, seed=seed, mines=wanted))
-    except InconsistentBoardError:  # no layout meets the board rules (QB off the square): any will do
-        mines = set(rng.sample(cells_all, wanted))
+    layout = board_layout("".join(board), width, height, seed, wanted)
+    # None: no layout meets the board rules (QB off the square), any will do
+    mines = set(rng.sample(cells_all, wanted)) if layout is None else set(layout)
     values = []
     for cell in cells_all:
         if cell in mines:
