@@ -35,14 +35,29 @@ def _sets(sets: list[str]) -> list[object]:
     return [pytest.param(rules, marks=pytest.mark.slow) if rules in SLOW_SETS else rules for rules in sets]
 
 
+SLOW_5X5 = {"OB"}
+"""Sets whose 5x5 layout alone takes seconds (OB's: 2-3 s, a total spending its whole effort):
+in ``make test-all``; the 8x8 layout of OB is drawn by default
+(``test_eight_by_eight_layouts_have_the_game_total``, under a second)."""
+
+
+CLUE_WITH_BOARD = ["VQ", "MC", "LT", "NO", "XD", "X'B", "KA", "WH", "PS", "ES"]
+"""The pairs of a clue rule and a board rule drawn by default, each clue rule and each board rule
+in one at least. The clue rules play no part in a layout (:func:`random_layout`): a clue rule with
+a board rule draws the board rule's own layout, as these pairs check; the other such pairs (80, a
+second of CPU) draw it again, in ``make test-all``."""
+
+
 def _boards(sets: list[str]) -> list[object]:
     """``(rules, seed)``: seed 0 draws a 5x5 layout, seed 1 a 6x6 one; a pair's 6x6 one in
-    ``make test-all`` (its 5x5 one, and 8x8 layouts of single rules, run by default)."""
+    ``make test-all`` (its 5x5 one, and 8x8 layouts of single rules, run by default), and the
+    5x5 one of a clue rule with a board rule too, but for :data:`CLUE_WITH_BOARD`."""
     out: list[object] = []
     for rules in sets:
         pair = len(rules.replace("'", "")) > 1
+        again = pair and len(parse_rules(rules).board) == 1 and rules not in CLUE_WITH_BOARD
         for seed in (0, 1):
-            slow = rules in SLOW_SETS or (pair and seed == 1)
+            slow = rules in SLOW_SETS or (pair and seed == 1) or (rules in SLOW_5X5 and seed == 0) or again
             out.append(pytest.param(rules, seed, marks=[pytest.mark.slow] if slow else []))
     return out
 
@@ -52,8 +67,19 @@ def test_layouts_meet_every_rule_alone_and_in_pairs(rules: str, seed: int) -> No
     width = height = 5 + seed
     layout = random_layout(rules, width, height, seed=seed)
     _check_layout(rules, layout, width, height)
-    if not parse_rules(rules).board:
+    board = "".join(parse_rules(rules).board)
+    if not board:
         assert len(layout) == default_mines(rules, width, height)
+    elif len(board) < len(rules.replace("'", "")):  # a clue rule too: it plays no part in the layout
+        assert layout == random_layout(board, width, height, seed=seed)
+
+
+def test_the_clue_rules_drawn_with_a_board_rule_by_default_are_every_one() -> None:
+    assert set(CLUE_WITH_BOARD) <= set(RULE_SETS)
+    boards = [parse_rules(rules).board for rules in CLUE_WITH_BOARD]
+    assert all(len(board) == 1 for board in boards) and {b for (b,) in boards} == set(BOARD)
+    clues = {rules.replace(b, "") for rules, (b,) in zip(CLUE_WITH_BOARD, boards, strict=True)}
+    assert clues == {letter for letter in RULES if letter not in BOARD}
 
 
 @pytest.mark.parametrize("rules", _sets([letter for letter in BOARD] + ["QO", "CT", "DB", "OB"]))
@@ -110,7 +136,9 @@ def test_the_flow_formulation_accepts_exactly_the_connected_layouts(
     of_mines: bool, border: bool, root
 ) -> None:
     # Every layout of a 3x3 grid (orthogonal edges): feasible under add_flow iff is_connected
-    # (with a root: among the layouts where the root is a member).
+    # (with a root: among the layouts where the root is a member). One model, each layout fixed
+    # by assumptions and solved without CP-SAT's presolve (the same solutions; a model built
+    # and presolved a layout took three times as long).
     from ortools.sat.python import cp_model
 
     from analyzer.models.variants import Connectivity, add_flow, is_connected
@@ -118,17 +146,18 @@ def test_the_flow_formulation_accepts_exactly_the_connected_layouts(
     edges = tuple((r * 3 + c, r * 3 + c + 1) for r in range(3) for c in range(2))
     edges += tuple((r * 3 + c, (r + 1) * 3 + c) for r in range(2) for c in range(3))
     conn = Connectivity(edges, of_mines=of_mines, border=(0, 1, 2, 3, 5, 6, 7, 8) if border else ())
+    model = cp_model.CpModel()
+    x = [model.new_bool_var(f"x{i}") for i in range(9)]
+    lit = model.new_bool_var("on")
+    add_flow(model, x, conn, lit, root)
     for bits in itertools.product((0, 1), repeat=9):
         if root is not None and bits[root] != of_mines:
             continue
-        model = cp_model.CpModel()
-        x = [model.new_bool_var(f"x{i}") for i in range(9)]
-        lit = model.new_bool_var("on")
-        add_flow(model, x, conn, lit, root)
-        model.add(lit == 1)
-        for xi, b in zip(x, bits, strict=True):
-            model.add(xi == b)
-        status = cp_model.CpSolver().solve(model)
+        model.clear_assumptions()
+        model.add_assumptions([lit, *(xi if b else xi.Not() for xi, b in zip(x, bits, strict=True))])
+        solver = cp_model.CpSolver()
+        solver.parameters.cp_model_presolve = False
+        status = solver.solve(model)
         assert (status == cp_model.OPTIMAL) == is_connected(list(bits), conn), bits
 
 

@@ -46,11 +46,17 @@ LOCAL_CELLS = 12  # the most cells an explanation's clues cover for the oracle's
 # CONNECTED_ENUMERATION hidden cells on (under a second then).
 ENUMERATED = set("QTDB")
 CONNECTED_ENUMERATION = 30
-# Each puzzle takes 4-60 s on the shared 2-core machine (one CP-SAT solve a hidden cell a
-# step; the snake, MV07, about 10 s): six run by default, one a rule (PKU V, M, L, W, E; Gecode 0,
-# the classic game), the rest with -m slow: among them the second PKU V, Gecode 8 and PKU Q (Q's
-# 5x5 game level below is solved by hints in the default run).
+# Each puzzle takes 1-10 s of CPU (one CP-SAT solve a hidden cell a step; the snake, MV07,
+# about 10 s): three run by default, one of each kind of rule: PKU L (a clue rule, the one whose
+# clues may lie), PKU W (a pattern clue, its clues runs of mines) and Gecode 0 (the classic game,
+# published without its mine total); the rest with -m slow: among them PKU V, M and E (whose rules
+# tests/test_variants.py and tests/test_variant_patterns.py check alone and in pairs by default,
+# hints and explanations included), the second PKU V, Gecode 8 and PKU Q (the game levels below
+# solve Q, C and T by hints in the default run).
 SLOW = {
+    "pku-mv01-v",
+    "pku-2mv01-m",
+    "pku-2mv07-e",
     "pku-mv02-q",
     "pku-2mv08-v",
     "pku-mv03-c",
@@ -74,11 +80,14 @@ GAME_ENUMERATION = 30
 GAME_CONNECTED_ENUMERATION = 20
 GAME_LAYOUT_LIMIT = 20_000
 # The game's levels solved by hints in the default run (the rest with -m slow): each rule's 5x5
-# level, and one 8x8 (D, which has no 5x5) for a board past GAME_ENUMERATION hidden cells; the
-# 8x8 levels of Q, T and V (3-4 s of CPU each) run with -m slow, their 5x5 ones by default.
+# level (C's starts past GAME_CONNECTED_ENUMERATION hidden cells, so its first steps go without
+# the enumeration). D has no 5x5 level here: its level in the default run is a 6x6 one of the
+# sample below (SAMPLE_FAST), 35 cells hidden at the start, past GAME_ENUMERATION (1 s of CPU;
+# D's 8x8 levels, 5 s, and the 8x8 levels of Q, T and V, 3-4 s each, run with -m slow).
 GAME_FAST = {
     f"mv14-{name}" for name in ("q-5x5-10-10009", "c-5x5-10-3306D", "t-5x5-10-7222", "v-5x5-10-10181")
-} | {"mv14-d-8x8-20-9888"}
+}
+SAMPLE_FAST = {"[D]6x6-10-11927"}
 
 
 def load(path: Path) -> tuple[str, Position, dict[str, str]]:
@@ -474,12 +483,21 @@ def test_sample_records_are_the_games() -> None:
         assert all(v in (HIDDEN, answer.cells[i]) for i, v in enumerate(start.cells)), record
         assert oracle_accepts(answer, rules, set(answer.flagged_cells())), record
     assert kinds == {(rules, size): 10 if size < 7 else 6 for rules in "VQCTD" for size in (5, 6, 7, 8)}
+    assert SAMPLE_FAST.issubset(record.split()[0] for record in SAMPLE)  # the default run's level is one
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("record", SAMPLE, ids=[record.split()[0] for record in SAMPLE])
+@pytest.mark.parametrize(
+    "record",
+    [
+        pytest.param(
+            record, id=record.split()[0], marks=[] if record.split()[0] in SAMPLE_FAST else [pytest.mark.slow]
+        )
+        for record in SAMPLE
+    ],
+)
 def test_sample_level_solved_by_hints(record: str) -> None:
-    """Every level of the sample is played to its end by hints under our rules (about 270 s in all)."""
+    """Every level of the sample is played to its end by hints under our rules (about 270 s in all;
+    one, D's, in the default run: SAMPLE_FAST)."""
     rules, start, answer = from_record(record)
     steps = solve_game_by_hints(start, rules, answer)
     assert len(steps) == len(start.hidden_cells())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable
 from fractions import Fraction
 
 import pytest
@@ -40,15 +41,22 @@ def _check(rules: str, width: int, height: int, seed: int, *, explain: bool = Tr
 
 
 def check_position(
-    position: Position, rules: str, runs: dict[Cell, tuple[int, ...]] | None = None, *, explain: bool = True
+    position: Position,
+    rules: str,
+    runs: dict[Cell, tuple[int, ...]] | None = None,
+    *,
+    explain: bool = True,
+    found: list[set[Cell]] | None = None,
 ) -> None:
     """solve_variant's certain cells, probabilities and explanations against the oracle.
 
-    ``runs``: the Wall clues of several runs, as the oracle reads them (tests/test_variant_patterns.py).
+    ``runs``: the Wall clues of several runs, as the oracle reads them (tests/test_variant_patterns.py);
+    ``found``: the oracle's layouts of the position, where the caller has them already.
     """
     canonical = str(parse_rules(rules))
     width, height = position.width, position.height
-    found = oracle.layouts(position.cells, width, height, position.mines, canonical, runs=runs)
+    if found is None:
+        found = oracle.layouts(position.cells, width, height, position.mines, canonical, runs=runs)
     if not found:
         with pytest.raises(InconsistentBoardError, match="no mine layout meets"):
             solve_variant(position, rules)
@@ -80,8 +88,13 @@ def check_position(
 
 
 def _forces(position: Position, rules: str, runs, cell, is_mine, clues, board_rules, total) -> bool:
-    found = oracle.layouts(
-        position.cells,
+    """Whether the members force ``cell``: no layout meeting them has it the other way. The oracle
+    is asked for such layouts alone (the cell flagged, or shown without a clue) and stops at the
+    first: every layout meeting them, listed, has the cell so exactly when none of these exists."""
+    cells = list(position.cells)
+    cells[cell[0] * position.width + cell[1]] = oracle.NO_CLUE if is_mine else oracle.FLAG
+    other = oracle.each_layout(
+        tuple(cells),
         position.width,
         position.height,
         position.mines,
@@ -91,7 +104,7 @@ def _forces(position: Position, rules: str, runs, cell, is_mine, clues, board_ru
         total=total,
         runs=runs,
     )
-    return all((cell in m) == is_mine for m in found)
+    return next(other, None) is None
 
 
 def _assert_minimal(position: Position, rules: str, runs, e) -> None:
@@ -142,15 +155,29 @@ def test_random_positions_match_enumeration(rules: str, width: int, height: int,
     _check(rules, width, height, seed)
 
 
+# Seed 1 draws the one large position of the six (23 cells hidden, 35,000-210,000 layouts: 1-7 s of
+# CPU to enumerate, the other five together a tenth of a second). By default it runs under M, whose
+# counts take the CP-SAT group enumeration; V and X take the counting engines, checked by default on
+# the other five positions (and V's engines on their own in tests/test_solve.py); their large
+# position, and LN, LX' and NK, with -m slow.
+SMALL_SEEDS = (0, 2, 3, 4, 5)
+
+
 @pytest.mark.parametrize(
-    "rules",
-    ["V", "X", "M", *(pytest.param(rules, marks=pytest.mark.slow) for rules in ("LN", "LX'", "NK"))],
+    ("rules", "seeds"),
+    [
+        pytest.param("V", SMALL_SEEDS, id="V"),
+        pytest.param("X", SMALL_SEEDS, id="X"),
+        pytest.param("M", range(6), id="M"),
+        *(pytest.param(rules, (1,), id=f"{rules}-large", marks=pytest.mark.slow) for rules in ("V", "X")),
+        *(pytest.param(rules, range(6), id=rules, marks=pytest.mark.slow) for rules in ("LN", "LX'", "NK")),
+    ],
 )
-def test_the_exact_pipeline_equals_the_enumeration_of_every_layout(rules: str) -> None:
+def test_the_exact_pipeline_equals_the_enumeration_of_every_layout(rules: str, seeds: Iterable[int]) -> None:
     # The second formulation: layouts enumerated by CP-SAT, against the groups and components.
     from analyzer.models.variants import enumerate_layouts
 
-    for seed in range(6):
+    for seed in seeds:
         cells, mines, _ = oracle.random_position(rules, 5, 5, seed, reveal=0.4)
         position = Position(5, 5, mines, cells)
         try:
@@ -402,24 +429,22 @@ def test_when_the_first_layout_needed_the_fixed_copy_cells_go_to_the_patient_pro
     assert bool(impatient) == (rules == "C")
 
 
-# The positions (size, seed) of the flow test: by default the 4x4 ones and the two 5x5 ones where
-# a flow meets a layout under C (seed 2) and under O and CO (seed 4, the only one); every one of
-# the twelve 4x4 and 5x5 positions in the slow run (the other four 5x5 ones: 40% of the CPU).
-FLOW_POSITIONS = [(4, seed) for seed in range(6)] + [(5, 2), (5, 4)]
+# The positions (size, seed) of the flow test: by default the six 4x4 ones (a few hundredths of a
+# second each) and the 5x5 one where a flow meets a layout under the rules, if none of the 4x4 ones
+# does: under O and CO seed 4, the only one (C meets on 4x4 seeds 0, 1, 3, CT on seeds 1, 3); every
+# one of the twelve 4x4 and 5x5 positions in the slow run (the other 5x5 ones: 0.1-0.5 s each).
+FLOW_POSITIONS = [(4, seed) for seed in range(6)]
+FLOW_MEETS_ON_5X5 = {"O": [(5, 4)], "CO": [(5, 4)]}
 EVERY_FLOW_POSITION = list(itertools.product((4, 5), range(6)))
 
 
 @pytest.mark.parametrize(
-    "positions",
-    [
-        pytest.param(FLOW_POSITIONS, id="some"),
-        pytest.param(EVERY_FLOW_POSITION, id="every", marks=pytest.mark.slow),
-    ],
+    "every", [pytest.param(False, id="some"), pytest.param(True, id="every", marks=pytest.mark.slow)]
 )
 @pytest.mark.parametrize("soon", ["round", "effort"])
 @pytest.mark.parametrize("rules", ["C", "O", "CO", "CT"])
 def test_layouts_a_flow_meets_on_the_way_agree_with_enumeration(
-    rules: str, soon: str, positions: list[tuple[int, int]], monkeypatch
+    rules: str, soon: str, every: bool, monkeypatch
 ) -> None:
     """With the flows from the second round (by its number, or by the cuts' effort spent), the
     joint proof's flow copies (which seek the most cells the other way, and hand on every layout
@@ -443,9 +468,26 @@ def test_layouts_a_flow_meets_on_the_way_agree_with_enumeration(
         return answer
 
     monkeypatch.setattr(model.VariantModel, "_solve_flow", spy)
+    positions = EVERY_FLOW_POSITION if every else FLOW_POSITIONS + FLOW_MEETS_ON_5X5.get(rules, [])
     for size, seed in positions:
         _check(rules, size, size, seed, explain=False)
     assert met, "no joint proof's flow met a layout"
+
+
+def _accepts(model, rule, bits: tuple[int, ...]) -> bool:  # noqa: ANN001
+    """Whether the model (its rule on) has a solution with every cell fixed as ``bits``.
+
+    CP-SAT's presolve is off: with every cell fixed only the rule's own variables are left to
+    find, and a model's solutions are the same with it or without it (a solve takes a third of
+    the time so, one of the thousands these tests run)."""
+    from ortools.sat.python import cp_model
+
+    model.model.clear_assumptions()
+    model.model.add_assumptions([rule, *(x if b else x.Not() for x, b in zip(model.x, bits, strict=True))])
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.cp_model_presolve = False
+    return solver.solve(model.model) == cp_model.OPTIMAL
 
 
 @pytest.mark.parametrize(("width", "height"), [(3, 3), (4, 2)])
@@ -453,8 +495,6 @@ def test_the_snake_circuit_accepts_exactly_the_snakes(width: int, height: int) -
     """Under S the model (a circuit through the mines, two mines side by side neighbours on it)
     is exact with no cuts: a solve with every cell fixed succeeds exactly on the oracle's snakes
     (on 3x3 the ring of eight mines is a closed loop, not a snake)."""
-    from ortools.sat.python import cp_model
-
     from analyzer.models.variants import VariantModel
 
     spec, _ = build_spec(Position(width, height, 0, (-1,) * (width * height)), parse_rules("S"))
@@ -463,13 +503,7 @@ def test_the_snake_circuit_accepts_exactly_the_snakes(width: int, height: int) -
     snakes = 0
     for bits in itertools.product((0, 1), repeat=width * height):
         mines = {divmod(i, width) for i, b in enumerate(bits) if b}
-        model.model.clear_assumptions()
-        model.model.add_assumptions(
-            [rule, *(x if b else x.Not() for x, b in zip(model.x, bits, strict=True))]
-        )
-        solver = cp_model.CpSolver()
-        solver.parameters.num_workers = 1
-        found = solver.solve(model.model) == cp_model.OPTIMAL
+        found = _accepts(model, rule, bits)
         assert found == oracle.board_rule_holds("S", mines, width, height), sorted(mines)
         snakes += found
     assert snakes > 2 * width * height
@@ -502,8 +536,6 @@ def test_the_local_consequences_of_a_board_rule_keep_every_layout_of_it(letter: 
     """The implied local constraints (O's forbidden 2x2 checkerboards, a member of a connected
     set beside another) hold in every layout the oracle accepts: a solve with the layout fixed
     finds it, on 4x3 (every layout) and on 4x4 (the layouts CP-SAT would lose, checked in Python)."""
-    from ortools.sat.python import cp_model
-
     from analyzer.models.variants import VariantModel
 
     width, height = 4, 3
@@ -515,12 +547,7 @@ def test_the_local_consequences_of_a_board_rule_keep_every_layout_of_it(letter: 
         mines = {divmod(i, width) for i, b in enumerate(bits) if b}
         if not oracle.board_rule_holds(letter, mines, width, height):
             continue
-        model.model.clear_assumptions()
-        fixed = [x if b else x.Not() for x, b in zip(model.x, bits, strict=True)]
-        model.model.add_assumptions([rule, *fixed])
-        solver = cp_model.CpSolver()
-        solver.parameters.num_workers = 1
-        assert solver.solve(model.model) == cp_model.OPTIMAL, sorted(mines)
+        assert _accepts(model, rule, bits), sorted(mines)
         kept += 1
     assert kept > 100
     if letter == "O":  # the checkerboards on 4x4: no layout of O shows one
@@ -533,7 +560,7 @@ def test_the_local_consequences_of_a_board_rule_keep_every_layout_of_it(letter: 
                 assert not any(all(bits[i] == v for i, v in pattern) for pattern in o.forbidden)
 
 
-EMPTY = "4x4x5\nHHHH\nHHHH\nHHHH\nHHHH\n"
+EMPTY = "4x4x4\nHHHH\nHHHH\nHHHH\nHHHH\n"
 SYMMETRIC = [
     EMPTY,
     "4x3x3\nHHHH\nHHHH\nHHHH\n",
@@ -562,8 +589,9 @@ def test_symmetries_keep_every_layout_and_the_certain_cells_match_enumeration(ru
         )
         layouts = {frozenset(m) for m in found}
         for p in spec.symmetries:
-            image = {frozenset(divmod(p[r * width + c], width) for r, c in m) for m in layouts}
+            to = {divmod(i, width): divmod(j, width) for i, j in enumerate(p)}
+            image = {frozenset(map(to.__getitem__, m)) for m in layouts}
             assert image == layouts, (rules, text, p)
         if text == EMPTY:
             assert len(spec.symmetries) == (3 if "H" in parse_rules(rules).board else 7)
-        check_position(position, rules, explain=False)
+        check_position(position, rules, explain=False, found=found)

@@ -9,9 +9,10 @@ board rules and (optionally) its mine total.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from fractions import Fraction
 
 Cell = tuple[int, int]
@@ -30,17 +31,28 @@ def in_region(rules: str, dr: int, dc: int) -> bool:
     return max(a, b) == 1
 
 
+@functools.cache
+def counted_cells(rules: str, cell: Cell, width: int, height: int) -> tuple[tuple[Cell, bool], ...]:
+    """The cells the clue at ``cell`` counts, each with whether it is coloured (the game's
+    checkerboard: the top-left cell is not)."""
+    # No rule's region reaches past two rows or columns from its clue.
+    return tuple(
+        ((r, c), (r + c) % 2 == 1)
+        for r in range(max(0, cell[0] - 2), min(height, cell[0] + 3))
+        for c in range(max(0, cell[1] - 2), min(width, cell[1] + 3))
+        if in_region(rules, r - cell[0], c - cell[1])
+    )
+
+
 def shows(rules: str, mines: set[Cell], cell: Cell, width: int, height: int) -> set[int]:
     """Every number the clue at ``cell`` may show on this layout."""
     coloured = uncoloured = 0
-    # No rule's region reaches past two rows or columns from its clue.
-    for r in range(max(0, cell[0] - 2), min(height, cell[0] + 3)):
-        for c in range(max(0, cell[1] - 2), min(width, cell[1] + 3)):
-            if (r, c) in mines and in_region(rules, r - cell[0], c - cell[1]):
-                if (r + c) % 2 == 1:  # the game's checkerboard: the top-left cell is not coloured
-                    coloured += 1
-                else:
-                    uncoloured += 1
+    for where, is_coloured in counted_cells(rules, cell, width, height):
+        if where in mines:
+            if is_coloured:
+                coloured += 1
+            else:
+                uncoloured += 1
     if "M" in rules and "N" in rules:  # the game's MN (the fan remake's 1M1N)
         true = abs(2 * coloured - uncoloured)
     elif "M" in rules:
@@ -123,12 +135,17 @@ def is_snake(mines: set[Cell]) -> bool:
 AROUND = [(-1, -1), (-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1)]
 
 
+@functools.cache
+def ring(cell: Cell, width: int, height: int) -> tuple[Cell | None, ...]:
+    """The 8 cells around ``cell`` in :data:`AROUND`'s order, None where off the board."""
+    return tuple(
+        (r, c) if 0 <= r < height and 0 <= c < width else None
+        for r, c in ((cell[0] + dr, cell[1] + dc) for dr, dc in AROUND)
+    )
+
+
 def ring_mines(mines: set[Cell], cell: Cell, width: int, height: int) -> list[bool]:
-    out = []
-    for dr, dc in AROUND:
-        r, c = cell[0] + dr, cell[1] + dc
-        out.append(0 <= r < height and 0 <= c < width and (r, c) in mines)
-    return out
+    return [where is not None and where in mines for where in ring(cell, width, height)]
 
 
 def wall(mines: set[Cell], cell: Cell, width: int, height: int) -> tuple[int, ...]:
@@ -196,6 +213,26 @@ def layouts(
 
     ``runs``: the Wall clues of several runs (the others read as one run of their value).
     """
+    return list(
+        each_layout(
+            cells, width, height, mines, rules, clues=clues, board_rules=board_rules, total=total, runs=runs
+        )
+    )
+
+
+def each_layout(
+    cells: tuple[int, ...],
+    width: int,
+    height: int,
+    mines: int,
+    rules: str,
+    *,
+    clues: Iterable[Cell] | None = None,
+    board_rules: Iterable[str] | None = None,
+    total: bool = True,
+    runs: dict[Cell, tuple[int, ...]] | None = None,
+) -> Iterator[set[Cell]]:
+    """:func:`layouts` one at a time, for a caller that stops at the first it needs."""
     clue_rules, all_board = split(rules)
     board_rules = all_board if board_rules is None else list(board_rules)
     grid = {divmod(i, width): v for i, v in enumerate(cells)}
@@ -220,21 +257,35 @@ def layouts(
     if total:  # only the layouts of the mine total: the hidden cells hold the total less the flags
         left = mines - len(flags)
         chosen: Iterable[tuple[Cell, ...]] = itertools.combinations(hidden, left) if left >= 0 else ()
-    else:
-        chosen = (
-            tuple(c for c, b in zip(hidden, bits, strict=True) if b)
-            for bits in itertools.product((0, 1), repeat=len(hidden))
+    else:  # every subset of the hidden cells, by size
+        chosen = itertools.chain.from_iterable(
+            itertools.combinations(hidden, k) for k in range(len(hidden) + 1)
         )
-    found = []
     for mined in chosen:
         placed = flags | set(mined)
         if meets(placed) and all(board_rule_holds(letter, placed, width, height) for letter in board_rules):
-            found.append(placed)
-    return found
+            yield placed
 
 
 def probabilities(found: list[set[Cell]], hidden: list[Cell]) -> dict[Cell, Fraction]:
     return {c: Fraction(sum(c in m for m in found), len(found)) for c in hidden}
+
+
+@functools.cache
+def board_layout(board: str, width: int, height: int, seed: int, mines: int) -> frozenset[Cell] | None:
+    """The package's seeded layout of the board rules ``board`` (None if no layout meets them).
+
+    The clue rules play no part in a layout (:func:`analyzer.variants.generate.random_layout`;
+    tests/test_variant_generate.py checks it), so the positions drawn under rule sets with the
+    same board rules, size and seed share one draw, made once a process.
+    """
+    from analyzer.errors import InconsistentBoardError
+    from analyzer.variants.generate import random_layout
+
+    try:
+        return random_layout(board or "V", width, height, seed=seed, mines=mines)
+    except InconsistentBoardError:
+        return None
 
 
 def random_position(
@@ -249,17 +300,13 @@ def random_position(
     has a clue raised by one, which may leave no layout, as does a board no layout of
     the board rules fits (the tests then expect the error that names the conflict).
     """
-    from analyzer.errors import InconsistentBoardError
-    from analyzer.variants.generate import random_layout
-
     rng = random.Random(seed)
     clue_rules, board = split(rules)
     cells_all = [(r, c) for r in range(height) for c in range(width)]
     wanted = sum(rng.random() < fill for _ in cells_all)
-    try:
-        mines = set(random_layout(rules, width, height, seed=seed, mines=wanted))
-    except InconsistentBoardError:  # no layout meets the board rules (QB off the square): any will do
-        mines = set(rng.sample(cells_all, wanted))
+    layout = board_layout("".join(board), width, height, seed, wanted)
+    # None: no layout meets the board rules (QB off the square), any will do
+    mines = set(rng.sample(cells_all, wanted)) if layout is None else set(layout)
     values = []
     for cell in cells_all:
         if cell in mines:
