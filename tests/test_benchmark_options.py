@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from usage import fails_clearly, script_fails_clearly
 
 from benchmarks.games import _games_per_preset
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_games_per_preset_reads_any_of_the_three_presets() -> None:
@@ -26,31 +23,14 @@ def test_a_bad_games_option_is_a_usage_error(bad: str, capsys: pytest.CaptureFix
 def test_the_script_exits_with_mains_status_and_its_one_line() -> None:
     # The other usage errors call main() in-process (the same status and message, without starting
     # Python again): this one runs the script, for `python -m benchmarks.games` itself.
-    done = subprocess.run(
-        [sys.executable, "-m", "benchmarks.games", "race", "--games", "300"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
-    )
-    assert done.returncode == 2
-    assert "Traceback" not in done.stderr
-    assert "expected preset=games" in done.stderr.strip().splitlines()[-1]
+    script_fails_clearly("benchmarks.games", ["race", "--games", "300"], 2, "expected preset=games")
 
 
 def _fails_clearly(capsys: pytest.CaptureFixture[str], args: list[str], code: int, message: str) -> None:
-    """``main(ARGS)`` (``python -m benchmarks.games ARGS``) exits ``code`` with ``message`` on the
-    last line of stderr; an exception escaping it (a traceback) fails the test."""
+    """``python -m benchmarks.games ARGS``'s usage error, in process (tests/usage.py)."""
     from benchmarks.games import main
 
-    try:
-        status = main(args)
-    except SystemExit as exit:  # argparse's usage errors
-        status = exit.code
-    assert status == code
-    err = capsys.readouterr().err
-    assert "Traceback" not in err
-    assert message in err.strip().splitlines()[-1]
+    fails_clearly(capsys, main, args, code, message)
 
 
 def test_paired_variants_are_read_with_their_options() -> None:

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import itertools
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from usage import fails_clearly, script_fails_clearly
 
 from analyzer import Board
 from analyzer.errors import InconsistentBoardError
@@ -24,7 +23,6 @@ from benchmarks.one_step import (
     variant_moves,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
 EXPERT = "expert:score=secondary,margin=1/10,candidates=8,dead=wait,pseudo=first,longterm=9/10"
 
 
@@ -212,18 +210,10 @@ def test_the_worth_of_a_move_onto_a_certain_mine_is_all_loss(tmp_path: Path) -> 
 
 
 def _fails_clearly(capsys: pytest.CaptureFixture[str], args: list[str], code: int, message: str) -> None:
-    """``main(ARGS)`` (``python -m benchmarks.one_step ARGS``) exits ``code`` with ``message`` on the
-    last line of stderr; an exception escaping it (a traceback) fails the test."""
+    """``python -m benchmarks.one_step ARGS``'s usage error, in process (tests/usage.py)."""
     from benchmarks.one_step import main
 
-    try:
-        status = main(args)
-    except SystemExit as exit:  # argparse's usage errors
-        status = exit.code
-    assert status == code
-    err = capsys.readouterr().err
-    assert "Traceback" not in err
-    assert message in err.strip().splitlines()[-1]
+    fails_clearly(capsys, main, args, code, message)
 
 
 @pytest.fixture
@@ -253,16 +243,7 @@ def test_the_script_exits_with_mains_status_and_its_one_line() -> None:
     # The other usage errors call main() in-process (the same status and message, without starting
     # Python again): this one runs the script, for `python -m benchmarks.one_step` itself.
     args = ["--games", "2", "--layouts", "0", "--hill-classes", "x"]
-    done = subprocess.run(
-        [sys.executable, "-m", "benchmarks.one_step", *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
-    )
-    assert done.returncode == 2
-    assert "Traceback" not in done.stderr
-    assert "--layouts must be at least 1" in done.stderr.strip().splitlines()[-1]
+    script_fails_clearly("benchmarks.one_step", args, 2, "--layouts must be at least 1")
 
 
 def test_without_the_solver_it_says_so(
