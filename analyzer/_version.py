@@ -2,5 +2,5 @@
 
 __all__ = ["__version__"]
 
-__version__ = "0.4.2"
+__version__ = "0.4.3"
 """The version of this release (also ``analyzer.__version__`` and ``analyzer --version``)."""

@@ -65,7 +65,16 @@ def test_the_jupyterlab_tests_share_one_worker(tmp_path: Path) -> None:
 
 def test_the_conftest_runs_without_pytest_xdist(tmp_path: Path) -> None:
     """``pytest -p no:xdist`` (one process, as a debugger wants it): the conftest's pytest-xdist hook
-    is optional, not an unknown hook that stops the run."""
-    run = _run_project(tmp_path, "def test_alone() -> None:\n    assert 1 + 1 == 2\n", "-p", "no:xdist")
+    is optional, not an unknown hook that stops the run, and the modules' ``xdist_group`` marks are
+    known markers under the project's ``--strict-markers`` without the plugin that registers them."""
+    tests = (
+        "import pytest\n\npytestmark = pytest.mark.xdist_group('g')\n\n\n"
+        "def test_alone() -> None:\n    assert 1 + 1 == 2\n"
+    )
+    # The project's pytest settings (--strict-markers, the markers), from its pyproject.toml.
+    (tmp_path / "pyproject.toml").write_text(
+        (ROOT / "pyproject.toml").read_text(encoding="utf-8").split("[tool.ruff]")[0], encoding="utf-8"
+    )
+    run = _run_project(tmp_path, tests, "-p", "no:xdist", "test_project.py")
     assert run.returncode == 0, run.stdout + run.stderr
     assert "1 passed" in run.stdout
