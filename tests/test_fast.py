@@ -31,6 +31,10 @@ from analyzer.play.simulation import (
     simulate,
 )
 
+#: One xdist worker runs this module under ``pytest -n`` (``--dist loadgroup``): a dozen of its tests
+#: read _guess_positions, whose positions are then found once a run, not once a worker.
+pytestmark = pytest.mark.xdist_group("guess_positions")
+
 
 def _assert_agrees(board: Board, trust_flags: bool) -> None:
     fast = fast_probabilities(board, trust_flags=trust_flags).reshape(-1)
@@ -493,9 +497,6 @@ def test_compiled_endgame_past_one_word_is_the_exact_search() -> None:
 
 
 _GUESS_POSITIONS: dict[tuple[int, int, int, int], list[tuple[Board, Analysis]]] = {}
-#: The tests that read _guess_positions share one worker under ``pytest -n`` (``--dist loadgroup``),
-#: so that the positions are found once a run, not once a worker.
-GUESS_POSITIONS = pytest.mark.xdist_group("guess_positions")
 _GUESS_SOURCES: dict[tuple[int, int, int, int], Iterator[tuple[Board, Analysis]]] = {}
 
 
@@ -532,7 +533,6 @@ def _positions_needing_a_guess(
             game.reveal(action.row, action.col)
 
 
-@GUESS_POSITIONS
 @pytest.mark.parametrize(
     ("score", "dead"),
     [
@@ -556,7 +556,6 @@ def test_expert_guess_is_the_exact_players_heuristic(preset: str, count: int, sc
 # 35-39 (none of the first 40 intermediate ones); off-front candidates, intermediate 14, 15, 26-29;
 # alike cells once, intermediate 38, 39; long-term safety, intermediate 8, 15; closed-off parts
 # first, intermediate 1.
-@GUESS_POSITIONS
 @pytest.mark.parametrize(
     ("preset", "start", "stop"),
     [
@@ -571,13 +570,11 @@ def test_guess_with_pseudo_fifty_fifties_first_is_the_exact_players(
     _compiled_guesses_agree(preset, stop, "secondary", "wait", "first", start=start)
 
 
-@GUESS_POSITIONS
 @pytest.mark.parametrize(("preset", "count"), [("beginner", 12), ("intermediate", 4)])
 def test_tertiary_guess_is_the_exact_players(preset: str, count: int) -> None:
     _compiled_guesses_agree(preset, count, "tertiary", "guess")
 
 
-@GUESS_POSITIONS
 def test_waiting_players_leave_dead_cells_for_later() -> None:
     # Where dead=wait changes the guess, the other's guess could show one number only and its own more.
     width, height, mines = PRESETS["intermediate"]
@@ -594,7 +591,6 @@ def test_waiting_players_leave_dead_cells_for_later() -> None:
     assert changed >= 1
 
 
-@GUESS_POSITIONS
 @pytest.mark.slow  # 60 expert positions; the compiled player meets this one by default
 def test_players_guess_pseudo_fifty_fifties_first() -> None:
     # Where a living pseudo-50/50 cell exists the player guesses the least likely one; elsewhere as before.
@@ -620,7 +616,6 @@ def test_players_guess_pseudo_fifty_fifties_first() -> None:
     assert changed >= 1
 
 
-@GUESS_POSITIONS
 @pytest.mark.parametrize(
     ("preset", "start", "stop"),
     [
@@ -633,13 +628,11 @@ def test_guess_with_off_front_candidates_is_the_exact_players(preset: str, start
     _compiled_guesses_agree(preset, stop, "secondary", "wait", "first", offedge=8, start=start)
 
 
-@GUESS_POSITIONS
 @pytest.mark.parametrize(("preset", "count"), [("beginner", 30), ("intermediate", 30)])
 def test_guess_with_progress_added_to_secondary_safety_is_the_exact_players(preset: str, count: int) -> None:
     _compiled_guesses_agree(preset, count, "secondary", "wait", progress=Fraction(1, 5))
 
 
-@GUESS_POSITIONS
 @pytest.mark.parametrize(
     ("preset", "start", "stop"),
     [
@@ -652,7 +645,6 @@ def test_guess_with_alike_cells_once_is_the_exact_players(preset: str, start: in
     _compiled_guesses_agree(preset, stop, "secondary", "wait", "first", alike="once", start=start)
 
 
-@GUESS_POSITIONS
 @pytest.mark.parametrize(
     ("preset", "start", "stop"),
     [
@@ -666,7 +658,6 @@ def test_guess_with_long_term_safety_is_the_exact_players(preset: str, start: in
     _compiled_guesses_agree(preset, stop, "secondary", "wait", alike="once", longterm=longterm, start=start)
 
 
-@GUESS_POSITIONS
 @pytest.mark.slow  # the compiled long-term guess meets the exact player by default
 def test_long_term_safety_moves_guesses_toward_fifty_fifties_that_may_form() -> None:
     # The scores are the secondary safeties times 1 + w I / (1 - p), I the exact 50/50 influence;
@@ -730,7 +721,6 @@ def _far_size(board: Board, near: set[int], i: int) -> int | None:
     return len(around)
 
 
-@GUESS_POSITIONS
 def test_far_cells_alike_count_once_among_the_candidates() -> None:
     # Far cells with as many neighbours score alike (the exact engine, cell by cell), so taking one
     # of each size leaves the best score as it was and lets the front's cells in.
@@ -763,7 +753,6 @@ def test_far_cells_alike_count_once_among_the_candidates() -> None:
     assert wider >= 3
 
 
-@GUESS_POSITIONS
 def test_off_front_candidates_are_taken_by_how_much_they_touch_the_front() -> None:
     # Where the cells off the front are the safest, the guess order weighs corners and top-row cells;
     # offedge weighs the front's cells and the off-front cells touching the most front cells.
@@ -798,7 +787,6 @@ def test_off_front_candidates_are_taken_by_how_much_they_touch_the_front() -> No
     assert checked >= 1
 
 
-@GUESS_POSITIONS
 @pytest.mark.parametrize(
     ("preset", "start", "stop"),
     [

@@ -489,28 +489,20 @@ def _mine_counts(width: int, height: int, part: str) -> list[int]:
 def _walk_cases(player: str) -> list[Any]:
     """``(rule, width, height, part)`` of every walkable board, 3x3 in two parts (see
     HEAVY_3X3_MINES); the heavy part, 3x3 under SLOW_WALKS' rule and SLOW_TRANSPOSE marked slow."""
+
+    def case(rule: str, width: int, height: int, part: str, slow: bool) -> Any:
+        name = f"{rule}-{width}-{height}" + ("" if part == "all" else f"-{part}")
+        return pytest.param(rule, width, height, part, id=name, marks=[pytest.mark.slow] if slow else [])
+
     cases = []
     for rule in RULES:
         for width, height in FAST_WALK_BOARDS:
-            name = f"{rule}-{width}-{height}"
-            if (width, height) == (3, 3):
-                slow = (player, rule) in SLOW_WALKS
-                cases.append(
-                    pytest.param(
-                        rule, 3, 3, "light", id=f"{name}-light", marks=[pytest.mark.slow] if slow else []
-                    )
-                )
-                if any(_walkable(3, 3, mines, rule) for mines in HEAVY_3X3_MINES):
-                    cases.append(
-                        pytest.param(rule, 3, 3, "heavy", id=f"{name}-heavy", marks=pytest.mark.slow)
-                    )
-            else:
-                slow = (width, height) == SLOW_TRANSPOSE
-                cases.append(
-                    pytest.param(
-                        rule, width, height, "all", id=name, marks=[pytest.mark.slow] if slow else []
-                    )
-                )
+            if (width, height) != (3, 3):
+                cases.append(case(rule, width, height, "all", (width, height) == SLOW_TRANSPOSE))
+                continue
+            cases.append(case(rule, 3, 3, "light", (player, rule) in SLOW_WALKS))
+            if any(_walkable(3, 3, mines, rule) for mines in HEAVY_3X3_MINES):
+                cases.append(case(rule, 3, 3, "heavy", True))
     return cases
 
 
